@@ -1,0 +1,35 @@
+# oddscalc: set up, test, report, benchmark, build the docs.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+GAME   ?= caribbean
+ARGS   ?=
+
+.PHONY: setup test report docs bench lint clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: setup.cfg pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
+	touch $@
+
+report: setup
+	$(BIN)/oddscalc report $(GAME) $(ARGS)
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+docs: setup
+	$(BIN)/python -m oddscalc.docs
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+lint: setup
+	$(BIN)/python -m ruff check oddscalc tests benchmarks
+	$(BIN)/python -m mypy oddscalc
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache

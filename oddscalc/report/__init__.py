@@ -1,0 +1,18 @@
+"""Pure renderers: the same Analysis always gives the same bytes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..games import Analysis
+from .csv import render_csv
+from .json import render_json, to_data
+from .markdown import render_markdown
+
+RENDERERS: dict[str, Callable[[Analysis], str]] = {
+    "md": render_markdown,
+    "csv": render_csv,
+    "json": render_json,
+}
+
+__all__ = ["RENDERERS", "render_csv", "render_json", "render_markdown", "to_data"]

@@ -1,0 +1,31 @@
+"""CSV report: one line per (wager, event), exact and decimal columns side by side."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..exact import decimal_str, frac_str
+from ..games import Analysis
+
+COLUMNS = [
+    "game", "table", "wager", "strategy", "event", "label", "pays", "units", "stake",
+    "combinations", "total_combinations", "probability", "probability_decimal",
+    "return", "return_decimal",
+]
+
+
+def render_csv(a: Analysis) -> str:
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(COLUMNS)
+    for w in a.wagers:
+        for r in w.rows:
+            p = w.probability(r)
+            ret = w.row_return(r)
+            out.writerow([
+                a.game, a.table.id, w.wager, w.strategy, r.event, r.label, r.pays,
+                frac_str(r.units), frac_str(r.stake), r.combinations, w.total_combinations,
+                frac_str(p), decimal_str(p, 12), frac_str(ret), decimal_str(ret, 12),
+            ])
+    return buf.getvalue()

@@ -1,0 +1,81 @@
+"""Markdown report: header, headline, one return table per wager, then the appendices."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from .. import __version__
+from ..exact import WagerResult, decimal_str, frac_str, percent_str
+from ..games import Analysis
+
+
+def _fmt_units(u: Fraction) -> str:
+    return frac_str(u) if u.denominator != 1 else f"{u.numerator:+d}" if u else "0"
+
+
+def wager_markdown(w: WagerResult) -> str:
+    lines = [f"## {w.title} (`{w.wager}`)", ""]
+    eor = w.element_of_risk
+    lines += [
+        f"- Strategy: {w.strategy}",
+        f"- Expected value per {w.unit}: **{decimal_str(w.expected_value, 8)}** (exact {frac_str(w.expected_value)})",
+        f"- House edge: **{percent_str(w.house_edge)}** of the {w.unit}",
+    ]
+    if eor is not None:
+        lines.append(f"- Element of risk (edge per unit actually staked): {percent_str(eor)}")
+        lines.append(f"- Average total stake: {decimal_str(w.average_stake, 6)} (exact {frac_str(w.average_stake)})")
+    lines += [
+        f"- Standard deviation: {w.standard_deviation:.4f} (variance {decimal_str(w.variance, 6)})",
+        f"- Hit frequency: {percent_str(w.hit_frequency)}",
+        f"- Total combinations: {w.total_combinations:,}",
+    ]
+    for k, v in w.extras.items():
+        vv = Fraction(v)
+        shown = f"{vv.numerator:,}" if vv.denominator == 1 else f"{decimal_str(vv, 8)} (exact {frac_str(vv)})"
+        lines.append(f"- {k.replace('_', ' ')}: {shown}")
+    for n in w.notes:
+        lines.append(f"- {n}")
+    lines += ["", "| Event | Pays | Units | Combinations | Probability | Return |", "|---|---|---:|---:|---:|---:|"]
+    for r in w.rows:
+        lines.append(
+            f"| {r.label} | {r.pays} | {_fmt_units(r.units)} | {r.combinations:,} "
+            f"| {decimal_str(w.probability(r), 10)} | {decimal_str(w.row_return(r), 10)} |"
+        )
+    lines.append(
+        f"| **Total** | | | {w.total_combinations:,} | 1.0000000000 | {decimal_str(w.expected_value, 10)} |"
+    )
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(a: Analysis) -> str:
+    t = a.table
+    out = [f"# {t.title}", ""]
+    out += [
+        f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
+        f"- oddscalc {__version__}",
+        f"- Counting convention: {a.convention}",
+        "- Rules as resolved: " + "; ".join(f"{k} = {_rule(v)}" for k, v in a.rules.items()),
+    ]
+    if t.model.description:
+        out += ["", t.model.description.strip()]
+    if a.assumptions:
+        out += ["", "**Assumptions** (not stated by the rule sheet):", ""]
+        out += [f"- {s}" for s in a.assumptions]
+    if a.headline:
+        out += [""] + [f"> {h}" for h in a.headline]
+    out.append("")
+    for w in a.wagers:
+        out.append(wager_markdown(w))
+    for s in a.sections:
+        out += [f"## {s.title}", "", s.markdown.rstrip(), ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _rule(v: object) -> str:
+    if isinstance(v, Fraction):
+        return frac_str(v)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_rule(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_rule(x)}" for k, x in v.items()) + "}"
+    return str(v)

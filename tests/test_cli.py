@@ -1,0 +1,65 @@
+"""The CLI as a user meets it: exit codes, messages, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from oddscalc.cli import EXIT_INPUT, EXIT_TABLE, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_tables_lists_shipped_tables() -> None:
+    r = CliRunner().invoke(main, ["tables"])
+    assert r.exit_code == 0
+    assert any(line.split()[:2] == ["let-it-ride", "standard"] for line in r.output.splitlines())
+
+
+def test_validate_ok_and_bad(tmp_path: Path) -> None:
+    good = ROOT / "tables" / "let-it-ride" / "standard.toml"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text().replace('pair = "1:1"', 'pair = "x"', 1))
+    r = CliRunner().invoke(main, ["validate", str(good), str(bad)])
+    assert r.exit_code == EXIT_TABLE
+    assert f"{good}: ok" in r.output
+    assert "bad ratio 'x'" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_report_with_broken_table_exits_3_without_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "let-it-ride"\ntitle = "x"\n[pays.main]\nroyal_flush = "1:0"\n')
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", str(bad)])
+    assert r.exit_code == EXIT_TABLE
+    assert "zero denominator" in r.output and "pays.main.flush: missing" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_unknown_table_id() -> None:
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", "nonesuch"])
+    assert r.exit_code == EXIT_TABLE
+    assert "no 'let-it-ride' table with this id" in r.output
+
+
+def test_option_that_does_not_apply() -> None:
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--decks", "2"])
+    assert r.exit_code == EXIT_INPUT
+    assert "--decks does not apply to let-it-ride" in r.output
+
+
+def test_unknown_strategy() -> None:
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--strategy", "yolo"])
+    assert r.exit_code == EXIT_INPUT
+    assert "unknown strategy 'yolo'" in r.output
+
+
+def test_report_json_to_file(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--format", "json", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["game"] == "let-it-ride" and data["table"] == "standard"
+    assert {w["wager"] for w in data["wagers"]} == {"main", "three_card_bonus"}
