@@ -107,5 +107,53 @@ def validate(paths: tuple[Path, ...]) -> None:
         _fail(f"{bad} of {len(paths)} table file(s) invalid", EXIT_TABLE)
 
 
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+def verify(paths: tuple[Path, ...]) -> None:
+    """Check the [published] and [claimed] figures of table files against the exact analysis.
+
+    PATHS are table files or folders of them (default: every shipped table). Exits 5 when a
+    figure does not hold or cannot be checked, 3 when a table file is invalid.
+    """
+    from .games import OptionError
+    from .tables import TABLES_DIR, TableError, load_table_file
+    from .verify import Check, describe_failure, render_checks, table_label, table_paths, verify_table
+
+    files = table_paths(list(paths) or [TABLES_DIR])
+    if not files:
+        _fail("no table files to verify", EXIT_INPUT)
+    checks: list[Check] = []
+    bad_tables: list[str] = []
+    without: list[str] = []
+    for path in files:
+        try:
+            table = load_table_file(path)
+            found = verify_table(table)
+        except TableError as e:
+            bad_tables.append(str(path))
+            click.echo(str(e), err=True)
+            continue
+        except (OptionError, CardError) as e:
+            bad_tables.append(str(path))
+            click.echo(f"{path}: {e}", err=True)
+            continue
+        if found:
+            checks.extend(found)
+        else:
+            without.append(table_label(table))
+    failed = [c for c in checks if not c.ok]
+    if checks:
+        click.echo(render_checks(checks), nl=False)
+        n_tables = len({c.table for c in checks})
+        click.echo(f"{len(checks) - len(failed)} of {len(checks)} figure(s) hold in {n_tables} table(s)")
+    if without:
+        click.echo(f"no [published] or [claimed] figures: {', '.join(without)}")
+    if bad_tables:
+        _fail(f"{len(bad_tables)} table file(s) invalid: {', '.join(bad_tables)}", EXIT_TABLE)
+    if failed:
+        _fail(f"{len(failed)} figure(s) do not hold:\n" + "\n".join(describe_failure(c) for c in failed),
+              EXIT_MISMATCH)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

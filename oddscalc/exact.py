@@ -27,6 +27,10 @@ class Row:
     units: Fraction  # net units won per unit base bet (negative: lost)
     combinations: int
     stake: Fraction = Fraction(1)  # total units at risk in this event
+    # units depend on at most one pay of the table: units = (units at other pays) + pay_coef * pay,
+    # where pay_ref names it as "<wager>.<key>" in the table's [pays]; lets EV be written symbolically
+    pay_ref: str = ""
+    pay_coef: Fraction = Fraction(0)
 
     def probability(self, total: int) -> Fraction:
         return Fraction(self.combinations, total)

@@ -514,8 +514,10 @@ def main_wager(dc: DealerCounts, pays: RaisePays, st: Settled) -> WagerResult:
     pay_list = [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card]
     rows = []
     for k in range(11):
+        key = HAND_CLASSES[min(k, 9)].value
         rows.append(Row(f"win_{WIN_EVENTS[k]}", f"Player wins with {WIN_LABELS[k].lower()}",
-                        ratio_text(pay_list[k]), 1 + 2 * pay_list[k], t[k][2], Fraction(3)))
+                        ratio_text(pay_list[k]), 1 + 2 * pay_list[k], t[k][2], Fraction(3),
+                        pay_ref=f"main.{key}", pay_coef=Fraction(2)))
     rows.append(Row("dealer_not_qualified", "Dealer does not qualify", "1:1 (raise returned)", Fraction(1),
                     sum(t[k][1] for k in range(N_PAY)), Fraction(3)))
     rows.append(Row("push", "Push", "", Fraction(0), sum(t[k][3] for k in range(N_PAY)), Fraction(3)))
@@ -551,7 +553,8 @@ def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: 
         else:
             n = sum(int(x) for x in st.tally[code, 1:])
         won += n
-        rows.append(Row(c.value, c.label, f"{_money(amount)} (amount)", amount / jp.stake - 1, n))
+        rows.append(Row(c.value, c.label, f"{_money(amount)} (amount)", amount / jp.stake - 1, n,
+                        pay_ref=f"jackpot.{c.value}", pay_coef=1 / jp.stake))
     rows.append(Row("no_prize", "No prize" + ("" if paid_on_fold else " (or folded)"), "", Fraction(-1), dc.total - won))
     return WagerResult(
         wager="jackpot", title=f"Jackpot (fixed prizes, stake {_money(jp.stake)})", strategy=st.strategy,

@@ -226,7 +226,8 @@ def three_card_event(cards: Sequence[int], deck: Deck = FULL_DECK) -> str:
 def bonus_wager(deck: Deck, pays: BonusPays) -> WagerResult:
     counts = Counter(three_card_event(t, deck) for t in itertools.combinations(deck.cards, 3))
     rows = [
-        Row(e, e.replace("_", " ").capitalize(), ratio_text(getattr(pays, e)), getattr(pays, e), counts[e])
+        Row(e, e.replace("_", " ").capitalize(), ratio_text(getattr(pays, e)), getattr(pays, e), counts[e],
+            pay_ref=f"three_card_bonus.{e}", pay_coef=Fraction(1))
         for e in BONUS_EVENTS
     ]
     rows.append(Row("loss", "No pair or better", "", Fraction(-1), counts["loss"]))
@@ -421,6 +422,7 @@ class LetItRide:
                     label=f"{label}, {bets} bet{'s' if bets > 1 else ''} in play",
                     pays=ratio_text(pay) if k < 9 else "",
                     units=unit * bets, combinations=sol.tally.get((k, bets), 0), stake=Fraction(bets),
+                    pay_ref=f"main.{ev}" if k < 9 else "", pay_coef=Fraction(bets if k < 9 else 0),
                 ))
         total = math.comb(deck.size, 3) * (deck.size - 3) * (deck.size - 4)
         pairs_after3 = math.comb(deck.size - 3, 2)

@@ -1,0 +1,300 @@
+"""Check a table's ``[published]`` and ``[claimed]`` figures against the exact analysis.
+
+A figure is written under its wager (``[published.main]``) by name:
+
+- a :class:`~oddscalc.exact.WagerResult` figure: ``expected_value``, ``house_edge``,
+  ``element_of_risk``, ``average_stake``, ``hit_frequency``, ``standard_deviation``,
+  ``total_combinations``, ``variance``;
+- ``return_to_player`` (1 + expected value, the way casinos state RTP: "94.78%");
+- ``rows.<event>.<field>`` with a field of the JSON report's rows (``combinations``,
+  ``probability``, ``units``, ``stake``, ``return``), also as a nested table
+  ``[published.main.rows.royal_flush_3_bets]``; a bare event id is short for its
+  ``combinations`` (``tie = 475627426473216``), the way sources list outcomes;
+- a key of the wager's ``extras``.
+
+A trailing ``_precise`` names the same figure (a second, more precise printing of it).
+
+How a value is compared is read off how it is written: an integer or a ``"p/q"`` string is
+exact; a decimal or percent string ("3.51%", "0.07276018", "1.5e-5") is a rounded figure and
+holds when the exact value lies within half a unit of its last printed digit. No float is
+involved: the interval ends are Fractions, and the standard deviation is compared through the
+exact variance (sqrt(V) lies in [lo, hi] iff lo^2 <= V <= hi^2 for lo, hi >= 0).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+from .exact import WagerResult, decimal_str, frac_str
+from .games import GAMES, Analysis, RunOptions
+from .tables import TABLES_DIR, Published, Table
+
+BLOCKS = ("published", "claimed")
+WAGER_FIGURES = (
+    "expected_value", "house_edge", "element_of_risk", "average_stake", "hit_frequency",
+    "standard_deviation", "total_combinations", "variance",
+)
+ROW_FIGURES = ("combinations", "probability", "units", "stake", "return")
+RTP = "return_to_player"
+PRECISE = "_precise"
+
+
+class FigureError(ValueError):
+    """A published figure that cannot be checked: unknown name, missing wager, bad value."""
+
+
+# --- expected values ---------------------------------------------------------------------
+
+_DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A figure as written, and the exact interval it stands for (low == high when exact)."""
+
+    text: str
+    low: Fraction
+    high: Fraction
+    percent: bool  # written as a percentage: print the computed value the same way
+    places: int | None  # decimals printed (of the percentage when percent); None when exact
+
+    @property
+    def exact(self) -> bool:
+        return self.places is None
+
+    def holds(self, value: Fraction) -> bool:
+        return self.low <= value <= self.high
+
+    def holds_sqrt(self, square: Fraction) -> bool:
+        """Whether sqrt(square) is within the interval, decided exactly."""
+        if self.high < 0:
+            return False
+        return (self.low <= 0 or self.low**2 <= square) and square <= self.high**2
+
+
+def parse_expected(value: object) -> Expected:
+    """Read a published value: int or "p/q" exact; decimal or percent string rounded."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        kind = "true/false" if isinstance(value, bool) else f"the {type(value).__name__} {value!r}"
+        raise FigureError(f"write a figure as an integer or a string such as \"3.51%\" or \"3/7\", not {kind}")
+    if isinstance(value, int):
+        return Expected(str(value), Fraction(value), Fraction(value), False, None)
+    text = value.strip()
+    body = text.replace(",", "").replace("_", "").replace(" ", "")
+    percent = body.endswith("%")
+    if percent:
+        body = body[:-1]
+    scale = Fraction(1, 100) if percent else Fraction(1)
+    if "/" in body:
+        num, _, den = body.partition("/")
+        try:
+            v = Fraction(int(num), int(den)) * scale
+        except (ValueError, ZeroDivisionError):
+            raise FigureError(f"not a number: {value!r}") from None
+        return Expected(text, v, v, percent, None)
+    m = _DECIMAL.match(body)
+    if not m or not (m.group(2) or m.group(3)):
+        raise FigureError(f"not a number: {value!r}")
+    v = Fraction(body) * scale
+    places = len(m.group(3) or "") - int(m.group(4) or 0)
+    half = Fraction(1, 2) * Fraction(10) ** -places * scale
+    return Expected(text, v - half, v + half, percent, places)
+
+
+# --- computed values -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sqrt:
+    """The non-negative square root of an exact value (the standard deviation)."""
+
+    square: Fraction
+
+
+Computed = Fraction | Sqrt
+
+
+def figure_names(figures: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Flatten nested tables (``rows.<event>.combinations``) into dotted names, in file order."""
+    for key, value in figures.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from figure_names(value, name + ".")
+        else:
+            yield name, value
+
+
+def figure_value(w: WagerResult, name: str) -> Computed:
+    """The exact value of the figure ``name`` of wager ``w``; FigureError if there is none."""
+    base = name.removesuffix(PRECISE)
+    if base.startswith("rows."):
+        parts = base.split(".")
+        if len(parts) != 3 or parts[2] not in ROW_FIGURES:
+            raise FigureError(f"{name!r}: write rows.<event>.<figure> with a figure of: {', '.join(ROW_FIGURES)}")
+        try:
+            row = w.row(parts[1])
+        except KeyError:
+            raise FigureError(f"no event {parts[1]!r} in wager {w.wager!r}; events: "
+                              + ", ".join(r.event for r in w.rows)) from None
+        field = parts[2]
+        if field == "combinations":
+            return Fraction(row.combinations)
+        if field == "probability":
+            return w.probability(row)
+        if field == "return":
+            return w.row_return(row)
+        return Fraction(getattr(row, field))
+    if base == RTP:
+        return 1 + w.expected_value
+    if base == "standard_deviation":
+        return Sqrt(w.variance)
+    if base == "element_of_risk" and w.element_of_risk is None:
+        raise FigureError(f"element_of_risk is not defined for wager {w.wager!r} (its stake never varies)")
+    if base in WAGER_FIGURES:
+        return Fraction(getattr(w, base))
+    if any(r.event == base for r in w.rows):
+        return Fraction(w.row(base).combinations)
+    if base in w.extras:
+        return Fraction(w.extras[base])
+    known = [*WAGER_FIGURES, RTP, "rows.<event>.<figure>", "<event> (its combinations)", *w.extras]
+    raise FigureError(f"unknown figure {name!r} for wager {w.wager!r}; known: {', '.join(known)}")
+
+
+def _shown(value: Computed, like: Expected) -> str:
+    """The computed value printed like the expected one, with two more digits."""
+    if isinstance(value, Sqrt):
+        x = math.sqrt(value.square) * (100 if like.percent else 1)
+        places = 8 if like.places is None else max(like.places + 2, 0)
+        return f"{x:.{places}f}" + ("%" if like.percent else "")
+    if like.places is None:
+        return frac_str(value * 100) + "%" if like.percent else frac_str(value)
+    places = max(like.places + 2, 0)
+    return decimal_str(value * 100, places) + "%" if like.percent else decimal_str(value, places)
+
+
+# --- checks ----------------------------------------------------------------------------------
+
+OK, MISMATCH, ERROR = "ok", "MISMATCH", "ERROR"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One published figure against the computed one."""
+
+    table: str  # how the table is named to the user: "let-it-ride/standard" or its path
+    block: str  # "published" or "claimed"
+    wager: str
+    figure: str
+    expected: str
+    computed: str
+    verdict: str  # OK, MISMATCH or ERROR
+    message: str = ""  # why, when the verdict is ERROR
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict == OK
+
+
+def check_figure(table: str, block: str, w: WagerResult, name: str, value: object) -> Check:
+    """Compare one figure of one wager; never raises for a bad name or value."""
+    shown_expected = value if isinstance(value, str) else repr(value)
+    try:
+        expected = parse_expected(value)
+        computed = figure_value(w, name)
+    except FigureError as e:
+        return Check(table, block, w.wager, name, shown_expected, "", ERROR, str(e))
+    good = expected.holds_sqrt(computed.square) if isinstance(computed, Sqrt) else expected.holds(computed)
+    return Check(table, block, w.wager, name, expected.text, _shown(computed, expected), OK if good else MISMATCH)
+
+
+def blocks(table: Table) -> list[tuple[str, Published]]:
+    """The table's figure blocks present, in a fixed order."""
+    out = []
+    for name in BLOCKS:
+        block = getattr(table.model, name)
+        if block is not None:
+            out.append((name, block))
+    return out
+
+
+def check_analysis(analysis: Analysis, label: str | None = None) -> list[Check]:
+    """Every figure of every block of the analysed table, in file order."""
+    table = analysis.table
+    label = label or table_label(table)
+    wagers = {w.wager: w for w in analysis.wagers}
+    checks: list[Check] = []
+    for block_name, block in blocks(table):
+        for key, figs in (block.model_extra or {}).items():
+            if not isinstance(figs, dict):
+                checks.append(Check(label, block_name, "", key, str(figs), "", ERROR,
+                                    f"figure {key!r} is not under a wager: write it in [{block_name}.<wager>], "
+                                    f"e.g. [{block_name}.{analysis.wagers[0].wager}]"))
+                continue
+            w = wagers.get(key)
+            if w is None:
+                checks.append(Check(label, block_name, key, "", "", "", ERROR,
+                                    f"no wager {key!r} in this game; wagers: {', '.join(wagers)}"))
+                continue
+            for name, value in figure_names(figs):
+                checks.append(check_figure(label, block_name, w, name, value))
+    return checks
+
+
+def analyze_for_check(table: Table) -> Analysis:
+    """The game's analysis with default options, skipping strategy prose where the game allows."""
+    game = GAMES[table.game]
+    analyze = cast(Callable[..., Analysis], game.analyze)
+    if "with_strategy_text" in inspect.signature(analyze).parameters:
+        return analyze(table, RunOptions(), with_strategy_text=False)
+    return analyze(table, RunOptions())
+
+
+def verify_table(table: Table) -> list[Check]:
+    """Analyse ``table`` (only if it carries figures) and check them all."""
+    if not blocks(table):
+        return []
+    return check_analysis(analyze_for_check(table))
+
+
+def table_label(table: Table) -> str:
+    try:
+        rel = table.path.resolve().relative_to(TABLES_DIR)
+    except ValueError:
+        return str(table.path)
+    return str(rel.with_suffix(""))
+
+
+def table_paths(paths: Sequence[Path]) -> list[Path]:
+    """The files to verify: each given file, every ``*.toml`` under each given folder."""
+    out: list[Path] = []
+    for p in paths:
+        out.extend(sorted(p.rglob("*.toml")) if p.is_dir() else [p])
+    return out
+
+
+# --- output ----------------------------------------------------------------------------------
+
+COLUMNS = ("table", "block", "wager", "figure", "expected", "computed", "verdict")
+
+
+def render_checks(checks: Iterable[Check]) -> str:
+    """A plain-text verdict table, one line per figure, with ERROR reasons below it."""
+    rows = [COLUMNS] + [(c.table, c.block, c.wager, c.figure, c.expected, c.computed, c.verdict) for c in checks]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
+    lines = ["  ".join(cell.ljust(wd) for cell, wd in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * wd for wd in widths))
+    return "\n".join(lines) + "\n"
+
+
+def describe_failure(c: Check) -> str:
+    where = f"{c.table} [{c.block}.{c.wager}] {c.figure}".rstrip()
+    if c.verdict == ERROR:
+        return f"{where}: {c.message}"
+    return f"{where}: expected {c.expected}, computed {c.computed}"

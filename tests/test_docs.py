@@ -1,0 +1,140 @@
+"""The docs build: links, byte-identical output, staleness, and loud failures.
+
+Generation tests use Let It Ride (seconds); the committed-docs tests cover every game in GAMES,
+one test per game, so a game whose reports were not regenerated is named.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from oddscalc import docs, tables
+from oddscalc.games import GAMES
+from oddscalc.tables import shipped_tables
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "let-it-ride"
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@cache  # one build per game per session, shared by the tests below
+def _built(game: str) -> tuple[list[docs.TableDoc], dict[str, str]]:
+    return _build_game(game)
+
+
+_build_game = docs.build_game  # kept: a test swaps docs.build_game for _built
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The docs of one game generated twice, in two fresh processes with different hash seeds."""
+    outs = [tmp_path_factory.mktemp("docs-a"), tmp_path_factory.mktemp("docs-b")]
+    procs = [
+        subprocess.Popen([sys.executable, "-m", "oddscalc.docs", "--game", GAME, "--out", str(out)],
+                         env={**os.environ, "PYTHONHASHSEED": str(seed)}, cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for seed, out in enumerate(outs, start=1)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    return outs[0], outs[1]
+
+
+def test_index_links_every_shipped_table_report(two_runs: tuple[Path, Path]) -> None:
+    out = two_runs[0]
+    index = (out / "index.md").read_text()
+    links = set(re.findall(r"\]\((reports/[^)]+)\)", index))
+    expected = {f"reports/{GAME}-{p.stem}.{ext}" for p in shipped_tables(GAME) for ext in ("md", "csv")}
+    assert links == expected
+    assert {f"reports/{p.name}" for p in (out / "reports").iterdir()} == expected
+    for p in shipped_tables(GAME):
+        title = tables.load_table_file(p).title
+        assert f"| {title} |" in index
+        assert title in (out / "reports" / f"{GAME}-{p.stem}.md").read_text()
+    assert "Counting convention: one combination is one deal" in index
+    assert "| 3.5057% | 2.8648% | 6 of 6 hold |" in index  # standard: house edge, element of risk
+
+
+def test_output_is_byte_identical_across_runs(two_runs: tuple[Path, Path]) -> None:
+    a, b = (_tree(d) for d in two_runs)
+    assert len(a) == 2 * len(shipped_tables(GAME)) + 1
+    assert a == b
+
+
+def test_check_lists_stale_and_missing_files(two_runs: tuple[Path, Path], tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "docs"
+    for name, data in _tree(two_runs[0]).items():
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(data)
+    (out / "reports" / f"{GAME}-standard.md").write_text("edited by hand\n")
+    (out / "reports" / f"{GAME}-royal-500.csv").unlink()
+    monkeypatch.setattr(docs, "build_game", _built)  # the build itself is tested above; reuse it
+    assert docs.main(["--check", "--game", GAME, "--out", str(out)]) == docs.EXIT_STALE
+    listed = [ln.strip() for ln in capsys.readouterr().err.splitlines()[1:]]
+    assert listed == [f"reports/{GAME}-royal-500.csv", f"reports/{GAME}-standard.md"]
+    assert (out / "reports" / f"{GAME}-standard.md").read_text() == "edited by hand\n"  # --check writes nothing
+
+
+def test_full_build_removes_leftover_reports(tmp_path: Path) -> None:
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "let-it-ride-gone.md").write_text("a table that was removed\n")
+    files = {"index.md": "x\n"}
+    assert docs.stale(files, tmp_path, prune=False) == ["index.md"]
+    assert docs.write(files, tmp_path, prune=True) == ["index.md", "reports/let-it-ride-gone.md"]
+    assert _tree(tmp_path) == {"index.md": b"x\n"}
+
+
+def test_a_failing_game_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("kernel exploded")
+
+    monkeypatch.setattr(GAMES[GAME], "analyze", broken)
+    with pytest.raises(RuntimeError, match="kernel exploded") as info:
+        docs.build([GAME])
+    first = shipped_tables(GAME)[0]
+    assert info.value.__notes__ == [f"while analysing {first} for the docs"]
+
+
+def test_a_bad_shipped_table_stops_the_build(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "tables" / GAME / "standard.toml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text((ROOT / "tables" / GAME / "standard.toml").read_text().replace('flush = "8:1"', 'flush = -8'))
+    monkeypatch.setattr(tables, "TABLES_DIR", tmp_path / "tables")
+    monkeypatch.setattr(docs, "TABLES_DIR", tmp_path / "tables")
+    assert docs.main(["--game", GAME, "--out", str(tmp_path / "docs")]) == docs.EXIT_TABLE
+    assert "pays.main.flush: negative pay -8" in capsys.readouterr().err
+    assert not (tmp_path / "docs").exists()
+
+
+# --- the committed docs/ are what the code generates ----------------------------------------
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_committed_reports_are_current(game: str) -> None:
+    _, files = _built(game)
+    assert docs.stale(files, docs.DOCS_DIR, prune=False) == [], "docs/ is stale: run `make docs`"
+
+
+def test_committed_index_is_current() -> None:
+    entries: list[docs.TableDoc] = []
+    files: dict[str, str] = {}
+    for game in GAMES:
+        d, f = _built(game)
+        entries += d
+        files |= f
+    files[docs.INDEX] = docs.render_index(entries)
+    assert docs.stale(files, docs.DOCS_DIR, prune=True) == [], "docs/ is stale: run `make docs`"

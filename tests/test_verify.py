@@ -1,0 +1,205 @@
+"""`oddscalc verify`: published and claimed figures against the exact analysis."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from oddscalc.cli import EXIT_MISMATCH, EXIT_TABLE, main
+from oddscalc.exact import Row, WagerResult
+from oddscalc.games import Analysis
+from oddscalc.tables import load_table_file, shipped_tables
+from oddscalc.verify import ERROR, MISMATCH, OK, analyze_for_check, check_figure, parse_expected, verify_table
+
+ROOT = Path(__file__).resolve().parent.parent
+LIR = ROOT / "tables" / "let-it-ride"
+STANDARD = LIR / "standard.toml"
+
+
+def run(*args: str) -> Result:
+    r = CliRunner().invoke(main, ["verify", *args])
+    assert "Traceback" not in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    return r
+
+
+def variant(tmp_path: Path, text: str, name: str = "x") -> Path:
+    """A table file in a folder named after its game, as the loader expects."""
+    p = tmp_path / "let-it-ride" / f"{name}.toml"
+    p.parent.mkdir(exist_ok=True)
+    p.write_text(text)
+    return p
+
+
+@pytest.fixture(scope="module")
+def standard() -> Analysis:
+    return analyze_for_check(load_table_file(STANDARD))
+
+
+# --- through the CLI ------------------------------------------------------------------------
+
+
+def test_shipped_let_it_ride_tables_hold() -> None:
+    r = run(str(LIR))
+    assert r.exit_code == 0, r.output
+    assert "7 of 7 figure(s) hold in 2 table(s)" in r.output
+    assert "let-it-ride/standard" in r.output and "house_edge_precise" in r.output
+    assert "no [published] or [claimed] figures: let-it-ride/jacks-or-better" in r.output
+
+
+@pytest.mark.parametrize("path", shipped_tables("let-it-ride"), ids=lambda p: p.stem)
+def test_every_published_figure_holds(path: Path) -> None:
+    # the general form of test_let_it_ride.py::test_published_blocks_hold
+    checks = verify_table(load_table_file(path))
+    assert all(c.verdict == OK for c in checks), [c for c in checks if not c.ok]
+
+
+def test_changed_figure_fails_naming_it(tmp_path: Path) -> None:
+    p = variant(tmp_path, STANDARD.read_text().replace('house_edge = "7.10%"', 'house_edge = "7.20%"'))
+    r = run(str(p))
+    assert r.exit_code == EXIT_MISMATCH
+    assert f"{p} [published.three_card_bonus] house_edge: expected 7.20%, computed 7.0950%" in r.output
+    assert "MISMATCH" in r.output
+
+
+@pytest.mark.parametrize("hands", [1607, 1609])
+def test_exact_integer_off_by_one_fails(tmp_path: Path, hands: int) -> None:
+    p = variant(tmp_path, STANDARD.read_text().replace("bet1_ride_hands = 1608", f"bet1_ride_hands = {hands}"))
+    r = run(str(p))
+    assert r.exit_code == EXIT_MISMATCH
+    assert f"bet1_ride_hands: expected {hands}, computed 1608" in r.output
+
+
+def test_claimed_return_to_player(tmp_path: Path) -> None:
+    claim = '\n[claimed]\nsource = "a casino brochure"\n\n[claimed.main]\nreturn_to_player = "96.49%"\n'
+    r = run(str(variant(tmp_path, STANDARD.read_text() + claim)))
+    assert r.exit_code == 0, r.output
+    line = next(ln for ln in r.output.splitlines() if " claimed " in ln)
+    assert line.split() == [str(tmp_path / "let-it-ride" / "x.toml"), "claimed", "main", "return_to_player",
+                            "96.49%", "96.4943%", "ok"]
+    r = run(str(variant(tmp_path, STANDARD.read_text() + claim.replace("96.49%", "96.50%"))))
+    assert r.exit_code == EXIT_MISMATCH and "[claimed.main] return_to_player" in r.output
+
+
+def test_row_figures_as_nested_and_dotted_keys(tmp_path: Path) -> None:
+    rows = ('\n[published.main.rows.royal_flush_3_bets]\ncombinations = 80\nprobability = "1/649740"\n'
+            '\n[published.three_card_bonus.rows.pair]\ncombinations = 3744\n')
+    r = run(str(variant(tmp_path, STANDARD.read_text() + rows)))
+    assert r.exit_code == 0, r.output
+    assert "rows.royal_flush_3_bets.probability" in r.output and "rows.pair.combinations" in r.output
+
+
+def test_unknown_figure_is_a_failure_not_a_crash(tmp_path: Path) -> None:
+    p = variant(tmp_path, STANDARD.read_text().replace("bet1_ride_hands = 1608", "bet1_ride_handz = 1608"))
+    r = run(str(p))
+    assert r.exit_code == EXIT_MISMATCH
+    assert "unknown figure 'bet1_ride_handz' for wager 'main'; known:" in r.output
+    assert "bet1_ride_hands" in r.output.split("known:")[1]  # the message lists the real names
+
+
+def test_unknown_wager_and_figure_outside_a_wager(tmp_path: Path) -> None:
+    text = STANDARD.read_text().replace('[published.three_card_bonus]', '[published.jackpot]')
+    text = text.replace('source = "Wizard', 'house_edge = "3.5%"\nsource = "Wizard')
+    r = run(str(variant(tmp_path, text)))
+    assert r.exit_code == EXIT_MISMATCH
+    assert "no wager 'jackpot' in this game; wagers: main, three_card_bonus" in r.output
+    assert "figure 'house_edge' is not under a wager: write it in [published.<wager>]" in r.output
+
+
+def test_bad_table_file_exits_3(tmp_path: Path) -> None:
+    r = run(str(variant(tmp_path, STANDARD.read_text().replace('pair = "1:1"', 'pair = "x"', 1))))
+    assert r.exit_code == EXIT_TABLE
+    assert "bad ratio 'x'" in r.output
+
+
+# --- comparison semantics ---------------------------------------------------------------------
+
+
+def edge(numerator: int, denominator: int = 10**8) -> WagerResult:
+    """A one-unit wager whose house edge is exactly numerator/denominator."""
+    rows = (Row("loss", "Loss", "", Fraction(-1), numerator), Row("push", "Push", "", Fraction(0), denominator - numerator))
+    return WagerResult("main", "Test", "none", denominator, rows)
+
+
+@pytest.mark.parametrize("numerator,verdict", [
+    (3_504_999, MISMATCH),  # 3.5049999%: just below 3.505%
+    (3_505_000, OK),  # exactly half a unit below: inclusive
+    (3_510_000, OK),
+    (3_514_999, OK),
+    (3_515_000, OK),
+    (3_515_001, MISMATCH),
+])
+def test_rounded_percent_holds_within_half_a_unit(numerator: int, verdict: str) -> None:
+    assert check_figure("t", "published", edge(numerator), "house_edge", "3.51%").verdict == verdict
+
+
+@pytest.mark.parametrize("text,verdict", [
+    ("0.0351", OK), ("0.03510", MISMATCH), ("351490/10000000", OK), ("351/10000", MISMATCH), ("3.51e-2", OK),
+    ("-3.51%", MISMATCH),
+])
+def test_written_precision_decides(text: str, verdict: str) -> None:
+    # house edge 3.5149%: rounds to 0.0351 but not to 0.03510
+    assert check_figure("t", "published", edge(3_514_900), "house_edge", text).verdict == verdict
+
+
+def test_precise_suffix_and_return_to_player() -> None:
+    w = edge(3_514_900)
+    assert check_figure("t", "claimed", w, "house_edge_precise", "3.5149%").ok
+    assert check_figure("t", "claimed", w, "return_to_player", "96.4851%").ok
+    assert check_figure("t", "claimed", w, "expected_value", "-351490/10000000").ok
+
+
+def test_bare_event_is_its_combinations() -> None:
+    w = edge(3_514_900)
+    assert check_figure("t", "published", w, "loss", 3_514_900).ok
+    assert check_figure("t", "published", w, "rows.loss.combinations", 3_514_900).ok
+    assert not check_figure("t", "published", w, "loss", 3_514_901).ok
+    assert check_figure("t", "published", w, "rows.loss.probability", "0.035149").ok
+    c = check_figure("t", "published", w, "rows.win.combinations", 1)
+    assert c.verdict == ERROR and c.message == "no event 'win' in wager 'main'; events: loss, push"
+
+
+def test_standard_deviation_is_compared_exactly() -> None:
+    # units +1 and -1 once each, and 0 twice: variance 1/2, SD sqrt(1/2) = 0.70710678...
+    rows = (Row("win", "Win", "1:1", Fraction(1), 1), Row("loss", "Loss", "", Fraction(-1), 1),
+            Row("push", "Push", "", Fraction(0), 2))
+    w = WagerResult("main", "Test", "none", 4, rows)
+    assert check_figure("t", "published", w, "variance", "1/2").ok
+    assert check_figure("t", "published", w, "standard_deviation", "0.7071").ok
+    assert check_figure("t", "published", w, "standard_deviation", "0.70710678").ok
+    assert not check_figure("t", "published", w, "standard_deviation", "0.70710679").ok
+    assert not check_figure("t", "published", w, "standard_deviation", "0.7072").ok
+    assert not check_figure("t", "published", w, "standard_deviation", "-0.7071").ok
+
+
+@pytest.mark.parametrize("value,message", [
+    (0.0351, "not the float 0.0351"),
+    (True, "not true/false"),
+    ("about 3%", "not a number: 'about 3%'"),
+    ("1/0", "not a number"),
+])
+def test_bad_values_are_errors(value: object, message: str) -> None:
+    c = check_figure("t", "published", edge(1), "house_edge", value)
+    assert c.verdict == ERROR and message in c.message
+
+
+def test_element_of_risk_where_the_stake_cannot_vary(standard: Analysis) -> None:
+    c = check_figure("t", "published", standard.wager("three_card_bonus"), "element_of_risk", "1%")
+    assert c.verdict == ERROR and "not defined" in c.message
+    assert check_figure("t", "published", standard.wager("main"), "element_of_risk", "2.865%").ok
+
+
+@pytest.mark.parametrize("text,verdict", [("3.506%", OK), ("3.505%", MISMATCH), ("3.5057%", OK), ("3.5056%", MISMATCH)])
+def test_rounding_on_the_real_house_edge(standard: Analysis, text: str, verdict: str) -> None:
+    # exactly 3.50568...%
+    assert check_figure("t", "published", standard.wager("main"), "house_edge", text).verdict == verdict
+
+
+def test_parse_expected_intervals() -> None:
+    e = parse_expected("3.51%")
+    assert (e.low, e.high, e.places, e.percent) == (Fraction(3505, 100000), Fraction(3515, 100000), 2, True)
+    assert parse_expected(1608).exact and parse_expected("1/3").low == Fraction(1, 3)
+    assert parse_expected("51,979,200").low == Fraction(103958399, 2)
