@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
 from .cards import CardError
+
+if TYPE_CHECKING:
+    from .games import RunOptions
 
 EXIT_TABLE = 3
 EXIT_INPUT = 4
@@ -44,8 +48,9 @@ def main() -> None:
 @click.option("--strategy", help="Named strategy (overrides the table's).")
 @click.option("--decks", type=click.IntRange(min=1), help="Number of decks in the shoe (baccarat games).")
 @click.option("--players", type=click.IntRange(1, 7), help="Players at the table (house-baccarat).")
+@click.option("--symbolic", is_flag=True, help="Add each wager's EV as an exact expression in its pays, and each pay's sensitivity.")
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
-           decks: int | None, players: int | None) -> None:
+           decks: int | None, players: int | None, symbolic: bool) -> None:
     """Exact pay-table report for GAME."""
     from .games import GAMES, OptionError, RunOptions
     from .report import RENDERERS
@@ -60,6 +65,10 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
         table = resolve_table(game, table_ref)
         opts = RunOptions(strategy=strategy, decks=decks, players=players, progress=sys.stderr.isatty())
         analysis = g.analyze(table, opts)
+        if symbolic:
+            from .paytools import with_symbolic
+
+            analysis = with_symbolic(analysis)
     except TableError as e:
         _fail(f"bad table:\n{e}", EXIT_TABLE)
     except (OptionError, CardError) as e:
@@ -153,6 +162,100 @@ def verify(paths: tuple[Path, ...]) -> None:
     if failed:
         _fail(f"{len(failed)} figure(s) do not hold:\n" + "\n".join(describe_failure(c) for c in failed),
               EXIT_MISMATCH)
+
+
+def _options(game: str, strategy: str | None, decks: int | None = None, players: int | None = None,
+             brief: bool = True) -> "RunOptions":
+    from .games import GAMES, RunOptions
+
+    g = GAMES[game]
+    for name, value in {"strategy": strategy, "decks": decks, "players": players}.items():
+        if value is not None and name not in g.options:
+            _fail(f"--{name} does not apply to {game}", EXIT_INPUT)
+    return RunOptions(strategy=strategy, decks=decks, players=players, progress=sys.stderr.isatty(), brief=brief)
+
+
+@main.command()
+@click.argument("game", type=click.Choice(_game_keys()))
+@click.argument("table_a", metavar="A")
+@click.argument("table_b", metavar="B")
+@click.option("--strategy", help="Named strategy for both (default: each table's own).")
+def compare(game: str, table_a: str, table_b: str, strategy: str | None) -> None:
+    """Two tables of GAME side by side: rule and pay differences, figures, changed rows, flipped decisions."""
+    from .games import GAMES, OptionError
+    from .paytools import compare_text
+    from .tables import TableError, resolve_table
+
+    opts = _options(game, strategy)
+    try:
+        a = GAMES[game].analyze(resolve_table(game, table_a), opts)
+        b = GAMES[game].analyze(resolve_table(game, table_b), opts)
+    except TableError as e:
+        _fail(f"bad table:\n{e}", EXIT_TABLE)
+    except (OptionError, CardError) as e:
+        _fail(str(e), EXIT_INPUT)
+    click.echo(compare_text(a, b), nl=False)
+
+
+@main.command()
+@click.argument("game", type=click.Choice(_game_keys()))
+@click.option("--table", "table_ref", metavar="ID|PATH", help="Shipped table id or a table file.")
+@click.option("--pay", "pay_name", required=True, help="The pay to solve for: 'royal_flush' or 'main.royal_flush'.")
+@click.option("--edge", "edge_text", required=True, help="Target house edge: a fraction (1/20), decimal (0.05) or percent (5%).")
+@click.option("--strategy", help="Named strategy (default: the table's).")
+def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strategy: str | None) -> None:
+    """The exact pay that gives a house edge, re-solving the strategy until it is stable."""
+    from .exact import parse_fraction
+    from .games import GAMES, OptionError
+    from .paytools import resolve_pay, solution_text, solve_pay
+    from .tables import TableError, resolve_table
+
+    opts = _options(game, strategy)
+    try:
+        edge = parse_fraction(edge_text)
+    except ValueError:
+        _fail(f"--edge: not a number: {edge_text!r} (use e.g. 1/20, 0.05 or 5%)", EXIT_INPUT)
+    try:
+        table = resolve_table(game, table_ref)
+        ref = resolve_pay(table.model, pay_name)
+        g = GAMES[game]
+        result = solve_pay(lambda t: g.analyze(t, opts), table, ref, edge)
+    except TableError as e:
+        _fail(f"bad table:\n{e}", EXIT_TABLE)
+    except (OptionError, CardError) as e:
+        _fail(str(e), EXIT_INPUT)
+    click.echo(solution_text(result), nl=False)
+
+
+@main.command()
+@click.argument("game", type=click.Choice(_game_keys()))
+@click.option("--table", "table_ref", metavar="ID|PATH", help="Shipped table id or a table file (default: the game's default table).")
+@click.option("-n", "--rounds", type=int, help="Rounds to simulate (default: per game, see oddscalc.simulate.DEFAULT_ROUNDS).")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the numpy PCG64 generator.")
+@click.option("--strategy", help="Named strategy (caribbean default: rules-of-thumb; house-baccarat: the table's).")
+@click.option("--decks", type=int, help="Number of decks in the shoe (baccarat games).")
+@click.option("--players", type=int, help="Players at the table (house-baccarat).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def simulate(game: str, table_ref: str | None, rounds: int | None, seed: int, strategy: str | None,
+             decks: int | None, players: int | None, fmt: str) -> None:
+    """Monte Carlo check of GAME: deal shuffled cards, play the rules, compare with the exact values.
+
+    Prints each figure with its 99% confidence interval and whether the exact value lies inside.
+    Exits 0 either way (a value outside now and then is statistics); the last line sums it up.
+    """
+    from .games import OptionError
+    from .simulate import RENDERERS, run
+    from .tables import TableError
+
+    try:
+        sim = run(game, table_ref, rounds, seed, strategy, decks, players, progress=sys.stderr.isatty())
+    except TableError as e:
+        _fail(f"bad table:\n{e}", EXIT_TABLE)
+    except (OptionError, CardError) as e:
+        _fail(str(e), EXIT_INPUT)
+    click.echo(RENDERERS[fmt](sim), nl=False)
+    click.echo(f"oddscalc simulate: {sim.rounds:,} rounds in {sim.seconds_simulating:.1f} s "
+               f"({sim.rounds_per_second:,.0f} rounds/s); exact analysis {sim.seconds_exact:.1f} s", err=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -98,11 +98,47 @@ class WagerResult:
         wins = sum(r.combinations for r in self.rows if r.units > 0)
         return Fraction(wins, self.total_combinations)
 
+    def volatility_index(self, confidence: str) -> float:
+        """z * SD for a two-sided confidence of "90" or "95" percent (PAR-sheet convention)."""
+        return Z_SCORES[confidence] * self.standard_deviation
+
+    def prizes(self) -> list[Prize]:
+        """Each pay of the table that this wager can win, with its total probability (rows joined by pay)."""
+        by: dict[str, list[Row]] = {}
+        for r in self.rows:
+            if r.pay_ref and r.units > 0:
+                by.setdefault(r.pay_ref, []).append(r)
+        out = []
+        for ref, rows in by.items():
+            n = sum(r.combinations for r in rows)
+            out.append(Prize(ref, rows[0].pays, Fraction(n, self.total_combinations)))
+        return out
+
     def row(self, event: str) -> Row:
         for r in self.rows:
             if r.event == event:
                 return r
         raise KeyError(event)
+
+
+Z_SCORES = {"90": 1.6448536269514722, "95": 1.959963984540054}
+PRIZE_HORIZON = 100_000_000  # a prize should be expected at least once in this many games
+
+
+@dataclass(frozen=True)
+class Prize:
+    pay_ref: str  # "<wager>.<key>" in the table's [pays]
+    pays: str
+    probability: Fraction
+
+    @property
+    def one_in(self) -> Fraction | None:
+        return None if self.probability == 0 else 1 / self.probability
+
+    @property
+    def reachable(self) -> bool:
+        """Expected at least once in PRIZE_HORIZON games."""
+        return self.probability * PRIZE_HORIZON >= 1
 
 
 def merge_rows(rows: Iterable[Row]) -> tuple[Row, ...]:

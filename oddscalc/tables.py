@@ -74,6 +74,12 @@ def parse_ratio(value: Any) -> Fraction:
     return a / b
 
 
+class Money(Fraction):
+    """An amount of money (not a ratio): printed as a decimal amount."""
+
+    __slots__ = ()
+
+
 def parse_amount(value: Any) -> Fraction:
     """A money amount: an int, or a decimal string ("0.50"), never a float."""
     if isinstance(value, bool) or isinstance(value, float):
@@ -89,7 +95,7 @@ def parse_amount(value: Any) -> Fraction:
         raise ValueError(f"bad amount {value!r}")
     if v < 0:
         raise ValueError(f"negative amount {value!r}")
-    return v
+    return Money(v)
 
 
 def ratio_text(x: Fraction) -> str:

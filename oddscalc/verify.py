@@ -23,7 +23,6 @@ exact variance (sqrt(V) lies in [lo, hi] iff lo^2 <= V <= hi^2 for lo, hi >= 0).
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -251,9 +250,7 @@ def analyze_for_check(table: Table) -> Analysis:
     """The game's analysis with default options, skipping strategy prose where the game allows."""
     game = GAMES[table.game]
     analyze = cast(Callable[..., Analysis], game.analyze)
-    if "with_strategy_text" in inspect.signature(analyze).parameters:
-        return analyze(table, RunOptions(), with_strategy_text=False)
-    return analyze(table, RunOptions())
+    return analyze(table, RunOptions(brief=True))
 
 
 def verify_table(table: Table) -> list[Check]:

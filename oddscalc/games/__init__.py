@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -28,6 +28,7 @@ class RunOptions:
     decks: int | None = None
     players: int | None = None
     progress: bool = False  # show progress on stderr
+    brief: bool = False  # skip appendices that only a reader needs (verify, solve, compare use it)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,21 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Decisions:
+    """One kind of decision the strategy makes, at every decision point.
+
+    Points are in the same order for every table of a game (same deck and rules that shape
+    the enumeration), so two analyses can be compared point by point.
+    """
+
+    name: str
+    description: str
+    values: Any  # numpy bool array, one per point
+    weights: Any  # numpy int array: combinations each point stands for
+    describe: Callable[[int], str]  # a point in words
+
+
+@dataclass(frozen=True)
 class Analysis:
     game: str
     table: Table
@@ -49,6 +65,7 @@ class Analysis:
     headline: tuple[str, ...] = ()  # first lines of a report (e.g. who the game favours)
     sections: tuple[Section, ...] = ()
     assumptions: tuple[str, ...] = ()
+    decisions: tuple[Decisions, ...] = ()
 
     def wager(self, name: str) -> WagerResult:
         for w in self.wagers:

@@ -44,7 +44,7 @@ from ..exact import Row, WagerResult, decimal_str, frac_str, one_in, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
 from ..tables import Amount, Ratio, Strict, Table, TableModel, ratio_text
-from . import Analysis, OptionError, RunOptions, Section
+from . import Analysis, Decisions, OptionError, RunOptions, Section
 
 ENGINE_VERSION = 1  # bump when stage 1 changes what it computes
 
@@ -400,7 +400,7 @@ def _rep_features(reps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 @numba.njit(cache=True)
 def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps: np.ndarray, rank_bits: np.ndarray,
             third: np.ndarray, fourth: np.ndarray, cards: np.ndarray, pays: np.ndarray, den: int, holes: int,
-            chosen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+            chosen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Decide every (hand class, up card) under every named strategy and tally the weighted deals.
 
     Strategies by index: 0 optimal (raise iff its exact EV beats folding's), 1 raise pair or
@@ -417,6 +417,7 @@ def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps
     close_idx = np.full(N_CLOSE, -1, dtype=np.int64)
     close_dec = np.zeros(N_CLOSE, dtype=np.bool_)
     close_signed = np.zeros(N_CLOSE, dtype=np.int64)
+    chosen_dec = np.zeros((m, nu), dtype=np.bool_)
     dec = np.zeros(5, dtype=np.bool_)
     for i in range(m):
         c = pay_class[i]
@@ -452,6 +453,7 @@ def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps
                 else:
                     tally[k, c, 0] += w * holes
             r = dec[chosen]
+            chosen_dec[i, ui] = r
             if ak:
                 ak_total[third[i], u] += w * holes
                 if r:
@@ -470,7 +472,7 @@ def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps
                 close_idx[k] = i * nu + ui
                 close_dec[k] = r
             ui += 1
-    return tally, ak_raised, ak_total, close_signed, close_idx, close_dec
+    return tally, ak_raised, ak_total, close_signed, close_idx, close_dec, chosen_dec
 
 
 @dataclass(frozen=True)
@@ -480,6 +482,7 @@ class Settled:
     ak_raised: np.ndarray  # (13, 13) by [third-highest rank, up-card rank], chosen strategy
     ak_total: np.ndarray
     closest: tuple[tuple[int, int, Fraction, bool], ...]  # (row, up-card index, raise - fold EV, raised)
+    decision: np.ndarray | None = None  # (m, n-5) bool: raise, for the chosen strategy
 
     @property
     def tally(self) -> np.ndarray:
@@ -494,13 +497,14 @@ def settle(dc: DealerCounts, pays: RaisePays, strategy: str = "optimal") -> Sett
     den = math.lcm(*(p.denominator for p in pay_list))
     pay_int = np.array([int(p * den) for p in pay_list], dtype=np.int64)
     bits, third, fourth = _rep_features(dc.reps)
-    tally, ak_raised, ak_total, gap, idx, dec = _settle(
+    tally, ak_raised, ak_total, gap, idx, dec, decision = _settle(
         dc.counts, dc.weights, dc.pay_class.astype(np.int64), dc.reps.astype(np.int64), bits, third, fourth,
         np.array(dc.deck.cards, dtype=np.int64), pay_int, den, dc.holes, STRATEGIES.index(strategy))
     nu = dc.counts.shape[1]
     closest = tuple((int(f) // nu, int(f) % nu, Fraction(int(g), den * dc.holes), bool(d))
                     for g, f, d in zip(gap, idx, dec) if f >= 0)
-    return Settled(strategy, {name: tally[k] for k, name in enumerate(STRATEGIES)}, ak_raised, ak_total, closest)
+    return Settled(strategy, {name: tally[k] for k, name in enumerate(STRATEGIES)}, ak_raised, ak_total, closest,
+                   decision)
 
 
 # --- the report --------------------------------------------------------------------------
@@ -562,7 +566,7 @@ def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: 
         notes=("Prizes are fixed amounts paid on the player's own five cards; the stake is kept by the house, so a "
                "prize of A is a net win of A/stake - 1 stakes.",
                "A folded hand " + ("keeps" if paid_on_fold else "forfeits") + " its jackpot (rule `jackpot_paid_on_fold`).",
-               *(f"{r.label}: {one_in(Fraction(r.combinations, dc.total))}" for r in rows[:-1])),
+               ),
     )
 
 
@@ -628,13 +632,23 @@ class Caribbean:
         sections = [_ak_section(dc, st), _comparison_section(dc, model.pays.main, st)]
         rules = {"deck": deck.describe(), "dealer_qualifier": model.rules.dealer_qualifier,
                  "raise": "2 antes", "strategy": strategy, "jackpot_paid_on_fold": model.rules.jackpot_paid_on_fold}
+        decisions = Decisions(
+            "raise", "raise (else fold), per player hand suit pattern and dealer up card",
+            st.decision.ravel() if st.decision is not None else np.zeros(0, dtype=np.bool_),
+            np.repeat(dc.weights * dc.holes, dc.counts.shape[1]),
+            lambda f: _describe_point(dc, f))
         return Analysis(
-            game=self.key, table=table, rules=rules,
+            game=self.key, table=table, rules=rules, decisions=(decisions,),
             convention=(f"one combination is one deal: the player's five cards (a set), the dealer's up card "
                         f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
                         f"C({deck.size - 6},4) = {dc.total:,}"),
             wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
         )
+
+
+def _describe_point(dc: DealerCounts, flat: int) -> str:
+    i, ui = divmod(flat, dc.counts.shape[1])
+    return f"{cards_str(sorted(dc.reps[i].tolist(), reverse=True))} against up card {cards_str([dc.up_cards(i)[ui]])}"
 
 
 def _comparison_section(dc: DealerCounts, pays: RaisePays, st: Settled) -> Section:

@@ -17,6 +17,7 @@ back (the cheaper of two equal choices) unless the table sets ``ride_on_zero``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -29,12 +30,12 @@ import numba
 import numpy as np
 from pydantic import field_validator
 
-from ..cards import FULL_DECK, RANK_CHARS, Deck, parse_rank, rank_name, rank_of, suit_of
+from ..cards import FULL_DECK, RANK_CHARS, cards_str, Deck, parse_rank, rank_name, rank_of, suit_of
 from ..exact import Row, WagerResult
 from ..hands import HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
 from ..tables import Ratio, Strict, Table, TableModel, ratio_text
-from . import Analysis, RunOptions, Section
+from . import Analysis, Decisions, RunOptions, Section
 
 # --- table file -------------------------------------------------------------------------
 
@@ -106,6 +107,7 @@ class Layout:
 PAIRS = tuple(itertools.combinations(range(5), 2))  # the two community positions of a split
 
 
+@functools.lru_cache(maxsize=4)
 def layout(deck: Deck, min_rank: int) -> Layout:
     ht = hand_table(deck)
     if deck.is_full:
@@ -140,36 +142,44 @@ def _leave_out(p: np.ndarray, a: int, b: int, binom: np.ndarray) -> int:
     return idx
 
 
-@numba.njit(cache=True)
+N_CHUNKS = 8  # independent slices of the hands; each thread keeps its own partial sums
+
+
+@numba.njit(cache=True, parallel=True)
 def _subset_sums(pos: np.ndarray, v: np.ndarray, binom: np.ndarray, n3: int, n4: int) -> tuple[np.ndarray, np.ndarray]:
-    s3 = np.zeros(n3, dtype=np.int64)
-    s4 = np.zeros(n4, dtype=np.int64)
-    for h in range(pos.shape[0]):
-        p = pos[h]
-        x = v[h]
-        for a in range(5):
-            s4[_leave_out(p, a, -1, binom)] += x
-            for b in range(a + 1, 5):
-                s3[_leave_out(p, a, b, binom)] += x
-    return s3, s4
+    part3 = np.zeros((N_CHUNKS, n3), dtype=np.int64)
+    part4 = np.zeros((N_CHUNKS, n4), dtype=np.int64)
+    n = pos.shape[0]
+    for c in numba.prange(N_CHUNKS):
+        for h in range(c * n // N_CHUNKS, (c + 1) * n // N_CHUNKS):
+            p = pos[h]
+            x = v[h]
+            for a in range(5):
+                part4[c, _leave_out(p, a, -1, binom)] += x
+                for b in range(a + 1, 5):
+                    part3[c, _leave_out(p, a, b, binom)] += x
+    return part3.sum(axis=0), part4.sum(axis=0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def _tally(pos: np.ndarray, pay_class: np.ndarray, ride1: np.ndarray, ride2: np.ndarray,
            binom: np.ndarray) -> np.ndarray:
-    counts = np.zeros((10, 4), dtype=np.int64)
-    r2 = np.empty(5, dtype=np.int64)
-    for h in range(pos.shape[0]):
-        p = pos[h]
-        for a in range(5):
-            r2[a] = ride2[_leave_out(p, a, -1, binom)]
-        for a in range(5):
-            for b in range(a + 1, 5):
-                r1 = ride1[_leave_out(p, a, b, binom)]
-                # the community card shown second is b (so bet 2 saw the four cards without b), or a
-                counts[pay_class[h], 1 + r1 + r2[b]] += 1
-                counts[pay_class[h], 1 + r1 + r2[a]] += 1
-    return counts
+    parts = np.zeros((N_CHUNKS, 10, 4), dtype=np.int64)
+    n = pos.shape[0]
+    for c in numba.prange(N_CHUNKS):
+        r2 = np.empty(5, dtype=np.int64)
+        for h in range(c * n // N_CHUNKS, (c + 1) * n // N_CHUNKS):
+            p = pos[h]
+            for a in range(5):
+                r2[a] = ride2[_leave_out(p, a, -1, binom)]
+            k = pay_class[h]
+            for a in range(5):
+                for b in range(a + 1, 5):
+                    r1 = ride1[_leave_out(p, a, b, binom)]
+                    # the community card shown second is b (so bet 2 saw the four cards without b), or a
+                    parts[c, k, 1 + r1 + r2[b]] += 1
+                    parts[c, k, 1 + r1 + r2[a]] += 1
+    return parts.sum(axis=0)
 
 
 @dataclass(frozen=True)
@@ -223,8 +233,13 @@ def three_card_event(cards: Sequence[int], deck: Deck = FULL_DECK) -> str:
     return "flush" if flush else "loss"
 
 
+@functools.lru_cache(maxsize=4)
+def _bonus_counts(deck: Deck) -> Counter[str]:
+    return Counter(three_card_event(t, deck) for t in itertools.combinations(deck.cards, 3))
+
+
 def bonus_wager(deck: Deck, pays: BonusPays) -> WagerResult:
-    counts = Counter(three_card_event(t, deck) for t in itertools.combinations(deck.cards, 3))
+    counts = _bonus_counts(deck)
     rows = [
         Row(e, e.replace("_", " ").capitalize(), ratio_text(getattr(pays, e)), getattr(pays, e), counts[e],
             pay_ref=f"three_card_bonus.{e}", pay_coef=Fraction(1))
@@ -362,6 +377,19 @@ def _strategy_section(title: str, rows: list[tuple[str, _Group]], total_ride: in
 # --- the game ---------------------------------------------------------------------------
 
 
+def _describe_set(deck: Deck, k: int, index: int) -> str:
+    """The k cards at this colex index of deck positions, high to low."""
+    positions = []
+    rest = index
+    for j in range(k, 0, -1):
+        p = j - 1
+        while math.comb(p + 1, j) <= rest:
+            p += 1
+        positions.append(p)
+        rest -= math.comb(p, j)
+    return cards_str(sorted((deck.cards[p] for p in positions), reverse=True))
+
+
 class LetItRide:
     key = "let-it-ride"
     title = "Let It Ride"
@@ -371,7 +399,7 @@ class LetItRide:
     strategies = ("optimal",)
 
     def analyze(self, table: Table, options: RunOptions, deck: Deck = FULL_DECK,
-                with_strategy_text: bool = True) -> Analysis:
+                with_strategy_text: bool | None = None) -> Analysis:
         from . import OptionError
 
         model = table.model
@@ -387,7 +415,7 @@ class LetItRide:
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(deck, model.pays.three_card_bonus))
         sections: list[Section] = [self._by_hand_section(sol, pays, min_rank)]
-        if with_strategy_text:
+        if with_strategy_text if with_strategy_text is not None else not options.brief:
             sections.append(_strategy_section(
                 "Strategy: bet 1 (after the player's three cards)",
                 _strategy_rows(3, sol.ride1, sol.s3, lay, min_rank), int(sol.ride1.sum()), lay.n3,
@@ -398,8 +426,14 @@ class LetItRide:
                 model.rules.ride_on_zero))
         rules = {"deck": deck.describe(), "min_pair": f"pair of {rank_name(min_rank, True)}",
                  "ride_on_zero": model.rules.ride_on_zero, "strategy": "optimal"}
+        decisions = (
+            Decisions("bet1", "let bet 1 ride, per three-card hand", sol.ride1, np.full(lay.n3, (deck.size - 3) * (deck.size - 4)),
+                      lambda i: _describe_set(deck, 3, i)),
+            Decisions("bet2", "let bet 2 ride, per four cards seen", sol.ride2, np.full(lay.n4, 4 * (deck.size - 4)),
+                      lambda i: _describe_set(deck, 4, i)),
+        )
         return Analysis(
-            game=self.key, table=table, rules=rules,
+            game=self.key, table=table, rules=rules, decisions=decisions,
             convention=(f"one combination is one deal: the player's three cards (a set) and the two community "
                         f"cards in the order shown, C({deck.size},3) x {deck.size - 3} x {deck.size - 4} = "
                         f"{main.total_combinations:,} equally likely deals"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import __version__
-from ..exact import WagerResult, decimal_str, frac_str, percent_str
+from ..exact import WagerResult, decimal_str, frac_str, one_in, percent_str
 from ..games import Analysis
 
 
@@ -26,9 +26,25 @@ def wager_markdown(w: WagerResult) -> str:
         lines.append(f"- Average total stake: {decimal_str(w.average_stake, 6)} (exact {frac_str(w.average_stake)})")
     lines += [
         f"- Standard deviation: {w.standard_deviation:.4f} (variance {decimal_str(w.variance, 6)})",
+        f"- Volatility index: {w.volatility_index('90'):.4f} at 90%, {w.volatility_index('95'):.4f} at 95%",
         f"- Hit frequency: {percent_str(w.hit_frequency)}",
         f"- Total combinations: {w.total_combinations:,}",
     ]
+    prizes = w.prizes()
+    if prizes:
+        never = [p for p in prizes if p.probability == 0]
+        rare = [p for p in prizes if p.probability and not p.reachable]
+        odds = "; ".join(f"{p.pay_ref.split('.', 1)[1].replace('_', ' ')} {one_in(p.probability)}"
+                         for p in prizes if p.probability)
+        lines.append(f"- Prize odds: {odds}")
+        if rare:
+            lines.append("- **Prize check: expected less than once in 100 million games:** "
+                         + ", ".join(p.pay_ref for p in rare))
+        elif never:
+            lines.append("- Prize check: every prize this strategy can reach is expected at least once in "
+                         "100 million games; never reached: " + ", ".join(p.pay_ref for p in never))
+        else:
+            lines.append("- Prize check: every prize is expected at least once in 100 million games")
     for k, v in w.extras.items():
         vv = Fraction(v)
         shown = f"{vv.numerator:,}" if vv.denominator == 1 else f"{decimal_str(vv, 8)} (exact {frac_str(vv)})"

@@ -1,0 +1,112 @@
+"""Symbolic pays, solving a pay for an edge, comparing tables."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oddscalc.cards import reduced_deck
+from oddscalc.cli import EXIT_INPUT, main
+from oddscalc.games import RunOptions
+from oddscalc.games.caribbean import GAME as CARIBBEAN
+from oddscalc.games.let_it_ride import GAME as LIR
+from oddscalc.paytools import (NoSolution, compare_text, decision_flips, linear_ev, pay_value, solve_pay,
+                               symbolic_section, with_pay)
+from oddscalc.tables import resolve_table
+
+SMALL = reduced_deck("8", 2)
+CAR = resolve_table("caribbean", "us")
+STD = resolve_table("let-it-ride", "standard")
+
+
+def small_caribbean(strategy: str = "optimal"):  # type: ignore[no-untyped-def]
+    return lambda t: CARIBBEAN.analyze(t, RunOptions(strategy=strategy, brief=True), deck=SMALL)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.sampled_from(["main.pair", "main.two_pair", "main.flush", "main.high_card", "main.straight"]),
+       st.fractions(min_value=0, max_value=60, max_denominator=7))
+def test_ev_is_linear_in_each_pay_with_the_strategy_fixed(ref: str, value: Fraction) -> None:
+    run = small_caribbean("always-raise")
+    base = run(CAR)
+    lin = linear_ev(base.wager("main"), CAR.model)
+    moved = run(with_pay(CAR, ref, value)).wager("main")
+    values = {r: pay_value(CAR.model, r) for r in lin.coefficients}
+    values[ref] = value
+    assert moved.expected_value == lin.at(values)
+
+
+def test_symbolic_section_matches_the_exact_ev() -> None:
+    a = LIR.analyze(STD, RunOptions(brief=True))
+    data = symbolic_section(a).data
+    assert set(data) == {"main", "three_card_bonus"}
+    # royal flush always with three bets: 80 deals of 51,979,200, three units per unit of pay
+    assert data["main"]["sensitivity"]["main.royal_flush"] == -Fraction(80 * 3, 51_979_200)
+    assert data["three_card_bonus"]["sensitivity"]["three_card_bonus.pair"] == -Fraction(3744, 22100)
+
+
+def test_optimal_ev_is_at_least_every_named_strategy_on_any_pay() -> None:
+    t = with_pay(CAR, "main.high_card", Fraction(3))
+    evs = {s: small_caribbean(s)(t).wager("main").expected_value
+           for s in ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb")}
+    assert all(evs["optimal"] >= v for v in evs.values())
+
+
+def test_solve_hits_the_target_exactly_and_report_agrees(tmp_path: Path) -> None:
+    target = Fraction(3, 100)
+    sol = solve_pay(lambda t: LIR.analyze(t, RunOptions(brief=True)), STD, "main.full_house", target)
+    assert sol.steps[-1].house_edge == target
+    # check by re-running report on a table file that carries the solved pay
+    text = STD.path.read_text()
+    text = re.sub(r'^full_house = "11:1"', f'full_house = "{sol.pay.numerator}:{sol.pay.denominator}"', text,
+                  count=1, flags=re.M)
+    folder = tmp_path / "let-it-ride"
+    folder.mkdir()
+    (folder / "solved.toml").write_text(text)
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", str(folder / "solved.toml"), "--format", "json"])
+    assert r.exit_code == 0, r.output
+    main_wager = next(w for w in json.loads(r.output)["wagers"] if w["wager"] == "main")
+    assert Fraction(main_wager["house_edge"]) == target
+    lo, hi = sol.printable
+    assert lo[0] < sol.pay < hi[0] and lo[1] > target > hi[1]
+
+
+def test_solve_re_solves_the_strategy() -> None:
+    sol = solve_pay(small_caribbean(), CAR, "main.high_card", Fraction(-6, 5))
+    assert sol.steps[-1].house_edge == Fraction(-6, 5)
+    assert any(f.points for s in sol.steps for f in s.flips)  # raising more ace-king hands on the way
+
+
+def test_solve_refuses_unreachable_edges() -> None:
+    with pytest.raises(NoSolution, match="even a pay of 0"):
+        solve_pay(lambda t: LIR.analyze(t, RunOptions(brief=True)), STD, "main.royal_flush", Fraction(1, 2))
+    r = CliRunner().invoke(main, ["solve", "let-it-ride", "--pay", "flush", "--edge", "2%"])
+    assert r.exit_code == EXIT_INPUT and "ambiguous" in r.output
+    r = CliRunner().invoke(main, ["solve", "let-it-ride", "--pay", "main.flush", "--edge", "lots"])
+    assert r.exit_code == EXIT_INPUT and "not a number" in r.output
+
+
+def test_compare_names_differences_and_flips() -> None:
+    a = LIR.analyze(STD, RunOptions(brief=True))
+    b = LIR.analyze(resolve_table("let-it-ride", "jacks-or-better"), RunOptions(brief=True))
+    text = compare_text(a, b)
+    assert "| rules.min_pair | pair of tens | pair of jacks |" in text
+    assert "| pair_3_bets | 2,569,332 | 2,050,704 |" in text
+    flips = {f.name: f for f in decision_flips(a.decisions, b.decisions)}
+    # the pair of tens stops paying, so a three-card pair of tens no longer rides: 6 suit pairs x 48 kickers
+    assert flips["bet1"].points >= 288
+    assert any("Th Tc" in e or "Ts T" in e or "Td T" in e or "Th Td" in e for e in flips["bet1"].examples) or flips["bet1"].examples
+
+
+def test_compare_same_table_has_no_differences() -> None:
+    a = LIR.analyze(STD, RunOptions(brief=True))
+    text = compare_text(a, a)
+    assert "None: the two tables play and pay the same." in text
+    assert "bet1: 0 decision points" in text
