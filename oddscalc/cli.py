@@ -165,7 +165,7 @@ def verify(paths: tuple[Path, ...]) -> None:
 
 
 def _options(game: str, strategy: str | None, decks: int | None = None, players: int | None = None,
-             brief: bool = True) -> "RunOptions":
+             brief: bool = True) -> RunOptions:
     from .games import GAMES, RunOptions
 
     g = GAMES[game]

@@ -88,7 +88,7 @@ def document(analysis: Analysis) -> tuple[TableDoc, dict[str, str]]:
 
 
 def build_game(game: str) -> tuple[list[TableDoc], dict[str, str]]:
-    """The index entries and report files of every shipped table of ``game``."""
+    """The index entries, report files and charts of every shipped table of ``game``."""
     if game not in GAMES:
         raise DocsError(f"unknown game {game!r}; one of: {', '.join(GAMES)}")
     paths = shipped_tables(game)
@@ -98,10 +98,65 @@ def build_game(game: str) -> tuple[list[TableDoc], dict[str, str]]:
     docs: list[TableDoc] = []
     files: dict[str, str] = {}
     for path in paths:
-        doc, out = document(analyze_shipped(game, path))
+        analysis = analyze_shipped(game, path)
+        doc, out = document(analysis)
         docs.append(doc)
         files.update(out)
+        if doc.is_default:
+            files.update(game_charts(analysis))
     return docs, files
+
+
+CHARTS = "charts"
+
+
+def game_charts(a: Analysis) -> dict[str, str]:
+    """The pictures that beat a table, for a game's default table."""
+    from . import charts
+    from .cards import RANK_CHARS
+
+    sections = {sec.title: sec.data for sec in a.sections}
+    out: dict[str, str] = {}
+    if a.game == "caribbean" and "Strategy: ace-king hands" in sections:
+        chart = sections["Strategy: ace-king hands"]["chart"]
+        cols = [c for c in reversed(RANK_CHARS) if any(k.endswith(f"_vs_{c}") for k in chart)]
+        rows = [r for r in reversed(RANK_CHARS[:11]) if any(k.startswith(f"AK{r}_") for k in chart)]
+        cells = [[(Fraction(*chart[f"AK{r}_vs_{c}"]) if chart.get(f"AK{r}_vs_{c}", [0, 0])[1] else None)
+                  for c in cols] for r in rows]
+        out[f"{CHARTS}/caribbean-ace-king.svg"] = charts.heatmap(
+            f"Caribbean Stud ({a.table.id}): share of ace-king deals raised", [f"AK{r}" for r in rows], cols,
+            cells, "dealer's up card", "player's ace-king hand, by third card")
+    if a.game == "let-it-ride":
+        for key, title in (("Strategy: bet 1 (after the player's three cards)", "bet 1"),
+                           ("Strategy: bet 2 (after the first community card)", "bet 2")):
+            if key not in sections:
+                continue
+            groups = [g for g in sections[key]["groups"] if g["ride"]]
+            out[f"{CHARTS}/let-it-ride-{title.replace(' ', '')}.svg"] = charts.bars(
+                f"Let It Ride ({a.table.id}): holdings that let {title} ride", [g["holding"] for g in groups],
+                [Fraction(g["ride"], g["of"]) for g in groups],
+                f"{sections[key]['ride']:,} of {sections[key]['of']:,} holdings ride; every other holding pulls back.")
+    if a.game == "punto-banco":
+        out.update(_deck_chart(a))
+    return out
+
+
+def _deck_chart(a: Analysis) -> dict[str, str]:
+    """Punto banco: house edge of each main bet against the number of decks."""
+    from . import charts
+
+    decks = list(range(1, 9))
+    series: dict[str, list[Fraction]] = {}
+    for d in decks:
+        an = GAMES[a.game].analyze(a.table, RunOptions(decks=d, brief=True))
+        for w in an.wagers:
+            if w.wager in ("banker", "player"):
+                series.setdefault(w.wager, []).append(w.house_edge)
+    if not series:
+        return {}
+    return {f"{CHARTS}/punto-banco-decks.svg": charts.lines(
+        f"Punto banco ({a.table.id}): house edge against decks in the shoe", decks, series,
+        "decks", "house edge")}
 
 
 def build(games: Iterable[str] | None = None) -> dict[str, str]:
@@ -112,7 +167,7 @@ def build(games: Iterable[str] | None = None) -> dict[str, str]:
         d, f = build_game(game)
         docs += d
         files.update(f)
-    files[INDEX] = render_index(docs)
+    files[INDEX] = render_index(docs, sorted(name for name in files if name.startswith(f"{CHARTS}/")))
     return files
 
 
@@ -127,7 +182,7 @@ def _shared(docs: Sequence[TableDoc], what: str, value: Mapping[str, str]) -> li
     return [f"{what}:", ""] + [f"- `{d.table}`: {value[d.table]}." for d in docs] + [""]
 
 
-def render_index(docs: Sequence[TableDoc]) -> str:
+def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> str:
     out = [
         "# oddscalc: reports for the shipped tables",
         "",
@@ -159,6 +214,9 @@ def render_index(docs: Sequence[TableDoc]) -> str:
                 f"| [Markdown]({REPORTS}/{d.stem}.md) · [CSV]({REPORTS}/{d.stem}.csv) |"
             )
         out.append("")
+        for chart in chart_files:
+            if chart.startswith(f"{CHARTS}/{game}-"):
+                out += [f"![{chart.removeprefix(CHARTS + '/').removesuffix('.svg')}]({chart})", ""]
     if not docs:
         out += ["No games to document.", ""]
     return "\n".join(out).rstrip() + "\n"
@@ -167,9 +225,9 @@ def render_index(docs: Sequence[TableDoc]) -> str:
 def _existing(out: Path) -> set[str]:
     """Generated-looking files already in ``out`` (every file of reports/, and the index)."""
     found = {INDEX} if (out / INDEX).exists() else set()
-    reports = out / REPORTS
-    if reports.is_dir():
-        found |= {f"{REPORTS}/{p.name}" for p in reports.iterdir() if p.is_file()}
+    for folder in (REPORTS, CHARTS):
+        if (out / folder).is_dir():
+            found |= {f"{folder}/{p.name}" for p in (out / folder).iterdir() if p.is_file()}
     return found
 
 

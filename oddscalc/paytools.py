@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .exact import WagerResult, decimal_str, frac_str, percent_str
-from .games import Analysis, Decisions, OptionError, RunOptions, Section
+from .games import Analysis, Decisions, OptionError, Section
 from .tables import Money, Table, TableModel, ratio_text
 
 if TYPE_CHECKING:

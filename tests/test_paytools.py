@@ -17,8 +17,16 @@ from oddscalc.cli import EXIT_INPUT, main
 from oddscalc.games import RunOptions
 from oddscalc.games.caribbean import GAME as CARIBBEAN
 from oddscalc.games.let_it_ride import GAME as LIR
-from oddscalc.paytools import (NoSolution, compare_text, decision_flips, linear_ev, pay_value, solve_pay,
-                               symbolic_section, with_pay)
+from oddscalc.paytools import (
+    NoSolution,
+    compare_text,
+    decision_flips,
+    linear_ev,
+    pay_value,
+    solve_pay,
+    symbolic_section,
+    with_pay,
+)
 from oddscalc.tables import resolve_table
 
 SMALL = reduced_deck("8", 2)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ class Analysis:
     sections: tuple[Section, ...] = ()
     assumptions: tuple[str, ...] = ()
     decisions: tuple[Decisions, ...] = ()
+    published_applies: bool = True  # False when options override the table (decks, players, strategy)
 
     def wager(self, name: str) -> WagerResult:
         for w in self.wagers:

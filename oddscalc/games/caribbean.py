@@ -40,7 +40,7 @@ from pydantic import field_validator
 
 from .. import cache
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
-from ..exact import Row, WagerResult, decimal_str, frac_str, one_in, percent_str
+from ..exact import Row, WagerResult, decimal_str, frac_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
 from ..tables import Amount, Ratio, Strict, Table, TableModel, ratio_text
@@ -639,6 +639,7 @@ class Caribbean:
             lambda f: _describe_point(dc, f))
         return Analysis(
             game=self.key, table=table, rules=rules, decisions=(decisions,),
+            published_applies=strategy == model.rules.strategy,
             convention=(f"one combination is one deal: the player's five cards (a set), the dealer's up card "
                         f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
                         f"C({deck.size - 6},4) = {dc.total:,}"),

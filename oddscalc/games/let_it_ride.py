@@ -30,7 +30,7 @@ import numba
 import numpy as np
 from pydantic import field_validator
 
-from ..cards import FULL_DECK, RANK_CHARS, cards_str, Deck, parse_rank, rank_name, rank_of, suit_of
+from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
 from ..exact import Row, WagerResult
 from ..hands import HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
@@ -179,7 +179,7 @@ def _tally(pos: np.ndarray, pay_class: np.ndarray, ride1: np.ndarray, ride2: np.
                     # the community card shown second is b (so bet 2 saw the four cards without b), or a
                     parts[c, k, 1 + r1 + r2[b]] += 1
                     parts[c, k, 1 + r1 + r2[a]] += 1
-    return parts.sum(axis=0)
+    return parts.sum(axis=0)  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -462,7 +462,7 @@ class LetItRide:
         pairs_after3 = math.comb(deck.size - 3, 2)
         bet1_return = Fraction(int(sol.s3[sol.ride1].sum()), sol.denominator * lay.n3 * pairs_after3)
         bet2_return = Fraction(int(sol.s4[sol.ride2].sum()), sol.denominator * lay.n4 * (deck.size - 4))
-        extras = {
+        extras: dict[str, Fraction | int] = {
             "bet1_ride_hands": int(sol.ride1.sum()),
             "bet1_ride_probability": Fraction(int(sol.ride1.sum()), lay.n3),
             "bet1_expected_return": bet1_return,

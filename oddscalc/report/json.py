@@ -77,7 +77,17 @@ def to_data(a: Analysis) -> dict[str, Any]:
         "headline": list(a.headline),
         "wagers": [wager_data(w) for w in a.wagers],
         "sections": {s.title: _jsonable(s.data) for s in a.sections if s.data is not None},
+        "published_checks": _checks(a),
     }
+
+
+def _checks(a: Analysis) -> list[dict[str, Any]]:
+    from ..verify import check_analysis
+
+    if not a.published_applies:
+        return []
+    return [{"block": c.block, "wager": c.wager, "figure": c.figure, "stated": c.expected,
+             "computed": c.computed, "verdict": c.verdict} for c in check_analysis(a, label=a.table.id)]
 
 
 def render_json(a: Analysis) -> str:

@@ -66,6 +66,8 @@ def wager_markdown(w: WagerResult) -> str:
 def render_markdown(a: Analysis) -> str:
     t = a.table
     out = [f"# {t.title}", ""]
+    if a.headline:
+        out += [f"> {h}" for h in a.headline] + [""]
     out += [
         f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
         f"- oddscalc {__version__}",
@@ -77,14 +79,40 @@ def render_markdown(a: Analysis) -> str:
     if a.assumptions:
         out += ["", "**Assumptions** (not stated by the rule sheet):", ""]
         out += [f"- {s}" for s in a.assumptions]
-    if a.headline:
-        out += [""] + [f"> {h}" for h in a.headline]
     out.append("")
     for w in a.wagers:
         out.append(wager_markdown(w))
+    checks = published_markdown(a)
+    if checks:
+        out += [checks, ""]
     for s in a.sections:
         out += [f"## {s.title}", "", s.markdown.rstrip(), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def published_markdown(a: Analysis) -> str:
+    """The table's [published]/[claimed] figures against the exact ones (what `oddscalc verify` checks)."""
+    from ..verify import check_analysis
+
+    checks = check_analysis(a, label=a.table.id)
+    if not checks:
+        return ""
+    if not a.published_applies:
+        return ("## Published figures\n\nNot compared: this run overrides the table's rules or strategy, and the "
+                "table's published figures are for the table as written (`oddscalc verify` checks them).")
+    sources = []
+    for block in ("published", "claimed"):
+        b = getattr(a.table.model, block)
+        if b is not None:
+            sources.append(f"{block}: {b.source}")
+    lines = ["## Published figures", "", "Sources: " + "; ".join(sources) + ".", "",
+             "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
+    for c in checks:
+        verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
+        lines.append(f"| {c.block} | {c.wager} | {c.figure} | {c.expected} | {c.computed} | {verdict} |")
+    held = sum(c.ok for c in checks)
+    lines += ["", f"{held} of {len(checks)} figures hold."]
+    return "\n".join(lines)
 
 
 def _rule(v: object) -> str:

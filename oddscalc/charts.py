@@ -1,0 +1,109 @@
+"""Charts for the docs, written as plain SVG.
+
+Hand-written SVG rather than a plotting library: the output is byte-for-byte the same on
+every machine and version (so the docs-are-current test covers the charts too), and the docs
+build needs nothing beyond the package's own dependencies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from html import escape
+
+FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
+
+
+def _svg(width: int, height: int, body: list[str], title: str) -> str:
+    head = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
+            f"viewBox='0 0 {width} {height}' {FONT} font-size='12'>")
+    return "\n".join([head, f"<title>{escape(title)}</title>",
+                      f"<rect width='{width}' height='{height}' fill='white'/>",
+                      f"<text x='{width // 2}' y='20' text-anchor='middle' font-size='14' font-weight='bold'>"
+                      f"{escape(title)}</text>", *body, "</svg>"]) + "\n"
+
+
+def _shade(share: float) -> str:
+    """White (0) to a strong green (1), as a hex colour."""
+    lo, hi = (247, 247, 247), (26, 128, 60)
+    r, g, b = (round(a + (h - a) * share) for a, h in zip(lo, hi))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def heatmap(title: str, row_labels: Sequence[str], col_labels: Sequence[str],
+            cells: Sequence[Sequence[Fraction | None]], x_title: str, y_title: str) -> str:
+    """A grid of shares (0..1, None for no data), each cell shaded and labelled in percent."""
+    cw, ch, left, top = 44, 26, 90, 60
+    width = left + cw * len(col_labels) + 20
+    height = top + ch * len(row_labels) + 50
+    body = [f"<text x='{left + cw * len(col_labels) // 2}' y='{top - 22}' text-anchor='middle'>{escape(x_title)}</text>",
+            f"<text x='16' y='{top + ch * len(row_labels) // 2}' text-anchor='middle' "
+            f"transform='rotate(-90 16 {top + ch * len(row_labels) // 2})'>{escape(y_title)}</text>"]
+    for j, c in enumerate(col_labels):
+        body.append(f"<text x='{left + cw * j + cw // 2}' y='{top - 6}' text-anchor='middle'>{escape(c)}</text>")
+    for i, r in enumerate(row_labels):
+        y = top + ch * i
+        body.append(f"<text x='{left - 8}' y='{y + ch // 2 + 4}' text-anchor='end'>{escape(r)}</text>")
+        for j, v in enumerate(cells[i]):
+            x = left + cw * j
+            if v is None:
+                body.append(f"<rect x='{x}' y='{y}' width='{cw}' height='{ch}' fill='#dddddd' stroke='white'/>")
+                continue
+            share = float(v)
+            body.append(f"<rect x='{x}' y='{y}' width='{cw}' height='{ch}' fill='{_shade(share)}' stroke='white'/>")
+            colour = "white" if share > 0.55 else "black"
+            label = "all" if v == 1 else "-" if v == 0 else f"{round(share * 100)}%"
+            body.append(f"<text x='{x + cw // 2}' y='{y + ch // 2 + 4}' text-anchor='middle' fill='{colour}'>{label}</text>")
+    return _svg(width, height, body, title)
+
+
+def bars(title: str, labels: Sequence[str], shares: Sequence[Fraction], note: str) -> str:
+    """Horizontal bars of shares (0..1), one per label."""
+    bw, bh, left, top = 360, 18, 330, 40
+    width = left + bw + 70
+    height = top + (bh + 4) * len(labels) + 40
+    body = []
+    for i, (label, v) in enumerate(zip(labels, shares)):
+        y = top + (bh + 4) * i
+        body.append(f"<text x='{left - 8}' y='{y + bh - 5}' text-anchor='end'>{escape(label)}</text>")
+        body.append(f"<rect x='{left}' y='{y}' width='{bw}' height='{bh}' fill='#eeeeee'/>")
+        body.append(f"<rect x='{left}' y='{y}' width='{round(bw * float(v), 1)}' height='{bh}' fill='{_shade(1.0)}'/>")
+        body.append(f"<text x='{left + bw + 6}' y='{y + bh - 5}'>{round(float(v) * 100)}%</text>")
+    body.append(f"<text x='{left}' y='{height - 12}' font-size='11'>{escape(note)}</text>")
+    return _svg(width, height, body, title)
+
+
+def lines(title: str, xs: Sequence[int], series: Mapping[str, Sequence[Fraction]], x_title: str, y_title: str) -> str:
+    """Line chart of percentages against an integer axis."""
+    left, top, pw, ph = 70, 40, 480, 260
+    width, height = left + pw + 150, top + ph + 60
+    values = [float(v) * 100 for s in series.values() for v in s]
+    lo, hi = min(values), max(values)
+    pad = (hi - lo) * 0.1 or 0.1
+    lo, hi = lo - pad, hi + pad
+
+    def px(x: float) -> float:
+        return left + (x - xs[0]) / max(xs[-1] - xs[0], 1) * pw
+
+    def py(v: float) -> float:
+        return top + ph - (v - lo) / (hi - lo) * ph
+
+    body = [f"<rect x='{left}' y='{top}' width='{pw}' height='{ph}' fill='none' stroke='#888888'/>"]
+    for k in range(6):
+        v = lo + (hi - lo) * k / 5
+        body.append(f"<line x1='{left}' x2='{left + pw}' y1='{py(v):.1f}' y2='{py(v):.1f}' stroke='#eeeeee'/>")
+        body.append(f"<text x='{left - 6}' y='{py(v) + 4:.1f}' text-anchor='end'>{v:.3f}%</text>")
+    for x in xs:
+        body.append(f"<text x='{px(x):.1f}' y='{top + ph + 16}' text-anchor='middle'>{x}</text>")
+    body.append(f"<text x='{left + pw // 2}' y='{top + ph + 36}' text-anchor='middle'>{escape(x_title)}</text>")
+    body.append(f"<text x='14' y='{top + ph // 2}' text-anchor='middle' "
+                f"transform='rotate(-90 14 {top + ph // 2})'>{escape(y_title)}</text>")
+    palette = ["#1a803c", "#2166ac", "#b2182b", "#762a83"]
+    for n, (name, s) in enumerate(series.items()):
+        colour = palette[n % len(palette)]
+        pts = " ".join(f"{px(x):.1f},{py(float(v) * 100):.1f}" for x, v in zip(xs, s))
+        body.append(f"<polyline points='{pts}' fill='none' stroke='{colour}' stroke-width='2'/>")
+        for x, val in zip(xs, s):
+            body.append(f"<circle cx='{px(x):.1f}' cy='{py(float(val) * 100):.1f}' r='3' fill='{colour}'/>")
+        body.append(f"<text x='{left + pw + 10}' y='{top + 16 + 18 * n}' fill='{colour}'>{escape(name)}</text>")
+    return _svg(width, height, body, title)
