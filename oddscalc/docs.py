@@ -53,6 +53,8 @@ class TableDoc:
     convention: str
     figures_held: int
     figures: int
+    best_wager: str  # the wager with the lowest house edge: where a player's best bet is
+    best_edge: Fraction
 
     @property
     def stem(self) -> str:
@@ -79,6 +81,8 @@ def document(analysis: Analysis) -> tuple[TableDoc, dict[str, str]]:
         is_default=analysis.table.id == GAMES[analysis.game].default_table,
         wager=w.wager, unit=w.unit, house_edge=w.house_edge, element_of_risk=w.element_of_risk,
         convention=analysis.convention, figures_held=sum(c.ok for c in checks), figures=len(checks),
+        best_wager=min(analysis.wagers, key=lambda x: x.house_edge).wager,
+        best_edge=min(x.house_edge for x in analysis.wagers),
     )
     files = {
         f"{REPORTS}/{doc.stem}.md": render_markdown(analysis),
@@ -167,8 +171,12 @@ def build(games: Iterable[str] | None = None) -> dict[str, str]:
         d, f = build_game(game)
         docs += d
         files.update(f)
-    files[INDEX] = render_index(docs, sorted(name for name in files if name.startswith(f"{CHARTS}/")))
+    files[INDEX] = render_index(docs, charts_in(files))
     return files
+
+
+def charts_in(files: Mapping[str, str]) -> list[str]:
+    return sorted(name for name in files if name.startswith(f"{CHARTS}/"))
 
 
 def _cell(text: str) -> str:
@@ -182,6 +190,11 @@ def _shared(docs: Sequence[TableDoc], what: str, value: Mapping[str, str]) -> li
     return [f"{what}:", ""] + [f"- `{d.table}`: {value[d.table]}." for d in docs] + [""]
 
 
+def _lowest(d: TableDoc) -> str:
+    text = f"{percent_str(d.best_edge)} (`{d.best_wager}`)"
+    return f"**{text}: favours the player**" if d.best_edge < 0 else text
+
+
 def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> str:
     out = [
         "# oddscalc: reports for the shipped tables",
@@ -190,7 +203,8 @@ def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> s
          "in `tables/`; do not edit by hand. Every figure is exact: each report enumerates every deal and gives "
          "the exact fractions, the return table of every wager and the strategy."),
         "",
-        ("House edge: the expected loss per unit of the wager. Element of risk: the expected loss per unit "
+        ("House edge: the expected loss per unit of the wager shown (a negative edge favours the player). "
+         "Lowest edge of any wager: the best bet on the layout. Element of risk: the expected loss per unit "
          "actually staked, for wagers where the player's stake can change during a hand. Published: how many "
          "of the table's `[published]` and `[claimed]` figures the exact analysis reproduces "
          "(`oddscalc verify` checks them). \"(default)\" marks the table `oddscalc report <game>` uses "
@@ -203,14 +217,15 @@ def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> s
         out += [f"## {GAMES[game].title} (`{game}`)", ""]
         out += _shared(rows, "Counting convention", {d.table: d.convention for d in rows})
         out += _shared(rows, "Wager shown", {d.table: f"`{d.wager}`, per {d.unit}" for d in rows})
-        out += ["| Table | Title | House edge | Element of risk | Published | Reports |",
-                "|---|---|---:|---:|---|---|"]
+        out += ["| Table | Title | House edge | Element of risk | Lowest edge of any wager | Published | Reports |",
+                "|---|---|---:|---:|---|---|---|"]
         for d in rows:
             eor = "—" if d.element_of_risk is None else percent_str(d.element_of_risk)
             held = f"{d.figures_held} of {d.figures} hold" if d.figures else "—"
             default = " (default)" if d.is_default else ""
             out.append(
-                f"| `{d.table}`{default} | {_cell(d.title)} | {percent_str(d.house_edge)} | {eor} | {held} "
+                f"| `{d.table}`{default} | {_cell(d.title)} | {percent_str(d.house_edge)} | {eor} "
+                f"| {_lowest(d)} | {held} "
                 f"| [Markdown]({REPORTS}/{d.stem}.md) · [CSV]({REPORTS}/{d.stem}.csv) |"
             )
         out.append("")

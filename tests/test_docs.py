@@ -63,12 +63,14 @@ def test_index_links_every_shipped_table_report(two_runs: tuple[Path, Path]) -> 
         assert f"| {title} |" in index
         assert title in (out / "reports" / f"{GAME}-{p.stem}.md").read_text()
     assert "Counting convention: one combination is one deal" in index
-    assert "| 3.5057% | 2.8648% | 6 of 6 hold |" in index  # standard: house edge, element of risk
+    assert "| 3.5057% | 2.8648% | 3.5057% (`main`) | 6 of 6 hold |" in index  # standard: edge, EoR, lowest, published
+    charts = set(re.findall(r"\]\((charts/[^)]+\.svg)\)", index))
+    assert charts == {f"charts/{p.name}" for p in (out / "charts").iterdir()} and charts
 
 
 def test_output_is_byte_identical_across_runs(two_runs: tuple[Path, Path]) -> None:
     a, b = (_tree(d) for d in two_runs)
-    assert len(a) == 2 * len(shipped_tables(GAME)) + 1
+    assert len([f for f in a if not f.startswith("charts/")]) == 2 * len(shipped_tables(GAME)) + 1
     assert a == b
 
 
@@ -136,5 +138,5 @@ def test_committed_index_is_current() -> None:
         d, f = _built(game)
         entries += d
         files |= f
-    files[docs.INDEX] = docs.render_index(entries)
+    files[docs.INDEX] = docs.render_index(entries, docs.charts_in(files))
     assert docs.stale(files, docs.DOCS_DIR, prune=True) == [], "docs/ is stale: run `make docs`"
