@@ -378,9 +378,17 @@ def dealer_counts(deck: Deck, qualifier: str, progress: bool = False, use_cache:
         return {"reps": np.asarray(reps), "weights": np.asarray(weights), "counts": np.concatenate(parts),
                 "pay_class": _pay_classes(deck, np.asarray(reps))}
 
+    memo_key = repr((str(cache.cache_dir()), sorted(key.items())))
+    if use_cache and memo_key in _LOADED:
+        return _LOADED[memo_key]
     arrays = cache.load_or_build(key, build) if use_cache else build()
-    return DealerCounts(deck, qualifier, arrays["reps"], arrays["weights"], arrays["counts"],
-                        arrays["pay_class"], holes)
+    dc = DealerCounts(deck, qualifier, arrays["reps"], arrays["weights"], arrays["counts"], arrays["pay_class"], holes)
+    if use_cache:
+        _LOADED[memo_key] = dc  # solve and compare settle many tables in one process: read the cache once
+    return dc
+
+
+_LOADED: dict[str, DealerCounts] = {}
 
 
 # --- stage 2: settle a pay table under a strategy ---------------------------------------
@@ -629,7 +637,7 @@ class Caribbean:
         wagers = [main]
         if model.pays.jackpot is not None:
             wagers.append(jackpot_wager(dc, model.pays.jackpot, st, model.rules.jackpot_paid_on_fold))
-        sections = [_ak_section(dc, st), _comparison_section(dc, model.pays.main, st)]
+        sections = [] if options.brief else [_ak_section(dc, st), _comparison_section(dc, model.pays.main, st)]
         rules = {"deck": deck.describe(), "dealer_qualifier": model.rules.dealer_qualifier,
                  "raise": "2 antes", "strategy": strategy, "jackpot_paid_on_fold": model.rules.jackpot_paid_on_fold}
         decisions = Decisions(
