@@ -115,6 +115,20 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
 
+class HandPays(Strict):
+    """A pay for every five-card class from a pair up (keys are the HandClass vocabulary)."""
+
+    royal_flush: Ratio
+    straight_flush: Ratio
+    four_of_a_kind: Ratio
+    full_house: Ratio
+    flush: Ratio
+    straight: Ratio
+    three_of_a_kind: Ratio
+    two_pair: Ratio
+    pair: Ratio
+
+
 class Published(BaseModel):
     """Figures from a public analysis (or a casino's claim) and their source.
 

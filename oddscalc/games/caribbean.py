@@ -43,7 +43,7 @@ from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
 from ..exact import Row, WagerResult, decimal_str, frac_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
-from ..tables import Amount, Ratio, Strict, Table, TableModel, ratio_text
+from ..tables import Amount, HandPays, Ratio, Strict, Table, TableModel, ratio_text
 from . import Analysis, Decisions, OptionError, RunOptions, Section
 
 ENGINE_VERSION = 1  # bump when stage 1 changes what it computes
@@ -88,18 +88,9 @@ class Rules(Strict):
         return v
 
 
-class RaisePays(Strict):
+class RaisePays(HandPays):
     """What the raise (call) bet pays when the player beats a qualifying dealer, "to 1"."""
 
-    royal_flush: Ratio
-    straight_flush: Ratio
-    four_of_a_kind: Ratio
-    full_house: Ratio
-    flush: Ratio
-    straight: Ratio
-    three_of_a_kind: Ratio
-    two_pair: Ratio
-    pair: Ratio
     high_card: Ratio  # only ace-king (or whatever beats a qualifying dealer) can win with it
 
 
@@ -270,17 +261,12 @@ def _dealer_counts(reps_pos: np.ndarray, n: int, q: int, strength: np.ndarray, b
                     cs += sign * (s < sp)
                     ce += sign * (s == sp)
                     continue
-                if k == 1:
-                    cq += sign * cum1[t, q]
+                if k <= 2:
+                    cum = cum1 if k == 1 else cum2
+                    cq += sign * cum[t, q]
                     if need:
-                        cs += sign * cum1[t, sp]
-                        ce += sign * (cum1[t, sp + 1] - cum1[t, sp])
-                    continue
-                if k == 2:
-                    cq += sign * cum2[t, q]
-                    if need:
-                        cs += sign * cum2[t, sp]
-                        ce += sign * (cum2[t, sp + 1] - cum2[t, sp])
+                        cs += sign * cum[t, sp]
+                        ce += sign * (cum[t, sp + 1] - cum[t, sp])
                     continue
                 cq += sign * (q3[t] if k == 3 else q4[t])
                 if need:

@@ -34,7 +34,7 @@ from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank, rank_nam
 from ..exact import Row, WagerResult
 from ..hands import HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
-from ..tables import Ratio, Strict, Table, TableModel, ratio_text
+from ..tables import HandPays, Ratio, Strict, Table, TableModel, ratio_text
 from . import Analysis, Decisions, RunOptions, Section
 
 # --- table file -------------------------------------------------------------------------
@@ -51,18 +51,6 @@ class Rules(Strict):
         return v
 
 
-class MainPays(Strict):
-    royal_flush: Ratio
-    straight_flush: Ratio
-    four_of_a_kind: Ratio
-    full_house: Ratio
-    flush: Ratio
-    straight: Ratio
-    three_of_a_kind: Ratio
-    two_pair: Ratio
-    pair: Ratio
-
-
 class BonusPays(Strict):
     mini_royal: Ratio
     straight_flush: Ratio
@@ -73,7 +61,7 @@ class BonusPays(Strict):
 
 
 class Pays(Strict):
-    main: MainPays
+    main: HandPays  # the pair pays only from the table's min_pair up
     three_card_bonus: BonusPays | None = None
 
 
