@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -320,17 +321,26 @@ def _pay_classes(deck: Deck, reps: np.ndarray) -> np.ndarray:
     return np.where(cls <= 8, cls, np.where(ak, AK, OTHER_HIGH)).astype(np.int8)
 
 
-def counts_for_hands(deck: Deck, qualifier: str, hands: np.ndarray) -> np.ndarray:
-    """Stage 1 for the given player hands (rows of card ids), without symmetry or cache (for checks)."""
+def _counter(deck: Deck, qualifier: str) -> Callable[[np.ndarray], np.ndarray]:
+    """Build g's lookup tables once; return stage 1 for rows of player-hand card ids."""
     cls, ranks = parse_qualifier(qualifier)
     ht = hand_table(deck)
     q = ht.strength_at_least(cls, ranks)
     lens = np.array([math.comb(deck.size - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
-    order = np.argsort(ht.strength, kind="stable")
+    order = np.argsort(ht.strength, kind="stable")  # hands in ascending strength: every list comes out sorted
     lists = _build_lists(ht.position[ht.combos], ht.strength, order, deck.size, ht.n_levels, BINOM, lens)
     below_q = tuple(_below_each(lst, int(ln), q) for lst, ln in zip(lists[2:], lens[2:]))
-    reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)
-    return _dealer_counts(reps_pos, deck.size, q, ht.strength, BINOM, lens, *lists, *below_q)
+
+    def count(hands: np.ndarray) -> np.ndarray:
+        reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)
+        return _dealer_counts(reps_pos, deck.size, q, ht.strength, BINOM, lens, *lists, *below_q)
+
+    return count
+
+
+def counts_for_hands(deck: Deck, qualifier: str, hands: np.ndarray) -> np.ndarray:
+    """Stage 1 for the given player hands (rows of card ids), without symmetry or cache (for checks)."""
+    return _counter(deck, qualifier)(hands)
 
 
 def dealer_counts(deck: Deck, qualifier: str, progress: bool = False, use_cache: bool = True,
@@ -342,24 +352,18 @@ def dealer_counts(deck: Deck, qualifier: str, progress: bool = False, use_cache:
     holes = math.comb(deck.size - 6, 4)
 
     def build() -> dict[str, np.ndarray]:
-        ht = hand_table(deck)
-        q = ht.strength_at_least(cls, ranks)
-        combos_pos = ht.position[ht.combos]
         if symmetry:
             reps, weights = suit_classes(5, deck)
         else:
-            reps, weights = ht.combos, np.ones(len(ht.combos), dtype=np.int64)
-        reps_pos = np.sort(ht.position[reps], axis=1).astype(np.int64)
+            reps, weights = hand_table(deck).combos, np.ones(math.comb(deck.size, 5), dtype=np.int64)
         _progress(progress, "caribbean: indexing dealer hands ...")
-        order = np.argsort(ht.strength, kind="stable")
-        lens = np.array([math.comb(deck.size - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
-        lists = _build_lists(combos_pos, ht.strength, order, deck.size, ht.n_levels, BINOM, lens)
-        below_q = tuple(_below_each(lst, int(ln), q) for lst, ln in zip(lists[2:], lens[2:]))
-        chunks = np.array_split(np.arange(len(reps_pos)), 16)
+        count = _counter(deck, qualifier)
+        # independent chunks: progress between them, and the unit of work to spread wider one day
+        chunks = np.array_split(np.arange(len(reps)), 16)
         parts = []
         for c, idx in enumerate(chunks):
             _progress(progress, f"caribbean: counting dealer hands {100 * c // len(chunks):3d}% ")
-            parts.append(_dealer_counts(reps_pos[idx], deck.size, q, ht.strength, BINOM, lens, *lists, *below_q))
+            parts.append(count(reps[idx]))
         _progress(progress, "caribbean: counting dealer hands 100%\n")
         return {"reps": np.asarray(reps), "weights": np.asarray(weights), "counts": np.concatenate(parts),
                 "pay_class": _pay_classes(deck, np.asarray(reps))}
