@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from oddscalc.cards import Deck, reduced_deck
+from oddscalc.exact import decimal_str
 from oddscalc.games import RunOptions
 from oddscalc.games.let_it_ride import GAME, PAYING, layout, solve
 from oddscalc.hands import HandClass, hand_value
@@ -106,7 +107,11 @@ def test_ride_on_zero_matches_published_average_stake(standard: Table) -> None:
     main = a.wager("main")
     assert f"{float(main.average_stake):.3f}" == "1.232"
     assert f"{float(main.element_of_risk) * 100:.2f}" == "2.85"  # type: ignore[arg-type]
-    assert main.expected_value == GAME.analyze(standard, RunOptions(), with_strategy_text=False).wager("main").expected_value
+    default = GAME.analyze(standard, RunOptions(), with_strategy_text=False).wager("main")
+    assert main.expected_value == default.expected_value
+    # the default report states the other convention's figures, computed without a second solve
+    assert f"gives {decimal_str(main.average_stake, 6)} bets in play" in default.notes[0]
+    assert f"gives {decimal_str(default.average_stake, 6)} bets in play" in main.notes[0]
 
 
 def test_royal_500_published() -> None:

@@ -22,7 +22,7 @@ import itertools
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import ClassVar
 
@@ -31,7 +31,7 @@ import numpy as np
 from pydantic import field_validator
 
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
-from ..exact import Row, WagerResult
+from ..exact import Row, WagerResult, decimal_str, percent_str
 from ..hands import HAND_CLASSES, HandClass, hand_table
 from ..symmetry import suit_classes
 from ..tables import HandPays, Ratio, Strict, Table, TableModel, ratio_text
@@ -458,15 +458,22 @@ class LetItRide:
             "bet2_ride_probability": Fraction(int(sol.ride2.sum()), lay.n4),
             "bet2_expected_return": bet2_return,
         }
-        return WagerResult(
+        result = WagerResult(
             wager="main", title="Let It Ride (three equal bets)", strategy="optimal: each bet rides iff its EV > 0",
             total_combinations=total, rows=tuple(rows), unit="base bet (one of the three equal bets)",
             stake_varies=True, extras=extras,
-            notes=("Bet 3 (the $ bet) always plays; bets 1 and 2 ride exactly when their expected value at the "
-                   "moment of decision is positive (an EV of exactly zero "
-                   + ("rides, as the table asks)." if ride_on_zero
-                      else "is pulled back: the same EV at a lower stake)."),),
         )
+        # Zero-EV holdings change the stake, never the EV: the other convention's figures follow exactly.
+        zero3, zero4 = int((sol.s3 == 0).sum()), int((sol.s4 == 0).sum())
+        shift = Fraction(zero3, lay.n3) + Fraction(zero4, lay.n4)
+        other = result.average_stake + (-shift if ride_on_zero else shift)
+        note = ("Bet 3 (the $ bet) always plays; bets 1 and 2 ride exactly when their expected value at the moment "
+                f"of decision is positive. {zero3:,} three-card and {zero4:,} four-card holdings have an EV of exactly "
+                "zero; they " + ("ride, as the table asks" if ride_on_zero else "are pulled back (same EV, lower stake)")
+                + f". {'Pulling them back' if ride_on_zero else 'Riding them'} instead leaves the EV unchanged and "
+                f"gives {decimal_str(other, 6)} bets in play and an element of risk of "
+                f"{percent_str(result.house_edge / other)}.")
+        return replace(result, notes=(note,))
 
     def _by_hand_section(self, sol: Solution, pays: Sequence[Fraction], min_rank: int) -> Section:
         md = ["| Final hand | Pays | Deals | Bets in play (average) |", "|---|---|---:|---:|"]
