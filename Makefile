@@ -10,13 +10,15 @@ ARGS   ?=
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: setup.cfg pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dev]'
-	touch $@
+	@echo "setting up $(VENV) (first run only)" >&2
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
+	@$(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
+	@touch $@
 
+# the report alone on stdout, so `make report > report.md` is the report
 report: setup
-	$(BIN)/oddscalc report $(GAME) $(ARGS)
+	@$(BIN)/oddscalc report $(GAME) $(ARGS)
 
 test: setup
 	$(BIN)/python -m pytest -q
