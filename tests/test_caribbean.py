@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oddscalc import cache
 from oddscalc.cards import FULL_DECK, Deck, parse_cards, rank_of, reduced_deck
@@ -196,3 +198,25 @@ def test_strategy_option_and_bad_strategy() -> None:
     assert a.wager("main").strategy == "raise-ak-plus"
     with pytest.raises(OptionError):
         GAME.analyze(US, RunOptions(strategy="bluff"))
+
+
+_FULL_COUNTER = None
+
+
+def _full_counter():  # type: ignore[no-untyped-def]
+    global _FULL_COUNTER
+    if _FULL_COUNTER is None:
+        _FULL_COUNTER = caribbean._counter(FULL_DECK, "ace-king")
+    return _FULL_COUNTER
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True), st.permutations(range(4)))
+def test_suit_permutation_changes_no_count(hand: list[int], perm: list[int]) -> None:
+    moved = [(c & ~3) | perm[c & 3] for c in hand]
+    a, b = _full_counter()(np.array([sorted(hand), sorted(moved)], dtype=np.int8))
+    ups_a = [c for c in range(52) if c not in hand]
+    ups_b = [c for c in range(52) if c not in moved]
+    by_up_b = {u: tuple(b[i]) for i, u in enumerate(ups_b)}
+    for i, u in enumerate(ups_a):
+        assert tuple(a[i]) == by_up_b[(u & ~3) | perm[u & 3]]
