@@ -52,19 +52,14 @@ def main() -> None:
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
            decks: int | None, players: int | None, symbolic: bool) -> None:
     """Exact pay-table report for GAME."""
-    from .games import GAMES, OptionError, RunOptions
+    from .games import GAMES, OptionError
     from .report import RENDERERS
     from .tables import TableError, resolve_table
 
-    g = GAMES[game]
-    given = {"strategy": strategy, "decks": decks, "players": players}
-    for name, value in given.items():
-        if value is not None and name not in g.options:
-            _fail(f"--{name} does not apply to {game}", EXIT_INPUT)
+    opts = _options(game, strategy, decks, players, brief=False)
     try:
         table = resolve_table(game, table_ref)
-        opts = RunOptions(strategy=strategy, decks=decks, players=players, progress=sys.stderr.isatty())
-        analysis = g.analyze(table, opts)
+        analysis = GAMES[game].analyze(table, opts)
         if symbolic:
             from .paytools import with_symbolic
 

@@ -203,8 +203,7 @@ class NoSolution(OptionError):
 
 def solve_pay(analyze: Callable[[Table], Analysis], table: Table, ref: str, edge: Fraction,
               max_steps: int = 40) -> Solution:
-    wager = ref.split(".", 1)[0]
-    wager_name = {"main": "main"}.get(wager, wager)
+    wager_name = ref.split(".", 1)[0]
     v = pay_value(table.model, ref)
     steps: list[Step] = []
     prev: Analysis | None = None

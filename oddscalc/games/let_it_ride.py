@@ -249,7 +249,7 @@ def _sf_shape(ranks: list[int], deck_ranks: frozenset[int]) -> tuple[int, int] |
     best: tuple[int, int] | None = None
     for low in range(-1, 9):  # low = -1 is the wheel window A-2-3-4-5
         window = {12 if r == -1 else r for r in range(low, low + 5)}
-        if not window <= deck_ranks and low >= 0 and not set(range(low, low + 5)) <= deck_ranks:
+        if not window <= deck_ranks:  # a straight the deck cannot complete
             continue
         if set(ranks) <= window:
             lo = [(-1 if r == 12 and low == -1 else r) for r in ranks]
@@ -288,7 +288,7 @@ def describe(cards: Sequence[int], min_rank: int, deck: Deck = FULL_DECK) -> str
     if n == 4 and shape is not None:
         outside = shape[0] == 4 and 12 not in ranks
         return f"four to an {'outside' if outside else 'inside'} straight, {hi_txt}"
-    return f"no pair, {hi_txt}" if n == 3 or shape is None else f"no pair, {hi_txt}"
+    return f"no pair, {hi_txt}"
 
 
 @dataclass
