@@ -1,12 +1,19 @@
-"""On-disk cache of pay-free enumerations.
+"""On-disk store of pay-free counts, one file per entry.
 
-An entry is a set of named numpy arrays, keyed by everything that changes them (game,
-deck, rules that matter, the code's ``version`` tag). It is stored as ``<digest>.bin``
-(the raw arrays, back to back) with a ``<digest>.json`` sidecar holding the key, each array's
-dtype, shape and offset, and a sha256 of the data file. On load
-the sidecar's key and digest are checked; anything missing, damaged or mismatched is
-rebuilt, never trusted. ``ODDSCALC_CACHE_DIR`` overrides the location; ``ODDSCALC_NO_CACHE=1``
-turns it off.
+An entry is a set of named arrays, keyed by everything that changes them (game, engine version,
+deck or shoe, the rules that shape the enumeration). One file holds it all: a magic line, the
+length of a JSON header (the key, and each array's dtype, shape and offset), a sha256 of the
+header and the data together, the header, then the raw arrays. On load the digest, the key and
+every array's bounds are checked; anything missing, damaged or mismatched is rebuilt and
+rewritten, never trusted. Integer arrays too wide for int64 (exact counts of large shoes) are
+stored as fixed-width two's-complement bytes and come back as Python ints.
+
+Threat model: the store is a speed-up, not a source of truth. The digest catches damage (a
+truncated write, a flipped byte, a hand-edited header); it cannot stop someone who may write to
+the folder from writing a consistent forgery. A run that must not depend on earlier runs reads
+nothing from it (``--no-cache``, or ``ODDSCALC_NO_CACHE=1``).
+
+``ODDSCALC_CACHE_DIR`` sets the folder (default: the platform's user cache folder).
 """
 
 from __future__ import annotations
@@ -21,99 +28,185 @@ from typing import Any
 
 import numpy as np
 
+FORMAT = 3
+MAGIC = b"oddscalc-counts\n"
+_DIGEST = 32
+_LEN = 8
+_ALIGN = 64
+_MAX_HEADER = 1 << 20
+BIGINT = "bigint"
+
+Arrays = Mapping[str, np.ndarray]
+
 
 def cache_dir() -> Path:
+    """The folder entries live in."""
     env = os.environ.get("ODDSCALC_CACHE_DIR")
     if env:
         return Path(env)
-    try:
-        import platformdirs
+    import platformdirs
 
-        return Path(platformdirs.user_cache_dir("oddscalc"))
-    except ImportError:  # pragma: no cover - platformdirs is a dependency
-        return Path.home() / ".cache" / "oddscalc"
-
-
-def _digest(key: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(key, sort_keys=True, default=str).encode()).hexdigest()[:32]
+    return Path(platformdirs.user_cache_dir("oddscalc"))
 
 
 def _canonical(key: Mapping[str, Any]) -> Any:
     return json.loads(json.dumps(key, sort_keys=True, default=str))
 
 
-def entry_paths(key: Mapping[str, Any]) -> tuple[Path, Path]:
-    d = _digest(key)
-    base = cache_dir()
-    return base / f"{d}.bin", base / f"{d}.json"
+def entry_path(directory: Path, key: Mapping[str, Any]) -> Path:
+    """Where the entry for ``key`` lives in ``directory``."""
+    text = json.dumps(key, sort_keys=True, default=str).encode()
+    return directory / f"{hashlib.sha256(text).hexdigest()[:32]}.counts"
 
 
-def load(key: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
-    """The cached arrays for ``key``, or None when absent or not to be trusted.
-
-    The data file is read once and hashed; arrays are views into that one buffer (no copy,
-    which matters: touching fresh memory is the slow part of a warm run).
-    """
-    if os.environ.get("ODDSCALC_NO_CACHE") == "1":
-        return None
-    data_path, meta_path = entry_paths(key)
-    try:
-        meta = json.loads(meta_path.read_text())
-        if meta.get("key") != _canonical(key) or meta.get("format") != FORMAT:
-            return None
-        blob = data_path.read_bytes()
-        if len(blob) != meta["size"] or hashlib.sha256(blob).hexdigest() != meta["sha256"]:
-            return None
-        out: dict[str, np.ndarray] = {}
-        for name, spec in meta["arrays"].items():
-            dtype = np.dtype(spec["dtype"])
-            count = int(np.prod(spec["shape"], dtype=np.int64))
-            arr = np.frombuffer(blob, dtype=dtype, count=count, offset=int(spec["offset"]))
-            out[name] = arr.reshape(spec["shape"])
-        return out
-    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError):
-        return None
+# --- encoding -------------------------------------------------------------------------------------
 
 
-FORMAT = 2
+def _bigint_width(values: np.ndarray) -> int:
+    flat = [int(x) for x in values.ravel()]
+    bits = max((x.bit_length() for x in flat), default=0)
+    return max(1, (bits + 8) // 8)  # one spare bit for the sign
 
 
-def store(key: Mapping[str, Any], arrays: Mapping[str, np.ndarray]) -> None:
-    """Write atomically (data first, then the sidecar that vouches for it); failure to write is not an error."""
-    if os.environ.get("ODDSCALC_NO_CACHE") == "1":
-        return
-    data_path, meta_path = entry_paths(key)
+def encode(key: Mapping[str, Any], arrays: Arrays) -> bytes:
+    """The bytes of one entry."""
     specs: dict[str, Any] = {}
     parts: list[bytes] = []
     offset = 0
     for name, arr in arrays.items():
-        a = np.ascontiguousarray(arr)
+        a = np.asarray(arr)
+        if a.dtype == object:
+            width = _bigint_width(a)
+            raw = b"".join(int(x).to_bytes(width, "little", signed=True) for x in a.ravel())
+            spec: dict[str, Any] = {"dtype": BIGINT, "width": width}
+        else:
+            raw = np.ascontiguousarray(a).tobytes()
+            spec = {"dtype": a.dtype.str}
         pad = (-offset) % 16
-        if pad:
-            parts.append(b"\0" * pad)
-            offset += pad
-        specs[name] = {"dtype": a.dtype.str, "shape": list(a.shape), "offset": offset}
-        raw = a.tobytes()
+        parts.append(b"\0" * pad)
+        offset += pad
+        spec.update(shape=list(a.shape), offset=offset, nbytes=len(raw))
+        specs[name] = spec
         parts.append(raw)
         offset += len(raw)
-    blob = b"".join(parts)
-    meta = {"format": FORMAT, "key": _canonical(key), "size": len(blob),
-            "sha256": hashlib.sha256(blob).hexdigest(), "arrays": specs}
+    data = b"".join(parts)
+    header = json.dumps({"format": FORMAT, "key": _canonical(key), "size": len(data), "arrays": specs},
+                        sort_keys=True).encode()
+    header += b" " * ((-(len(MAGIC) + _LEN + _DIGEST + len(header))) % _ALIGN)
+    digest = hashlib.sha256(header + data).digest()
+    return MAGIC + len(header).to_bytes(_LEN, "little") + digest + header + data
+
+
+class Damaged(ValueError):
+    """An entry that cannot be trusted."""
+
+
+def decode(blob: bytes, key: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The arrays of an entry written for ``key``; raises :class:`Damaged` for anything else."""
+    start = len(MAGIC) + _LEN + _DIGEST
+    if len(blob) < start or not blob.startswith(MAGIC):
+        raise Damaged("not an entry")
+    n = int.from_bytes(blob[len(MAGIC):len(MAGIC) + _LEN], "little")
+    if not 0 < n <= min(_MAX_HEADER, len(blob) - start):
+        raise Damaged("bad header length")
+    body = memoryview(blob)[start:]
+    if hashlib.sha256(body).digest() != blob[len(MAGIC) + _LEN:start]:
+        raise Damaged("digest does not match")
     try:
-        data_path.parent.mkdir(parents=True, exist_ok=True)
-        for path, content in ((data_path, blob), (meta_path, json.dumps(meta, indent=1).encode())):
+        header = json.loads(bytes(body[:n]))
+    except ValueError:
+        raise Damaged("bad header") from None
+    if header.get("format") != FORMAT or header.get("key") != _canonical(key):
+        raise Damaged("written for another key or format")
+    data = body[n:]
+    if header.get("size") != len(data):
+        raise Damaged("data size")
+    try:
+        return {name: _array(name, spec, data) for name, spec in header["arrays"].items()}
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, Damaged):
+            raise
+        raise Damaged(f"bad array spec: {e}") from None
+
+
+def _array(name: str, spec: Mapping[str, Any], data: memoryview) -> np.ndarray:
+    """One array of an entry, its bounds and size checked against the data."""
+    shape = tuple(int(s) for s in spec["shape"])
+    count = int(np.prod(shape, dtype=np.int64))
+    lo, nbytes = int(spec["offset"]), int(spec["nbytes"])
+    if lo < 0 or nbytes < 0 or lo + nbytes > len(data):
+        raise Damaged(f"array {name} out of bounds")
+    raw = data[lo:lo + nbytes]
+    if spec["dtype"] == BIGINT:
+        width = int(spec["width"])
+        if width <= 0 or count * width != nbytes:
+            raise Damaged(f"array {name} size")
+        arr = np.empty(count, dtype=object)
+        arr[:] = [int.from_bytes(raw[i * width:(i + 1) * width], "little", signed=True) for i in range(count)]
+    else:
+        dtype = np.dtype(spec["dtype"])
+        if dtype.hasobject or count * dtype.itemsize != nbytes:
+            raise Damaged(f"array {name} size")
+        arr = np.frombuffer(raw, dtype=dtype, count=count)
+    return arr.reshape(shape)
+
+
+# --- the store ---------------------------------------------------------------------------------------
+
+
+class Store:
+    """Pay-free counts kept between runs.
+
+    ``get(key, build)`` returns the arrays stored for ``key`` when a sound entry exists (and
+    ``read`` is set), else calls ``build`` and stores its result (when ``write`` is set).
+    Failing to write is not an error: the store is only a speed-up.
+    """
+
+    def __init__(self, directory: Path | None, *, read: bool = True, write: bool = True):
+        self.directory = directory
+        self.read = read and directory is not None
+        self.write = write and directory is not None
+
+    @classmethod
+    def default(cls, *, fresh: bool = False) -> Store:
+        """The user's store (``ODDSCALC_CACHE_DIR``); ``fresh`` (or ``ODDSCALC_NO_CACHE=1``) reads nothing."""
+        if os.environ.get("ODDSCALC_NO_CACHE") == "1":
+            return cls(None)
+        return cls(cache_dir(), read=not fresh)
+
+    def load(self, key: Mapping[str, Any]) -> dict[str, np.ndarray] | None:
+        """The stored arrays for ``key``, or None when absent or not to be trusted."""
+        if not self.read or self.directory is None:
+            return None
+        try:
+            blob = entry_path(self.directory, key).read_bytes()
+            return decode(blob, key)
+        except (OSError, Damaged):
+            return None
+
+    def store(self, key: Mapping[str, Any], arrays: Arrays) -> None:
+        """Write one entry atomically (a reader sees the old entry or the new one, never half)."""
+        if not self.write or self.directory is None:
+            return
+        path = entry_path(self.directory, key)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(content)
-            os.replace(tmp, path)
-    except OSError:
-        pass
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(encode(key, arrays))
+                os.replace(tmp, path)
+            except BaseException:
+                os.unlink(tmp)
+                raise
+        except OSError:
+            pass
 
-
-def load_or_build(key: Mapping[str, Any], build: Callable[[], Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    hit = load(key)
-    if hit is not None:
-        return hit
-    arrays = dict(build())
-    store(key, arrays)
-    return arrays
+    def get(self, key: Mapping[str, Any], build: Callable[[], Arrays]) -> dict[str, np.ndarray]:
+        """Stored arrays for ``key``, else ``build()`` (stored for next time)."""
+        hit = self.load(key)
+        if hit is not None:
+            return hit
+        arrays = dict(build())
+        self.store(key, arrays)
+        return arrays
