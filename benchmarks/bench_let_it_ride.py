@@ -68,7 +68,8 @@ def main() -> int:
     print(f"peak RSS: {rss / 2**20:.0f} MiB")
     with tempfile.TemporaryDirectory(prefix="oddscalc-numba-") as numba_dir:
         first, first_rss = run_once({"NUMBA_CACHE_DIR": numba_dir})
-    print(f"first run after install (numba compiles its kernels too): {first:.3f} s, peak RSS {first_rss / 2**20:.0f} MiB"
+    print(f"first run after install (numba compiles its kernels too): {first:.3f} s, "
+          f"peak RSS {first_rss / 2**20:.0f} MiB"
           "  (information, not the target)")
     ok = median <= TARGET_S
     print(f"{'PASS' if ok else 'FAIL'}: median {median:.3f} s against the {TARGET_S:.1f} s target")

@@ -1,3 +1,28 @@
-"""oddscalc: exact combinatorial odds for casino table card games."""
+"""oddscalc: exact combinatorial odds for casino table card games.
 
-__version__ = "0.1.0"
+``analyze(game, table=None, strategy=None, decks=None, players=None)`` returns the exact
+:class:`~oddscalc.results.Analysis` of a table; see :func:`oddscalc.analysis.analyze`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .results import Analysis
+    from .tables import Table
+
+__version__ = "0.2.0"
+
+
+def analyze(game: str, table: str | Table | None = None, *, strategy: str | None = None, decks: int | None = None,
+            players: int | None = None, brief: bool = False, progress: bool = False,
+            fresh: bool = False) -> Analysis:
+    """The exact analysis of one table of ``game`` (a shipped id, a path, or None for the default)."""
+    from .analysis import analyze as run
+
+    return run(game, table, strategy=strategy, decks=decks, players=players, brief=brief, progress=progress,
+               fresh=fresh)
+
+
+__all__ = ["__version__", "analyze"]

@@ -8,7 +8,7 @@ keep the same ids, so a card means the same thing in every deck.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 RANK_CHARS = "23456789TJQKA"
@@ -22,14 +22,17 @@ class CardError(ValueError):
 
 
 def card(rank: int, suit: int) -> int:
+    """The card id of a rank (0..12 for 2..A) and suit (0..3)."""
     return rank * 4 + suit
 
 
 def rank_of(c: int) -> int:
+    """Rank 0..12 (2..A) of a card id."""
     return c >> 2
 
 
 def suit_of(c: int) -> int:
+    """Suit 0..3 (c, d, h, s) of a card id."""
     return c & 3
 
 
@@ -58,10 +61,12 @@ def parse_cards(text: str | Iterable[str]) -> tuple[int, ...]:
 
 
 def card_str(c: int) -> str:
+    """A card as text: "As", "Td"."""
     return RANK_CHARS[rank_of(c)] + SUIT_CHARS[suit_of(c)]
 
 
 def cards_str(cards: Iterable[int]) -> str:
+    """Cards as text, space separated."""
     return " ".join(card_str(c) for c in cards)
 
 
@@ -74,17 +79,21 @@ class Deck:
 
     @property
     def cards(self) -> tuple[int, ...]:
+        """Card ids of the deck, ascending."""
         return tuple(card(r, s) for r in sorted(self.ranks) for s in range(self.n_suits))
 
     @property
     def size(self) -> int:
+        """Number of cards."""
         return len(self.ranks) * self.n_suits
 
     @property
     def is_full(self) -> bool:
+        """Whether this is the standard 52-card deck."""
         return self.size == 52
 
     def describe(self) -> str:
+        """The deck in words, for reports."""
         if self.is_full:
             return "one 52-card deck"
         rs = "".join(RANK_CHARS[r] for r in sorted(self.ranks))
@@ -98,13 +107,6 @@ def reduced_deck(low_rank: str = "8", n_suits: int = 2) -> Deck:
     """Ranks from ``low_rank`` up to the ace in ``n_suits`` suits (test decks)."""
     lo = RANK_CHARS.index(low_rank.upper() if low_rank != "10" else "T")
     return Deck(tuple(range(lo, N_RANKS)), n_suits)
-
-
-def rank_counts(cards: Sequence[int]) -> list[int]:
-    counts = [0] * N_RANKS
-    for c in cards:
-        counts[rank_of(c)] += 1
-    return counts
 
 
 _RANK_NAMES = {
@@ -130,6 +132,7 @@ def parse_rank(text: str) -> int:
 
 
 def rank_name(rank: int, plural: bool = False) -> str:
+    """A rank's name: "ace", or "aces" with ``plural``."""
     name = next(k for k, v in _RANK_NAMES.items() if v == rank)
     if not plural:
         return name

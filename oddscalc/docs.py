@@ -1,8 +1,10 @@
-"""Build docs/: a Markdown and a CSV report for every shipped table, and an index.
+"""Build docs/: a Markdown, a CSV and a JSON report for every shipped table, charts, and an index.
 
-``python -m oddscalc.docs`` (what ``make docs`` runs) writes ``docs/reports/<game>-<table>.md``
-and ``.csv`` for every shipped table of every game in :data:`~oddscalc.games.GAMES`, and
-``docs/index.md`` linking them. The output depends only on the code and the table files
+``python -m oddscalc.docs`` (what ``make docs`` runs) writes ``docs/reports/<game>-<table>.md``,
+``.csv`` and ``.json`` for every shipped table of every game in :data:`~oddscalc.games.GAMES`, the
+charts each game asks for (``Game.charts``), and ``docs/index.md`` linking them. The JSON reports
+are the golden files: a test holds them to the code, so a change that moves any figure shows.
+The output depends only on the code and the table files
 (no dates, no hash-order iteration): the same code gives the same bytes. ``--check`` writes
 nothing and exits 1 listing the files that are stale, so a test can hold the committed docs
 to the code.
@@ -21,13 +23,16 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import __version__
+from .analysis import Session
+from .catalog import load_table, shipped_tables, tables_dir
 from .exact import percent_str
-from .games import GAMES, Analysis, RunOptions
-from .report import render_csv, render_markdown
-from .tables import TABLES_DIR, TableError, load_table_file, shipped_tables
-from .verify import check_analysis
+from .games import GAMES
+from .report import render_csv, render_json, render_markdown
+from .report.svg import render_chart
+from .results import Analysis
+from .tables import TableError
 
-DOCS_DIR = TABLES_DIR.parent / "docs"
+DOCS_DIR = Path(__file__).resolve().parent.parent / "docs"  # in a checkout
 REPORTS = "reports"
 INDEX = "index.md"
 EXIT_STALE = 1
@@ -58,14 +63,15 @@ class TableDoc:
 
     @property
     def stem(self) -> str:
+        """The report files' name: <game>-<table>."""
         return f"{self.game}-{self.table}"
 
 
-def analyze_shipped(game: str, path: Path) -> Analysis:
+def analyze_shipped(session: Session, game: str, path: Path) -> Analysis:
     """The full report's analysis of one shipped table (default options, no progress output)."""
-    table = load_table_file(path, expect_game=game)
+    table = load_table(path, expect_game=game)
     try:
-        return GAMES[game].analyze(table, RunOptions())
+        return session.analyze(table)
     except Exception as e:
         e.add_note(f"while analysing {path} for the docs")
         raise
@@ -75,7 +81,7 @@ def document(analysis: Analysis) -> tuple[TableDoc, dict[str, str]]:
     """The index entry and the report files of one analysis."""
     names = [w.wager for w in analysis.wagers]
     w = analysis.wager("main" if "main" in names else names[0])
-    checks = check_analysis(analysis)
+    checks = analysis.checks
     doc = TableDoc(
         game=analysis.game, table=analysis.table.id, title=analysis.table.title,
         is_default=analysis.table.id == GAMES[analysis.game].default_table,
@@ -87,8 +93,12 @@ def document(analysis: Analysis) -> tuple[TableDoc, dict[str, str]]:
     files = {
         f"{REPORTS}/{doc.stem}.md": render_markdown(analysis),
         f"{REPORTS}/{doc.stem}.csv": render_csv(analysis),
+        f"{REPORTS}/{doc.stem}.json": render_json(analysis),
     }
     return doc, files
+
+
+CHARTS = "charts"
 
 
 def build_game(game: str) -> tuple[list[TableDoc], dict[str, str]]:
@@ -97,70 +107,20 @@ def build_game(game: str) -> tuple[list[TableDoc], dict[str, str]]:
         raise DocsError(f"unknown game {game!r}; one of: {', '.join(GAMES)}")
     paths = shipped_tables(game)
     if not paths:
-        raise DocsError(f"{game}: no shipped tables in {TABLES_DIR / game} "
+        raise DocsError(f"{game}: no shipped tables in {tables_dir() / game} "
                         f"(the game's default table {GAMES[game].default_table!r} is missing)")
+    session = Session(game)
     docs: list[TableDoc] = []
     files: dict[str, str] = {}
     for path in paths:
-        analysis = analyze_shipped(game, path)
+        analysis = analyze_shipped(session, game, path)
         doc, out = document(analysis)
         docs.append(doc)
         files.update(out)
         if doc.is_default:
-            files.update(game_charts(analysis))
+            for chart in GAMES[game].charts(analysis, session.rerun(analysis.table)):
+                files[f"{CHARTS}/{chart.id}.svg"] = render_chart(chart)
     return docs, files
-
-
-CHARTS = "charts"
-
-
-def game_charts(a: Analysis) -> dict[str, str]:
-    """The pictures that beat a table, for a game's default table."""
-    from . import charts
-    from .cards import RANK_CHARS
-
-    sections = {sec.title: sec.data for sec in a.sections}
-    out: dict[str, str] = {}
-    if a.game == "caribbean" and "Strategy: ace-king hands" in sections:
-        chart = sections["Strategy: ace-king hands"]["chart"]
-        cols = [c for c in reversed(RANK_CHARS) if any(k.endswith(f"_vs_{c}") for k in chart)]
-        rows = [r for r in reversed(RANK_CHARS[:11]) if any(k.startswith(f"AK{r}_") for k in chart)]
-        cells = [[(Fraction(*chart[f"AK{r}_vs_{c}"]) if chart.get(f"AK{r}_vs_{c}", [0, 0])[1] else None)
-                  for c in cols] for r in rows]
-        out[f"{CHARTS}/caribbean-ace-king.svg"] = charts.heatmap(
-            f"Caribbean Stud ({a.table.id}): share of ace-king deals raised", [f"AK{r}" for r in rows], cols,
-            cells, "dealer's up card", "player's ace-king hand, by third card")
-    if a.game == "let-it-ride":
-        for key, title in (("Strategy: bet 1 (after the player's three cards)", "bet 1"),
-                           ("Strategy: bet 2 (after the first community card)", "bet 2")):
-            if key not in sections:
-                continue
-            groups = [g for g in sections[key]["groups"] if g["ride"]]
-            out[f"{CHARTS}/let-it-ride-{title.replace(' ', '')}.svg"] = charts.bars(
-                f"Let It Ride ({a.table.id}): holdings that let {title} ride", [g["holding"] for g in groups],
-                [Fraction(g["ride"], g["of"]) for g in groups],
-                f"{sections[key]['ride']:,} of {sections[key]['of']:,} holdings ride; every other holding pulls back.")
-    if a.game == "punto-banco":
-        out.update(_deck_chart(a))
-    return out
-
-
-def _deck_chart(a: Analysis) -> dict[str, str]:
-    """Punto banco: house edge of each main bet against the number of decks."""
-    from . import charts
-
-    decks = list(range(1, 9))
-    series: dict[str, list[Fraction]] = {}
-    for d in decks:
-        an = GAMES[a.game].analyze(a.table, RunOptions(decks=d, brief=True))
-        for w in an.wagers:
-            if w.wager in ("banker", "player"):
-                series.setdefault(w.wager, []).append(w.house_edge)
-    if not series:
-        return {}
-    return {f"{CHARTS}/punto-banco-decks.svg": charts.lines(
-        f"Punto banco ({a.table.id}): house edge against decks in the shoe", decks, series,
-        "decks", "house edge")}
 
 
 def build(games: Iterable[str] | None = None) -> dict[str, str]:
@@ -176,6 +136,7 @@ def build(games: Iterable[str] | None = None) -> dict[str, str]:
 
 
 def charts_in(files: Mapping[str, str]) -> list[str]:
+    """The chart files among the generated ones."""
     return sorted(name for name in files if name.startswith(f"{CHARTS}/"))
 
 
@@ -196,6 +157,7 @@ def _lowest(d: TableDoc) -> str:
 
 
 def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> str:
+    """The index page: per game, its tables' headline figures and links."""
     out = [
         "# oddscalc: reports for the shipped tables",
         "",
@@ -226,7 +188,8 @@ def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> s
             out.append(
                 f"| `{d.table}`{default} | {_cell(d.title)} | {percent_str(d.house_edge)} | {eor} "
                 f"| {_lowest(d)} | {held} "
-                f"| [Markdown]({REPORTS}/{d.stem}.md) · [CSV]({REPORTS}/{d.stem}.csv) |"
+                f"| [Markdown]({REPORTS}/{d.stem}.md) · [CSV]({REPORTS}/{d.stem}.csv) "
+                f"· [JSON]({REPORTS}/{d.stem}.json) |"
             )
         out.append("")
         for chart in chart_files:
@@ -269,7 +232,9 @@ def write(files: Mapping[str, str], out: Path, prune: bool) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m oddscalc.docs", description=__doc__.splitlines()[0] if __doc__ else None)
+    """Build (or with --check, verify) the docs; the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m oddscalc.docs",
+                                     description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=DOCS_DIR, help=f"docs folder (default: {DOCS_DIR})")
     parser.add_argument("--check", action="store_true", help="write nothing; exit 1 listing stale files")
     parser.add_argument("--game", action="append", choices=list(GAMES),

@@ -54,6 +54,8 @@ __all__ = [
 
 
 class HandClass(StrEnum):
+    """The ten five-card poker classes, best first; the value is the table files' key."""
+
     ROYAL_FLUSH = "royal_flush"
     STRAIGHT_FLUSH = "straight_flush"
     FOUR_OF_A_KIND = "four_of_a_kind"
@@ -67,6 +69,7 @@ class HandClass(StrEnum):
 
     @property
     def label(self) -> str:
+        """The class in words: "Royal flush"."""
         return self.value.replace("_", " ").capitalize()
 
     @property
@@ -139,7 +142,7 @@ def colex_blocks(n: int, k: int) -> list[tuple[int, int, int]]:
     return blocks
 
 
-def hand_value(cards: Sequence[int]) -> tuple[HandClass, tuple[int, ...]]:
+def hand_value(cards: Sequence[int]) -> tuple[HandClass, tuple[int, ...]]:  # noqa: C901 - the rules, one case each
     """Class and tiebreak ranks of exactly five cards (plain-Python reference evaluator)."""
     if len(cards) != 5 or len(set(cards)) != 5:
         raise ValueError(f"need 5 distinct cards, got {list(cards)}")
@@ -291,12 +294,15 @@ class HandTable:
         return sum(int(BINOM[p, i + 1]) for i, p in enumerate(self._positions(cards)))
 
     def strength_of(self, cards: Sequence[int]) -> int:
+        """Dense strength of one five-card hand."""
         return int(self.strength[self.index(cards)])
 
     def class_of(self, cards: Sequence[int]) -> HandClass:
+        """The class of one five-card hand."""
         return HAND_CLASSES[int(self.hand_class[self.index(cards)])]
 
     def class_counts(self) -> dict[HandClass, int]:
+        """How many hands of the deck fall in each class."""
         counts = np.bincount(self.hand_class, minlength=len(HAND_CLASSES))
         return {c: int(n) for c, n in zip(HAND_CLASSES, counts)}
 

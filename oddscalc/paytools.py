@@ -10,19 +10,23 @@ strategy held fixed, a wager's expected value is therefore linear in each pay,
 which sympy prints exactly. Under the optimal strategy EV is the maximum of such linear
 functions (one per strategy), so it is convex and increasing in each pay; solving a pay for a
 target edge is Newton's method on that function, re-solving the strategy at every step until
-the exact target is hit with the strategy stable.
+the exact target is hit with the strategy stable. Each step settles a new table from the same
+pay-free counts (the caller's ``analyze`` shares them). Results are data; ``report.tools``
+prints them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .exact import WagerResult, decimal_str, frac_str, percent_str
-from .games import Analysis, Decisions, OptionError, Section
+from .exact import decimal_str, percent_str
+from .protocol import OptionError
+from .results import Analysis, Cell, Column, Decisions, Section, WagerResult
 from .tables import Money, Table, TableModel, ratio_text
 
 if TYPE_CHECKING:
@@ -60,6 +64,7 @@ def resolve_pay(model: TableModel, name: str) -> str:
 
 
 def pay_value(model: TableModel, ref: str) -> Fraction:
+    """The value of one pay of a table."""
     wager, key = ref.split(".", 1)
     value = getattr(getattr(model.pays, wager), key)  # type: ignore[attr-defined]
     assert isinstance(value, Fraction)
@@ -81,6 +86,7 @@ def with_pay(table: Table, ref: str, value: Fraction) -> Table:
 
 
 def symbol(ref: str) -> sympy.Symbol:
+    """The sympy symbol of a pay ("main.flush" -> main__flush)."""
     import sympy  # slow to import: only the symbolic report needs it
 
     return sympy.Symbol(ref.replace(".", "__"), nonnegative=True)
@@ -94,6 +100,7 @@ class Linear:
     coefficients: dict[str, Fraction] = field(default_factory=dict)
 
     def expression(self) -> sympy.Expr:
+        """The EV as an exact sympy expression."""
         import sympy
 
         expr: sympy.Expr = sympy.Rational(self.constant.numerator, self.constant.denominator)
@@ -102,10 +109,12 @@ class Linear:
         return expr
 
     def at(self, values: dict[str, Fraction]) -> Fraction:
+        """The EV at these pays."""
         return self.constant + sum((c * values[r] for r, c in self.coefficients.items()), Fraction(0))
 
 
 def linear_ev(w: WagerResult, model: TableModel) -> Linear:
+    """The wager's EV as a linear function of the table's pays (strategy held fixed)."""
     const = Fraction(0)
     coefs: dict[str, Fraction] = {}
     for r in w.rows:
@@ -119,34 +128,32 @@ def linear_ev(w: WagerResult, model: TableModel) -> Linear:
 
 
 def symbolic_section(a: Analysis) -> Section:
+    """Each wager's EV as an expression in its pays, and each pay's sensitivity."""
     import sympy
 
-    md = ["Each wager's expected value as an exact linear expression in its pays (symbol `wager__hand` is the "
-          "pay of that hand, to 1), with the strategy held at the one solved for this table. The sensitivity is "
-          "the change in house edge per unit of that pay.", ""]
-    data: dict[str, Any] = {}
+    intro = ["Each wager's expected value as an exact linear expression in its pays (symbol wager__hand is the "
+             "pay of that hand, to 1), with the strategy held at the one solved for this table. The sensitivity is "
+             "the change in house edge per unit of that pay."]
+    rows: list[tuple[Cell, ...]] = []
     for w in a.wagers:
         lin = linear_ev(w, a.table.model)
         if not lin.coefficients:
             continue
-        assert lin.at({r: pay_value(a.table.model, r) for r in lin.coefficients}) == w.expected_value
-        expr = lin.expression()
-        md += [f"### `{w.wager}`", "", "```", f"EV = {sympy.sstr(expr)}", "```", "",
-               "| Pay | Value | Sensitivity (house edge per unit of pay) | Exact |", "|---|---|---:|---|"]
-        sens = {}
+        if lin.at({r: pay_value(a.table.model, r) for r in lin.coefficients}) != w.expected_value:
+            raise AssertionError(f"{w.wager}: the linear EV does not reproduce the settled EV")
+        intro.append(f"{w.wager}: EV = {sympy.sstr(lin.expression())}")
         for ref, c in sorted(lin.coefficients.items(), key=lambda kv: -kv[1]):
-            md.append(f"| {ref} | {ratio_text(pay_value(a.table.model, ref))} | {percent_str(-c, 6)} | {frac_str(-c)} |")
-            sens[ref] = -c
-        md.append("")
-        data[w.wager] = {"expected_value": sympy.sstr(expr), "constant": lin.constant,
-                         "sensitivity": sens}
-    return Section("Symbolic expected value and pay sensitivities", "\n".join(md), data)
+            rows.append((w.wager, ref, ratio_text(pay_value(a.table.model, ref)), -c, -c))
+    return Section("symbolic_ev", "Symbolic expected value and pay sensitivities",
+                   (Column("wager", "Wager"), Column("pay", "Pay"), Column("value", "Value"),
+                    Column("sensitivity", "Sensitivity (house edge per unit of pay)", "percent", 6),
+                    Column("exact", "Exact", "fraction")),
+                   tuple(rows), intro=tuple(intro))
 
 
 def with_symbolic(a: Analysis) -> Analysis:
-    from dataclasses import replace
-
-    return replace(a, sections=(*a.sections, symbolic_section(a)))
+    """The analysis with its symbolic section added."""
+    return dataclasses.replace(a, sections=(*a.sections, symbolic_section(a)))
 
 
 # --- strategy differences ---------------------------------------------------------------
@@ -154,6 +161,8 @@ def with_symbolic(a: Analysis) -> Analysis:
 
 @dataclass(frozen=True)
 class Flips:
+    """Decision points whose choice differs between two analyses."""
+
     name: str
     points: int  # decision points whose choice differs
     combinations: int  # combinations those points stand for
@@ -161,6 +170,7 @@ class Flips:
 
 
 def decision_flips(a: tuple[Decisions, ...], b: tuple[Decisions, ...], examples: int = 5) -> list[Flips]:
+    """Per kind of decision, the points that flip from ``a`` to ``b``, with a few examples."""
     out = []
     bd = {d.name: d for d in b}
     for d in a:
@@ -170,7 +180,8 @@ def decision_flips(a: tuple[Decisions, ...], b: tuple[Decisions, ...], examples:
         diff = (d.values != other.values).nonzero()[0]
         combos = int(d.weights[diff].astype(object).sum()) if len(diff) else 0
         # spread the examples over the flipped points rather than showing one hand's neighbours
-        picks = sorted({int(diff[round(j * (len(diff) - 1) / max(examples - 1, 1))]) for j in range(examples)}) if len(diff) else []
+        spread = (round(j * (len(diff) - 1) / max(examples - 1, 1)) for j in range(examples))
+        picks = sorted({int(diff[k]) for k in spread}) if len(diff) else []
         ex = tuple(f"{d.describe(i)}: {'yes' if d.values[i] else 'no'} -> {'yes' if other.values[i] else 'no'}"
                    for i in picks)
         out.append(Flips(d.name, len(diff), combos, ex))
@@ -182,6 +193,8 @@ def decision_flips(a: tuple[Decisions, ...], b: tuple[Decisions, ...], examples:
 
 @dataclass(frozen=True)
 class Step:
+    """One Newton step: the pay tried, its edge, the decisions that changed."""
+
     pay: Fraction
     house_edge: Fraction
     flips: list[Flips]
@@ -189,6 +202,8 @@ class Step:
 
 @dataclass(frozen=True)
 class Solution:
+    """The exact pay for a target edge, how it was found, and the printable pays around it."""
+
     ref: str
     wager: str
     target: Fraction
@@ -201,8 +216,14 @@ class NoSolution(OptionError):
     """No pay reaches the requested edge."""
 
 
+MAX_EDGE = Fraction(10**6)  # |edge| beyond this is no wager anyone deals
+
+
 def solve_pay(analyze: Callable[[Table], Analysis], table: Table, ref: str, edge: Fraction,
               max_steps: int = 40) -> Solution:
+    """The exact value of pay ``ref`` that gives its wager a house edge of ``edge``."""
+    if abs(edge) > MAX_EDGE:
+        raise NoSolution(f"a house edge of {percent_str(edge)} is out of range (at most {int(MAX_EDGE):,} in size)")
     wager_name = ref.split(".", 1)[0]
     v = pay_value(table.model, ref)
     steps: list[Step] = []
@@ -229,7 +250,7 @@ def solve_pay(analyze: Callable[[Table], Analysis], table: Table, ref: str, edge
         if nxt == v:
             break
         prev, v = a, nxt
-    raise NoSolution(f"the strategy did not settle within {max_steps} steps (last pay {frac_str(v)})")
+    raise NoSolution(f"the strategy did not settle within {max_steps} steps (last pay {float(v):.6g})")
 
 
 def _wager_for(a: Analysis, name: str) -> WagerResult:
@@ -247,22 +268,6 @@ def _printable(analyze: Callable[[Table], Analysis], table: Table, ref: str, wag
     return [(c, _wager_for(analyze(with_pay(table, ref, c)), wager).house_edge) for c in cands if c >= 0]
 
 
-def solution_text(s: Solution) -> str:
-    lines = [f"Pay {s.ref} for a house edge of {percent_str(s.target, 6)} on the {s.wager} wager:", "",
-             f"  exact pay:   {frac_str(s.pay)} to 1  (= {decimal_str(s.pay, 6)} to 1)"]
-    for c, he in s.printable:
-        lines.append(f"  printable:   {ratio_text(c)}  -> house edge {percent_str(he, 4)}")
-    lines += ["", "Steps (pay tried, house edge there, strategy changes from the step before):"]
-    for i, st in enumerate(s.steps, 1):
-        changed = ", ".join(f"{f.name}: {f.points:,} decision points ({f.combinations:,} combinations)"
-                            for f in st.flips if f.points) or "none"
-        lines.append(f"  {i}. pay {decimal_str(st.pay, 6)} -> edge {percent_str(st.house_edge, 6)}; changes: {changed}")
-        for f in st.flips:
-            for e in f.examples[:3]:
-                lines.append(f"       {f.name}: {e}")
-    return "\n".join(lines) + "\n"
-
-
 # --- comparing two tables -----------------------------------------------------------------
 
 
@@ -277,7 +282,8 @@ def _flat(prefix: str, obj: Any) -> dict[str, Any]:
     return {prefix: obj}
 
 
-def _show(v: Any) -> str:
+def shown_value(v: Any) -> str:
+    """A rule or pay value as a table file would print it."""
     if isinstance(v, Money):
         return f"{v.numerator:,}" if v.denominator == 1 else decimal_str(v, 2)
     if isinstance(v, Fraction):
@@ -285,50 +291,20 @@ def _show(v: Any) -> str:
     return "(none)" if v is None else str(v)
 
 
-def compare_text(a: Analysis, b: Analysis) -> str:
-    ta, tb = a.table, b.table
-    lines = [f"# {a.game}: `{ta.id}` vs `{tb.id}`", "", f"- A: {ta.title} (sha256 `{ta.sha256[:16]}…`)",
-             f"- B: {tb.title} (sha256 `{tb.sha256[:16]}…`)", ""]
-    fa = {**_flat("rules", dict(a.rules)), **_flat("pays", getattr(ta.model, "pays", {}))}
-    fb = {**_flat("rules", dict(b.rules)), **_flat("pays", getattr(tb.model, "pays", {}))}
-    diffs = [(k, fa.get(k), fb.get(k)) for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k)]
-    lines += ["## Rule and pay differences", ""]
-    if diffs:
-        lines += ["| Key | A | B |", "|---|---|---|"] + [f"| {k} | {_show(x)} | {_show(y)} |" for k, x, y in diffs]
-    else:
-        lines.append("None: the two tables play and pay the same.")
-    lines.append("")
-    bw = {w.wager: w for w in b.wagers}
-    for w in a.wagers:
-        o = bw.get(w.wager)
-        if o is None:
-            lines += [f"## `{w.wager}`: only in A", ""]
-            continue
-        lines += [f"## `{w.wager}`", "", "| Figure | A | B | B - A |", "|---|---:|---:|---:|"]
-        for name, x, y in (("Expected value", w.expected_value, o.expected_value),
-                           ("House edge", w.house_edge, o.house_edge),
-                           ("Element of risk", w.element_of_risk, o.element_of_risk),
-                           ("Average stake", w.average_stake, o.average_stake)):
-            if x is None or y is None:
-                continue
-            lines.append(f"| {name} | {decimal_str(x, 8)} | {decimal_str(y, 8)} | {decimal_str(y - x, 8)} |")
-        lines.append(f"| Standard deviation | {w.standard_deviation:.6f} | {o.standard_deviation:.6f} | "
-                     f"{o.standard_deviation - w.standard_deviation:+.6f} |")
-        rows_b = {r.event: r.combinations for r in o.rows}
-        changed = [(r.event, r.combinations, rows_b.get(r.event)) for r in w.rows if rows_b.get(r.event) != r.combinations]
-        if w.total_combinations != o.total_combinations:
-            lines += ["", f"Totals differ ({w.total_combinations:,} vs {o.total_combinations:,}): rows are not comparable."]
-        elif changed:
-            lines += ["", "Rows whose combinations changed:", "", "| Event | A | B |", "|---|---:|---:|"]
-            lines += [f"| {e} | {x:,} | {'-' if y is None else f'{y:,}'} |" for e, x, y in changed]
-        else:
-            lines += ["", "Every row has the same combinations."]
-        lines.append("")
-    flips = decision_flips(a.decisions, b.decisions)
-    lines += ["## Strategy decisions that flip", ""]
-    if not a.decisions:
-        lines.append("This game's report exposes no per-point decisions.")
-    for f in flips:
-        lines.append(f"- {f.name}: {f.points:,} decision points ({f.combinations:,} combinations)")
-        lines += [f"  - {e}" for e in f.examples]
-    return "\n".join(lines).rstrip() + "\n"
+@dataclass(frozen=True)
+class Comparison:
+    """Two analyses of one game side by side."""
+
+    a: Analysis
+    b: Analysis
+    differences: tuple[tuple[str, str, str], ...]  # (key, value in A, value in B) of rules and pays
+    flips: tuple[Flips, ...]
+
+
+def compare(a: Analysis, b: Analysis) -> Comparison:
+    """What differs between two tables' rules and pays, and which decisions flip."""
+    fa = {**_flat("rules", dict(a.rules)), **_flat("pays", getattr(a.table.model, "pays", {}))}
+    fb = {**_flat("rules", dict(b.rules)), **_flat("pays", getattr(b.table.model, "pays", {}))}
+    diffs = tuple((k, shown_value(fa.get(k)), shown_value(fb.get(k)))
+                  for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k))
+    return Comparison(a, b, diffs, tuple(decision_flips(a.decisions, b.decisions)))

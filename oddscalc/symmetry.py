@@ -6,8 +6,8 @@ class times the class size. A hand is determined by its per-suit rank sets ("sui
 13-bit integers); a suit permutation only permutes these masks. So the class of a hand is
 the multiset of its masks, and the canonical representative orders the suits by (number of
 cards, rank mask) descending and relabels them 0, 1, 2, ... in that order (equal masks are
-interchangeable, so the result is well defined). The class size is the number of distinct hands with the same masks, which
-the enumeration counts directly. On 52 cards this gives 169 / 1,755 / 16,432 / 134,459
+interchangeable, so the result is well defined). The class size is the number of distinct hands
+with the same masks, which the enumeration counts directly. On 52 cards this gives 169 / 1,755 / 16,432 / 134,459
 classes for 2 / 3 / 4 / 5 cards.
 
 A hand plus one distinguished extra card (a class of pairs ``(hand, extra)``) is canonised
@@ -35,7 +35,6 @@ __all__ = [
     "canonical_hand_plus_card",
     "hand_plus_card_classes",
     "hand_plus_card_hand_index",
-    "n_hand_plus_card",
     "suit_class_index",
     "suit_classes",
 ]
@@ -247,8 +246,3 @@ def hand_plus_card_classes(
 def hand_plus_card_hand_index(deck: Deck = FULL_DECK) -> NDArray[np.int32]:
     """Row in ``suit_classes(5, deck)`` of the hand of each ``hand_plus_card_classes`` row."""
     return _hand_plus_card(deck)[3]
-
-
-def n_hand_plus_card(deck: Deck = FULL_DECK) -> int:
-    """Number of (5-card hand, extra card) pairs: the total of the class weights."""
-    return comb(deck.size, 5) * (deck.size - 5)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import stat
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,8 +23,6 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, ValidationError
-
-TABLES_DIR = Path(__file__).resolve().parent.parent / "tables"
 
 
 class TableError(Exception):
@@ -36,6 +35,8 @@ class TableError(Exception):
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem of a table file: file, line (when known), key path, message."""
+
     file: str
     line: int | None
     key: str
@@ -112,6 +113,8 @@ Amount = Annotated[Fraction, BeforeValidator(parse_amount), PlainSerializer(lamb
 
 
 class Strict(BaseModel):
+    """A table block: unknown keys are errors, values frozen."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
 
@@ -141,6 +144,7 @@ class Published(BaseModel):
     source: str
 
     def figures(self) -> dict[str, dict[str, Any]]:
+        """The figure blocks by wager."""
         extra = self.model_extra or {}
         return {k: v for k, v in extra.items() if isinstance(v, dict)}
 
@@ -169,10 +173,12 @@ class Table:
 
     @property
     def game(self) -> str:
+        """The game key the file declares."""
         return self.model.game
 
     @property
     def title(self) -> str:
+        """The table's title."""
         return self.model.title
 
 
@@ -209,59 +215,83 @@ def _line_for(lines: Mapping[tuple[str, ...], int], loc: tuple[str, ...]) -> int
 
 # --- loading -------------------------------------------------------------------------
 
-
-def _model_for(game: str) -> type[TableModel]:
-    from .games import GAMES  # games import tables; resolve lazily
-
-    return GAMES[game].table_model
+MAX_TABLE_BYTES = 1 << 20  # a table file is a page of TOML; anything bigger is not one
 
 
-def load_table_file(path: Path, expect_game: str | None = None) -> Table:
-    """Read and validate one table file; raises :class:`TableError` listing every problem."""
+def read_text(path: Path) -> tuple[str, bytes]:
+    """The UTF-8 text of a regular file of at most MAX_TABLE_BYTES (a BOM is allowed) and its bytes.
+
+    Checked before reading, so a FIFO, a device or a symlink to one never blocks or floods memory.
+    """
     name = str(path)
     try:
-        raw = path.read_bytes()
+        st = path.stat()
     except OSError as e:
         raise TableError([Problem(name, None, "", f"cannot read file: {e.strerror or e}")]) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise TableError([Problem(name, None, "", "not a regular file")])
+    if st.st_size > MAX_TABLE_BYTES:
+        raise TableError([Problem(name, None, "", f"too large for a table file ({st.st_size:,} bytes; "
+                                                  f"the limit is {MAX_TABLE_BYTES:,})")])
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise TableError([Problem(name, None, "", "not UTF-8 text")]) from None
+        with path.open("rb") as f:
+            raw = f.read(MAX_TABLE_BYTES + 1)
+    except OSError as e:
+        raise TableError([Problem(name, None, "", f"cannot read file: {e.strerror or e}")]) from None
+    if len(raw) > MAX_TABLE_BYTES:
+        raise TableError([Problem(name, None, "", "too large for a table file")])
+    try:
+        return raw.decode("utf-8-sig"), raw
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise TableError([Problem(name, line, "", "not UTF-8 text")]) from None
+
+
+def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_game: str | None = None,
+                    ident: str | None = None) -> Table:
+    """Read and validate one table file against its game's model (``models``: game key -> model).
+
+    Raises :class:`TableError` listing every problem found.
+    """
+    name = str(path)
+    text, raw = read_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = re.search(r"line (\d+)", str(e))
         raise TableError([Problem(name, int(m.group(1)) if m else None, "", f"not valid TOML: {e}")]) from None
-
-    from .games import GAME_KEYS, GAMES
+    except RecursionError:
+        raise TableError([Problem(name, None, "", "not valid TOML: nested too deeply")]) from None
 
     lines = key_lines(text)
     game = data.get("game")
+    known = ", ".join(models)
     if not isinstance(game, str):
         raise TableError([Problem(name, _line_for(lines, ("game",)), "game",
-                                  "missing or not a string; one of: " + ", ".join(GAMES))])
-    if game not in GAMES:
+                                  "missing or not a string; one of: " + known)])
+    if game not in models:
         raise TableError([Problem(name, _line_for(lines, ("game",)), "game",
-                                  f"unknown game {game!r}; one of: " + ", ".join(GAMES))])
+                                  f"unknown game {game!r}; one of: {known}")])
     problems: list[Problem] = []
     folder = path.resolve().parent.name
-    if folder in GAME_KEYS and folder != game:
+    if folder in models and folder != game:
         problems.append(Problem(name, _line_for(lines, ("game",)), "game",
                                 f"says {game!r} but the file is in the {folder!r} folder"))
     if expect_game is not None and game != expect_game:
         problems.append(Problem(name, _line_for(lines, ("game",)), "game",
                                 f"is a {game!r} table, not a {expect_game!r} table"))
-    model_cls = _model_for(game)
     model: TableModel | None = None
     try:
-        model = model_cls.model_validate(data)
+        model = models[game].model_validate(data)
     except ValidationError as e:
         for err in e.errors():
             loc = tuple(str(p) for p in err["loc"])
             problems.append(Problem(name, _line_for(lines, loc), ".".join(loc), _message(err)))
+    except RecursionError:
+        problems.append(Problem(name, None, "", "nested too deeply"))
     if problems or model is None:
         raise TableError(problems)
-    return Table(id=path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
+    return Table(id=ident or path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
 
 
 def _message(err: Any) -> str:
@@ -272,26 +302,3 @@ def _message(err: Any) -> str:
         return "missing"
     msg = str(err.get("msg", "invalid"))
     return msg.removeprefix("Value error, ")
-
-
-def shipped_tables(game: str | None = None) -> list[Path]:
-    games = [game] if game else sorted(p.name for p in TABLES_DIR.iterdir() if p.is_dir())
-    out: list[Path] = []
-    for g in games:
-        out.extend(sorted((TABLES_DIR / g).glob("*.toml")))
-    return out
-
-
-def resolve_table(game: str, table: str | None) -> Table:
-    """``table`` is a shipped id, a path, or None for the game's default table."""
-    from .games import GAMES
-
-    ident = table or GAMES[game].default_table
-    p = Path(ident)
-    if ident.endswith(".toml") or p.exists() or "/" in ident:
-        return load_table_file(p, expect_game=game)
-    candidate = TABLES_DIR / game / f"{ident}.toml"
-    if not candidate.exists():
-        known = ", ".join(t.stem for t in shipped_tables(game)) or "none"
-        raise TableError([Problem(ident, None, "", f"no {game!r} table with this id; shipped: {known}")])
-    return load_table_file(candidate, expect_game=game)

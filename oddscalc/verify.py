@@ -25,15 +25,15 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from .exact import WagerResult, decimal_str, frac_str
-from .games import GAMES, Analysis, RunOptions
-from .tables import TABLES_DIR, Published, Table
+from .exact import decimal_str, frac_str
+from .results import Check, WagerResult
+from .tables import Published, Table
 
 BLOCKS = ("published", "claimed")
 WAGER_FIGURES = (
@@ -66,9 +66,11 @@ class Expected:
 
     @property
     def exact(self) -> bool:
+        """Written exactly (an integer or p/q), not rounded."""
         return self.places is None
 
     def holds(self, value: Fraction) -> bool:
+        """Whether ``value`` lies in the interval the printed figure stands for."""
         return self.low <= value <= self.high
 
     def holds_sqrt(self, square: Fraction) -> bool:
@@ -134,22 +136,7 @@ def figure_value(w: WagerResult, name: str) -> Computed:
     """The exact value of the figure ``name`` of wager ``w``; FigureError if there is none."""
     base = name.removesuffix(PRECISE)
     if base.startswith("rows."):
-        parts = base.split(".")
-        if len(parts) != 3 or parts[2] not in ROW_FIGURES:
-            raise FigureError(f"{name!r}: write rows.<event>.<figure> with a figure of: {', '.join(ROW_FIGURES)}")
-        try:
-            row = w.row(parts[1])
-        except KeyError:
-            raise FigureError(f"no event {parts[1]!r} in wager {w.wager!r}; events: "
-                              + ", ".join(r.event for r in w.rows)) from None
-        field = parts[2]
-        if field == "combinations":
-            return Fraction(row.combinations)
-        if field == "probability":
-            return w.probability(row)
-        if field == "return":
-            return w.row_return(row)
-        return Fraction(getattr(row, field))
+        return _row_figure(w, name, base)
     if base == RTP:
         return 1 + w.expected_value
     if base == "standard_deviation":
@@ -164,6 +151,25 @@ def figure_value(w: WagerResult, name: str) -> Computed:
         return Fraction(w.extras[base])
     known = [*WAGER_FIGURES, RTP, "rows.<event>.<figure>", "<event> (its combinations)", *w.extras]
     raise FigureError(f"unknown figure {name!r} for wager {w.wager!r}; known: {', '.join(known)}")
+
+
+def _row_figure(w: WagerResult, name: str, base: str) -> Fraction:
+    parts = base.split(".")
+    if len(parts) != 3 or parts[2] not in ROW_FIGURES:
+        raise FigureError(f"{name!r}: write rows.<event>.<figure> with a figure of: {', '.join(ROW_FIGURES)}")
+    try:
+        row = w.row(parts[1])
+    except KeyError:
+        raise FigureError(f"no event {parts[1]!r} in wager {w.wager!r}; events: "
+                          + ", ".join(r.event for r in w.rows)) from None
+    field = parts[2]
+    if field == "combinations":
+        return Fraction(row.combinations)
+    if field == "probability":
+        return w.probability(row)
+    if field == "return":
+        return w.row_return(row)
+    return Fraction(getattr(row, field))
 
 
 def _shown(value: Computed, like: Expected) -> str:
@@ -181,24 +187,6 @@ def _shown(value: Computed, like: Expected) -> str:
 # --- checks ----------------------------------------------------------------------------------
 
 OK, MISMATCH, ERROR = "ok", "MISMATCH", "ERROR"
-
-
-@dataclass(frozen=True)
-class Check:
-    """One published figure against the computed one."""
-
-    table: str  # how the table is named to the user: "let-it-ride/standard" or its path
-    block: str  # "published" or "claimed"
-    wager: str
-    figure: str
-    expected: str
-    computed: str
-    verdict: str  # OK, MISMATCH or ERROR
-    message: str = ""  # why, when the verdict is ERROR
-
-    @property
-    def ok(self) -> bool:
-        return self.verdict == OK
 
 
 def check_figure(table: str, block: str, w: WagerResult, name: str, value: object) -> Check:
@@ -223,49 +211,25 @@ def blocks(table: Table) -> list[tuple[str, Published]]:
     return out
 
 
-def check_analysis(analysis: Analysis, label: str | None = None) -> list[Check]:
-    """Every figure of every block of the analysed table, in file order."""
-    table = analysis.table
-    label = label or table_label(table)
-    wagers = {w.wager: w for w in analysis.wagers}
+def checks_for(table: Table, wagers: Sequence[WagerResult], label: str) -> list[Check]:
+    """Every figure of every block of ``table`` against the analysed ``wagers``, in file order."""
+    by_name = {w.wager: w for w in wagers}
     checks: list[Check] = []
     for block_name, block in blocks(table):
         for key, figs in (block.model_extra or {}).items():
             if not isinstance(figs, dict):
                 checks.append(Check(label, block_name, "", key, str(figs), "", ERROR,
                                     f"figure {key!r} is not under a wager: write it in [{block_name}.<wager>], "
-                                    f"e.g. [{block_name}.{analysis.wagers[0].wager}]"))
+                                    f"e.g. [{block_name}.{wagers[0].wager}]"))
                 continue
-            w = wagers.get(key)
+            w = by_name.get(key)
             if w is None:
                 checks.append(Check(label, block_name, key, "", "", "", ERROR,
-                                    f"no wager {key!r} in this game; wagers: {', '.join(wagers)}"))
+                                    f"no wager {key!r} in this game; wagers: {', '.join(by_name)}"))
                 continue
             for name, value in figure_names(figs):
                 checks.append(check_figure(label, block_name, w, name, value))
     return checks
-
-
-def analyze_for_check(table: Table) -> Analysis:
-    """The game's analysis with default options, skipping strategy prose where the game allows."""
-    game = GAMES[table.game]
-    analyze = cast(Callable[..., Analysis], game.analyze)
-    return analyze(table, RunOptions(brief=True))
-
-
-def verify_table(table: Table) -> list[Check]:
-    """Analyse ``table`` (only if it carries figures) and check them all."""
-    if not blocks(table):
-        return []
-    return check_analysis(analyze_for_check(table))
-
-
-def table_label(table: Table) -> str:
-    try:
-        rel = table.path.resolve().relative_to(TABLES_DIR)
-    except ValueError:
-        return str(table.path)
-    return str(rel.with_suffix(""))
 
 
 def table_paths(paths: Sequence[Path]) -> list[Path]:
@@ -291,6 +255,7 @@ def render_checks(checks: Iterable[Check]) -> str:
 
 
 def describe_failure(c: Check) -> str:
+    """One failed check in a line: where, expected and computed (or why it could not be checked)."""
     where = f"{c.table} [{c.block}.{c.wager}] {c.figure}".rstrip()
     if c.verdict == ERROR:
         return f"{where}: {c.message}"

@@ -1,17 +1,41 @@
+"""Test-run fixtures: an isolated on-disk store, and one analysis session per game for the whole run."""
+
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from oddscalc.analysis import Session
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     # Tests never read a developer's cache: a stale entry must not make them pass.
+    before = os.environ.get("ODDSCALC_CACHE_DIR")
     if "ODDSCALC_TEST_CACHE_DIR" in os.environ:
         os.environ["ODDSCALC_CACHE_DIR"] = os.environ["ODDSCALC_TEST_CACHE_DIR"]
     else:
         os.environ["ODDSCALC_CACHE_DIR"] = str(tmp_path_factory.mktemp("oddscalc-cache"))
+    yield
+    if before is None:
+        os.environ.pop("ODDSCALC_CACHE_DIR", None)
+    else:
+        os.environ["ODDSCALC_CACHE_DIR"] = before
+
+
+@pytest.fixture(scope="session")
+def sessions(_isolated_cache: None) -> Callable[[str], Session]:
+    """One Session per game for the whole run, so the cold Caribbean count happens once."""
+    made: dict[str, Session] = {}
+
+    def get(game: str) -> Session:
+        if game not in made:
+            made[game] = Session(game)
+        return made[game]
+
+    return get

@@ -2,23 +2,37 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oddscalc import cache
+from oddscalc.analysis import Session
+from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, parse_cards, rank_of, reduced_deck
-from oddscalc.games import RunOptions, caribbean
-from oddscalc.games.caribbean import GAME, STRATEGIES, counts_for_hands, dealer_counts, main_wager, settle
+from oddscalc.catalog import resolve_table
+from oddscalc.games import dealer_counts
+from oddscalc.games.caribbean import (
+    STRATEGIES,
+    Caribbean,
+    DealerCounts,
+    dealer_counts_of,
+    main_wager,
+    qualifier_strength,
+    settle_counts,
+)
 from oddscalc.hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table, hand_value
-from oddscalc.tables import resolve_table
+from oddscalc.protocol import OptionError
+from oddscalc.results import Analysis, RunOptions
 
 US = resolve_table("caribbean", "us")
 SMALL = reduced_deck("8", 2)  # ranks 8..A in 2 suits: C(14,5) * 9 * C(8,4) = 1,261,260 deals
@@ -37,7 +51,8 @@ def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: s
         cls, tie = value[frozenset(hand)]
         ranks = sorted((rank_of(c) for c in hand), reverse=True)
         is_ak = cls == HandClass.HIGH_CARD and ranks[0] == 12 and ranks[1] == 11
-        win_event = "win_ace_king" if is_ak else "win_other_high_card" if cls == HandClass.HIGH_CARD else f"win_{cls.value}"
+        win_event = ("win_ace_king" if is_ak else "win_other_high_card" if cls == HandClass.HIGH_CARD
+                     else f"win_{cls.value}")
         rest = [c for c in cards if c not in hand]
         for up in rest:
             outcome: Counter[str] = Counter()
@@ -56,7 +71,8 @@ def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: s
             u = rank_of(up)
             if strategy == "optimal":
                 pay = pays[cls]
-                ev = (outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]) / Fraction(n)
+                gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]
+                ev = gain / Fraction(n)
                 raise_ = ev > -1
             elif strategy == "rules-of-thumb":
                 match = u in ranks
@@ -71,31 +87,35 @@ def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: s
     return tally
 
 
+PAYS = US.model.pays.main  # type: ignore[attr-defined]
+
+
 @pytest.fixture(scope="module")
-def small_counts():  # type: ignore[no-untyped-def]
-    return dealer_counts(SMALL, "ace-king", use_cache=False)
+def small_counts() -> DealerCounts:
+    return dealer_counts_of(SMALL, "ace-king")
 
 
 @pytest.mark.parametrize("strategy", ["optimal", "rules-of-thumb", "raise-ak-plus"])
-def test_reduced_deck_equals_brute_force(small_counts, strategy: str) -> None:  # type: ignore[no-untyped-def]
-    w = main_wager(small_counts, US.model.pays.main, settle(small_counts, US.model.pays.main, strategy))  # type: ignore[attr-defined]
+def test_reduced_deck_equals_brute_force(small_counts: DealerCounts, strategy: str) -> None:
+    w = main_wager(small_counts, PAYS, settle_counts(small_counts, PAYS, strategy))
     assert w.total_combinations == math.comb(14, 5) * 9 * math.comb(8, 4) == 1_261_260
     got = {r.event: r.combinations for r in w.rows if r.combinations}
     assert got == dict(_brute(SMALL, (HandClass.HIGH_CARD, (12, 11)), strategy))
 
 
 def test_other_qualifier_equals_brute_force() -> None:
-    dc = dealer_counts(SMALL, "pair of tens", use_cache=False)
-    w = main_wager(dc, US.model.pays.main, settle(dc, US.model.pays.main, "always-raise"))  # type: ignore[attr-defined]
-    assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(_brute(SMALL, (HandClass.PAIR, (8,)), "always-raise"))
+    dc = dealer_counts_of(SMALL, "pair of tens")
+    w = main_wager(dc, PAYS, settle_counts(dc, PAYS, "always-raise"))
+    brute = _brute(SMALL, (HandClass.PAIR, (8,)), "always-raise")
+    assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(brute)
 
 
-def test_symmetry_on_equals_symmetry_off(small_counts) -> None:  # type: ignore[no-untyped-def]
-    off = dealer_counts(SMALL, "ace-king", use_cache=False, symmetry=False)
+def test_symmetry_on_equals_symmetry_off(small_counts: DealerCounts) -> None:
+    off = dealer_counts_of(SMALL, "ace-king", symmetry=False)
     assert len(off.reps) == math.comb(14, 5) and len(small_counts.reps) < len(off.reps)
     for name in STRATEGIES:
-        a = settle(small_counts, US.model.pays.main, name).tally  # type: ignore[attr-defined]
-        b = settle(off, US.model.pays.main, name).tally  # type: ignore[attr-defined]
+        a = settle_counts(small_counts, PAYS, name).tally
+        b = settle_counts(off, PAYS, name).tally
         assert (a == b).all(), name
 
 
@@ -105,7 +125,7 @@ def test_full_deck_counts_match_brute_force_on_random_hands() -> None:
     q = ht.strength_at_least(HandClass.HIGH_CARD, (12, 11))
     hands = [sorted(rng.sample(range(52), 5)) for _ in range(3)] + [sorted(parse_cards("As Ks Qs Js Ts")),
                                                                      sorted(parse_cards("Ah Kd 7c 5s 2h"))]
-    got = counts_for_hands(FULL_DECK, "ace-king", np.array(hands, dtype=np.int8))
+    got = dealer_counts.counter(FULL_DECK, q)(np.array(hands, dtype=np.int8))
     holes = colex_combos(46, 4).astype(np.int64)
     for i, hand in enumerate(hands):
         sp = ht.strength_of(hand)
@@ -125,89 +145,94 @@ def test_full_deck_counts_match_brute_force_on_random_hands() -> None:
 
 
 @pytest.fixture(scope="module")
-def full_us():  # type: ignore[no-untyped-def]
-    return GAME.analyze(US, RunOptions())
+def session(sessions: Callable[[str], Session]) -> Session:
+    return sessions("caribbean")
 
 
-def test_published_us_return_table(full_us) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(scope="module")
+def full_us(session: Session) -> Analysis:
+    return session.analyze(US)
+
+
+def test_us_return_table_adds_up(full_us: Analysis) -> None:
+    # the published rows are asserted by test_verify; here: every deal is counted once, by outcome
     main = full_us.wager("main")
-    assert main.total_combinations == 19_933_230_517_200
-    rows = {r.event: r.combinations for r in main.rows}
-    published = {
-        "win_royal_flush": 16_759_740, "win_straight_flush": 156_929_720, "win_four_of_a_kind": 2_832_435_800,
-        "win_full_house": 16_624_475_280, "win_flush": 21_856_990_280, "win_straight": 43_805_516_100,
-        "win_three_of_a_kind": 234_242_908_320, "win_two_pair": 488_012_139_360,
-        "dealer_not_qualified": 4_532_514_033_720, "push": 321_623_100, "fold": 9_523_005_974_460,
-        "dealer_wins": 2_726_592_727_512,
-    }
-    for event, n in published.items():
-        assert rows[event] == n, event
-    assert rows["win_pair"] + rows["win_ace_king"] == 2_343_248_003_808
-    assert f"{float(main.house_edge) * 100:.3f}" == "5.224"
-    assert f"{float(main.element_of_risk) * 100:.3f}" == "2.555"  # type: ignore[arg-type]
-    assert f"{float(main.average_stake):.4f}" == "2.0445"
+    assert main.total_combinations == math.comb(52, 5) * 47 * math.comb(46, 4)
+    folds = main.row("fold").combinations
+    assert main.extras["raise_frequency"] == 1 - Fraction(folds, main.total_combinations)
+    royals = 4 * 47 * math.comb(46, 4)  # the player's royal is always raised: win, push, or unqualified dealer
+    assert main.row("win_royal_flush").combinations < royals
 
 
-def test_optimal_beats_every_named_strategy(full_us) -> None:  # type: ignore[no-untyped-def]
-    data = {s.title: s.data for s in full_us.sections}["Named strategies compared"]
-    best = data["optimal"]["expected_value"]
-    assert all(best >= v["expected_value"] for v in data.values())
-    assert data["always-raise"]["expected_value"] < data["raise-ak-plus"]["expected_value"] < best
+def test_optimal_beats_every_named_strategy(full_us: Analysis) -> None:
+    ev = dict(zip(full_us.section("strategies_compared").column("strategy"),
+                  full_us.section("strategies_compared").column("expected_value")))
+    best = ev["optimal (this report)"]
+    assert isinstance(best, Fraction) and best == full_us.wager("main").expected_value
+    assert all(best >= v for v in ev.values())  # type: ignore[operator]
+    assert ev["always-raise"] < ev["raise-ak-plus"] < best  # type: ignore[operator]
 
 
-def test_ace_king_chart_counts(full_us) -> None:  # type: ignore[no-untyped-def]
-    ak = {s.title: s.data for s in full_us.sections}["Strategy: ace-king hands"]
+def test_ace_king_chart_counts(full_us: Analysis) -> None:
+    extras = full_us.wager("main").extras
     # every ace-king high hand (167,280) with every up card and hole set
-    assert ak["ak_total"] == 167_280 * 47 * 163_185
-    assert 0 < ak["ak_raised"] < ak["ak_total"]
+    assert extras["ace_king_deals"] == 167_280 * 47 * 163_185
+    assert 0 < extras["ace_king_deals_raised"] < extras["ace_king_deals"]
+    chart = full_us.section("ace_king_chart")
+    shares = [x for r in chart.rows for x in r[1:] if x is not None]
+    assert all(isinstance(x, Fraction) and 0 <= x <= 1 for x in shares) and any(0 < x < 1 for x in shares)  # type: ignore[operator]
 
 
-def test_spain_jackpot_exact() -> None:
-    t = resolve_table("caribbean", "spain")
-    a = GAME.analyze(t, RunOptions())
+def test_spain_jackpot_exact(session: Session, full_us: Analysis) -> None:
+    a = session.analyze("spain")
     jp = a.wager("jackpot")
     per_hand = 47 * 163_185
     assert {r.event: r.combinations for r in jp.rows}["royal_flush"] == 4 * per_hand
     expected = Fraction(4 * 25000 + 36 * 2500 + 624 * 1250, 2_598_960) / Fraction(1, 2) - 1
     assert jp.expected_value == expected
-    assert a.wager("main").house_edge > resolve_and_edge("us")
+    assert a.wager("main").house_edge > full_us.wager("main").house_edge
 
 
-def resolve_and_edge(table: str) -> Fraction:
-    return GAME.analyze(resolve_table("caribbean", table), RunOptions()).wager("main").house_edge
-
-
-def test_damaged_cache_is_rebuilt(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("ODDSCALC_CACHE_DIR", str(tmp_path))
-    first = dealer_counts(SMALL, "ace-king")
-    (data,) = list(tmp_path.glob("*.bin"))
-    blob = bytearray(data.read_bytes())
+def test_damaged_entry_is_rebuilt(tmp_path: Path) -> None:
+    game = Caribbean()
+    rules = game.resolve(US, RunOptions(deck=SMALL))
+    first = game.count(rules, Store(tmp_path))
+    (entry,) = list(tmp_path.glob("*.counts"))
+    blob = bytearray(entry.read_bytes())
     blob[len(blob) // 2] ^= 0xFF
-    data.write_bytes(bytes(blob))
-    assert cache.load({"nope": 1}) is None
-    caribbean._LOADED.clear()  # as a new process would start
-    again = dealer_counts(SMALL, "ace-king")
+    entry.write_bytes(bytes(blob))
+    again = game.count(rules, Store(tmp_path))
     assert (np.asarray(again.counts) == np.asarray(first.counts)).all()
-    assert data.read_bytes() != bytes(blob)  # rewritten, not trusted
+    assert entry.read_bytes() != bytes(blob)  # rewritten, not trusted
 
 
-def test_strategy_option_and_bad_strategy() -> None:
-    from oddscalc.games import OptionError
-
-    a = GAME.analyze(US, RunOptions(strategy="raise-ak-plus"))
+def test_strategy_option_and_bad_strategy(session: Session) -> None:
+    a = session.analyze(US, RunOptions(strategy="raise-ak-plus", brief=True))
     assert a.wager("main").strategy == "raise-ak-plus"
+    assert not a.published_applies and not a.checks
     with pytest.raises(OptionError):
-        GAME.analyze(US, RunOptions(strategy="bluff"))
+        session.analyze(US, RunOptions(strategy="bluff"))
 
 
-_FULL_COUNTER = None
+def test_pays_too_large_for_the_solver_are_refused(session: Session) -> None:
+    # a royal of 1e14:1 would overflow the int64 strategy solver: refused, never a wrong strategy
+    counts = session.counts(session.resolve(US))
+    with pytest.raises(OptionError, match="do not fit"):
+        settle_counts(counts, PAYS.model_copy(update={"royal_flush": Fraction(10**14)}))
+    # a large pay that fits is exact: royals were raised already, so nothing else moves and the EV
+    # grows by exactly 2 x (pay difference) x P(player wins with a royal)
+    fits = PAYS.model_copy(update={"royal_flush": Fraction(10**12)})
+    big = main_wager(counts, fits, settle_counts(counts, fits))
+    base = main_wager(counts, PAYS, settle_counts(counts, PAYS))
+    wins = base.row("win_royal_flush").combinations
+    assert big.row("win_royal_flush").combinations == wins == 16_759_740
+    gain = 2 * (10**12 - PAYS.royal_flush) * Fraction(wins, base.total_combinations)
+    assert big.expected_value - base.expected_value == gain
 
 
-def _full_counter():  # type: ignore[no-untyped-def]
-    global _FULL_COUNTER
-    if _FULL_COUNTER is None:
-        _FULL_COUNTER = caribbean._counter(FULL_DECK, "ace-king")
-    return _FULL_COUNTER
+@functools.cache
+def _full_counter() -> Callable[[np.ndarray], np.ndarray]:
+    return dealer_counts.counter(FULL_DECK, qualifier_strength(FULL_DECK, "ace-king"))
 
 
 @settings(max_examples=12, deadline=None)

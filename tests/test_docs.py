@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc import docs, tables
+from oddscalc import catalog, docs
+from oddscalc.catalog import shipped_tables
 from oddscalc.games import GAMES
-from oddscalc.tables import shipped_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = "let-it-ride"
@@ -55,11 +55,11 @@ def test_index_links_every_shipped_table_report(two_runs: tuple[Path, Path]) -> 
     out = two_runs[0]
     index = (out / "index.md").read_text()
     links = set(re.findall(r"\]\((reports/[^)]+)\)", index))
-    expected = {f"reports/{GAME}-{p.stem}.{ext}" for p in shipped_tables(GAME) for ext in ("md", "csv")}
+    expected = {f"reports/{GAME}-{p.stem}.{ext}" for p in shipped_tables(GAME) for ext in ("md", "csv", "json")}
     assert links == expected
     assert {f"reports/{p.name}" for p in (out / "reports").iterdir()} == expected
     for p in shipped_tables(GAME):
-        title = tables.load_table_file(p).title
+        title = catalog.load_table(p).title
         assert f"| {title} |" in index
         assert title in (out / "reports" / f"{GAME}-{p.stem}.md").read_text()
     assert "Counting convention: one combination is one deal" in index
@@ -70,7 +70,7 @@ def test_index_links_every_shipped_table_report(two_runs: tuple[Path, Path]) -> 
 
 def test_output_is_byte_identical_across_runs(two_runs: tuple[Path, Path]) -> None:
     a, b = (_tree(d) for d in two_runs)
-    assert len([f for f in a if not f.startswith("charts/")]) == 2 * len(shipped_tables(GAME)) + 1
+    assert len([f for f in a if not f.startswith("charts/")]) == 3 * len(shipped_tables(GAME)) + 1
     assert a == b
 
 
@@ -103,7 +103,7 @@ def test_a_failing_game_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("kernel exploded")
 
-    monkeypatch.setattr(GAMES[GAME], "analyze", broken)
+    monkeypatch.setattr(GAMES[GAME], "settle", broken)
     with pytest.raises(RuntimeError, match="kernel exploded") as info:
         docs.build([GAME])
     first = shipped_tables(GAME)[0]
@@ -115,8 +115,7 @@ def test_a_bad_shipped_table_stops_the_build(monkeypatch: pytest.MonkeyPatch, tm
     bad = tmp_path / "tables" / GAME / "standard.toml"
     bad.parent.mkdir(parents=True)
     bad.write_text((ROOT / "tables" / GAME / "standard.toml").read_text().replace('flush = "8:1"', 'flush = -8'))
-    monkeypatch.setattr(tables, "TABLES_DIR", tmp_path / "tables")
-    monkeypatch.setattr(docs, "TABLES_DIR", tmp_path / "tables")
+    monkeypatch.setattr(catalog, "tables_dir", lambda: tmp_path / "tables")
     assert docs.main(["--game", GAME, "--out", str(tmp_path / "docs")]) == docs.EXIT_TABLE
     assert "pays.main.flush: negative pay -8" in capsys.readouterr().err
     assert not (tmp_path / "docs").exists()

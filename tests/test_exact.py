@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oddscalc.exact import Row, WagerResult, decimal_str, merge_rows, parse_fraction, percent_str
+from oddscalc.exact import decimal_str, parse_fraction, percent_str
+from oddscalc.results import Row, WagerResult
 
 
 def _wager(rows: list[Row], varies: bool = False) -> WagerResult:
@@ -34,11 +35,6 @@ def test_element_of_risk_and_average_stake() -> None:
 def test_rows_must_add_up() -> None:
     with pytest.raises(ValueError, match="add up"):
         WagerResult("main", "t", "s", 5, (Row("a", "", "", Fraction(1), 2),))
-
-
-def test_merge_rows() -> None:
-    rows = merge_rows([Row("a", "A", "", Fraction(1), 2), Row("b", "B", "", Fraction(0), 1), Row("a", "A", "", Fraction(1), 3)])
-    assert [(r.event, r.combinations) for r in rows] == [("a", 5), ("b", 1)]
 
 
 @pytest.mark.parametrize("text,value", [("3/7", Fraction(3, 7)), ("3.51%", Fraction(351, 10000)),

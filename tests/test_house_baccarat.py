@@ -7,39 +7,53 @@ import itertools
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from oddscalc.analysis import Session
+from oddscalc.cache import Store
+from oddscalc.catalog import load_table, resolve_table
 from oddscalc.cli import main
-from oddscalc.games import GAMES, OptionError, RunOptions
 from oddscalc.games import house_baccarat as hb
 from oddscalc.games.house_baccarat import (
     LOSS,
     PUSH,
     SIT_OUT,
     WIN,
+    HouseBaccarat,
     HouseBaccaratTable,
-    HouseRules,
+    SeatCounts,
     Strategy,
+    TableRules,
     best_by_composition,
     best_by_total,
-    others_finite,
-    seat_counts,
     seat_ev,
-    simulate,
     solve,
 )
+from oddscalc.games.seats import others_finite
 from oddscalc.games.shoe import Multisets, Shoe
-from oddscalc.tables import TableError, load_table_file, resolve_table
+from oddscalc.protocol import OptionError
+from oddscalc.results import RunOptions
+from oddscalc.tables import TableError
 
-GAME = GAMES["house-baccarat"]
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
-LITERAL = HouseRules(house_draws_when_all_stand="never")
-ON_0_5 = HouseRules(house_draws_when_all_stand="on-0-5")
+LITERAL = TableRules(house_draws_when_all_stand="never")
+ON_0_5 = TableRules(house_draws_when_all_stand="on-0-5")
+
+
+def seat_counts(shoe: Shoe, players: int, others: Strategy, rules: TableRules, infinite: bool) -> SeatCounts:
+    return hb.seat_counts(shoe, players, others, rules.house_tableau, rules.house_draws_when_all_stand, infinite)
+
+
+@pytest.fixture(scope="module")
+def session(sessions: Callable[[str], Session]) -> Session:
+    return sessions("house-baccarat")
 
 
 def _cmp(a: int, b: int) -> int:
@@ -54,7 +68,7 @@ def _test_strategy() -> Strategy:
     return Strategy.of("test", m)
 
 
-def _house(h: int, highest: int, rules: HouseRules, third: int) -> int:
+def _house(h: int, highest: int, rules: TableRules, third: int) -> int:
     """The sheet's house, played from the table as written."""
     if h >= 7:
         return h
@@ -65,7 +79,7 @@ def _house(h: int, highest: int, rules: HouseRules, third: int) -> int:
     return (h + third) % 10 if draws else h
 
 
-def brute_one(ranks: list[str], rules: HouseRules) -> Counter[tuple[int, int, int, int]]:
+def brute_one(ranks: list[str], rules: TableRules) -> Counter[tuple[int, int, int, int]]:
     """One player: every ordered sequence of six actual cards, dealt you, house, you, house, then your
     third card (if you draw), then the house's. Both of your choices are played on every deal."""
     vals = [VALUE[r] for r in ranks]
@@ -84,7 +98,7 @@ def brute_one(ranks: list[str], rules: HouseRules) -> Counter[tuple[int, int, in
     return out
 
 
-def brute_two(ranks: list[str], rules: HouseRules, other: Strategy) -> Counter[tuple[int, int, int, int]]:
+def brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Counter[tuple[int, int, int, int]]:
     """Two players, nine cards: you, the other seat, the house, twice round; then third cards in seat order."""
     vals = [VALUE[r] for r in ranks]
     draws = other.matrix
@@ -121,7 +135,7 @@ SUIT = list("A23456789TJQK")
 
 
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
-def test_one_player_equals_brute_force_over_a_suit(rules: HouseRules) -> None:
+def test_one_player_equals_brute_force_over_a_suit(rules: TableRules) -> None:
     shoe = Shoe.from_ranks(dict(Counter(SUIT)))
     sc = seat_counts(shoe, 1, _test_strategy(), rules, infinite=False)
     assert sc.total == math.perm(13, 6)
@@ -130,7 +144,7 @@ def test_one_player_equals_brute_force_over_a_suit(rules: HouseRules) -> None:
 
 @pytest.mark.parametrize("ranks", [list("A2345678K"), list("AA3567QK9")], ids=["distinct", "repeats"])
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
-def test_two_players_equal_brute_force(ranks: list[str], rules: HouseRules) -> None:
+def test_two_players_equal_brute_force(ranks: list[str], rules: TableRules) -> None:
     shoe = Shoe.from_ranks(dict(Counter(ranks)))
     other = _test_strategy()
     sc = seat_counts(shoe, 2, other, rules, infinite=False)
@@ -178,7 +192,8 @@ def test_other_seats_rows_add_up_in_a_real_shoe() -> None:
             assert all(int(x) >= 0 for x in row)
 
 
-def _brute_infinite(red: list[int], players: int, rules: HouseRules, other: Strategy) -> Counter[tuple[int, int, int, int]]:
+def _brute_infinite(red: list[int], players: int, rules: TableRules,
+                    other: Strategy) -> Counter[tuple[int, int, int, int]]:
     """Every sequence of 3N + 3 values drawn with replacement, weighted by the reduced counts."""
     values = [v for v in range(10) if red[v]]
     draws = other.matrix
@@ -232,9 +247,9 @@ def test_probabilities_sum_to_one_and_stand_always_is_fair() -> None:
     ("seed", [0, 1, 2], Fraction(317218834208, 2789284751955)),
     ("seed-house-draws", [0, 1, 2, 3, 4, 5], Fraction(139301693584, 19524993263685)),
 ])
-def test_one_player_optimum(table: str, draw_on: list[int], ev: Fraction) -> None:
+def test_one_player_optimum(session: Session, table: str, draw_on: list[int], ev: Fraction) -> None:
     t = resolve_table("house-baccarat", table)
-    a = GAME.analyze(t, RunOptions())
+    a = session.analyze(t)
     w = a.wager("main")
     assert w.total_combinations == 4_998_398_275_503_360
     assert sum((w.probability(r) for r in w.rows), Fraction(0)) == 1
@@ -251,67 +266,72 @@ def test_one_player_optimum(table: str, draw_on: list[int], ev: Fraction) -> Non
     assert best == ev >= seat_ev(sc, best_by_total(sc, Fraction(1)), Fraction(1))
     for lo, hi in itertools.combinations_with_replacement(range(8), 2):
         assert best >= seat_ev(sc, Strategy.by_totals("x", range(lo, hi + 1)), Fraction(1))
-    sections = {s.title: s for s in a.sections}
-    assert [r["total"] for r in sections["Best play by two-card total"].data] == list(range(8))
-    assert len(sections["Best play by two-card composition"].data["compositions"]) == 55 - 11
+    assert a.section("best_by_total").column("total") == list(range(8))
+    grid = a.section("best_by_composition").rows
+    assert sum(cell != "nat" for row in grid for cell in row[1:]) == 100 - 20  # 20 ordered natural pairs
+    draw = a.decision("draw")
+    assert draw.keys is not None and len(draw.keys) == 55 - 11 == len(draw.values)
+    pairs = [cast(tuple[int, int], k) for k in draw.keys]
+    assert {(u + w) % 10 for (u, w), d in zip(pairs, draw.values) if d} == set(draw_on)
 
 
-def test_named_strategies_and_draw_on(tmp_path: Path) -> None:
+def test_named_strategies_and_draw_on(session: Session, tmp_path: Path) -> None:
     t = resolve_table("house-baccarat", "seed")
-    a = GAME.analyze(t, RunOptions(strategy="draw-0-5"))
+    a = session.analyze(t, RunOptions(strategy="draw-0-5"))
     assert a.wager("main").strategy.startswith("draw-0-5: draw on 0, 1, 2, 3, 4, 5")
     assert a.wager("main").expected_value < a.wager("main").extras["expected_value_optimal_play"]
     assert a.headline[0].startswith("This game favours the PLAYER")  # still the optimal-play figure
     with pytest.raises(OptionError):
-        GAME.analyze(t, RunOptions(strategy="draw-5-2"))
+        session.analyze(t, RunOptions(strategy="draw-5-2"))
     with pytest.raises(OptionError):
-        GAME.analyze(t, RunOptions(players=8))
+        session.analyze(t, RunOptions(players=8))
     d = tmp_path / "house-baccarat"
     d.mkdir()
     text = (Path(t.path).read_text().replace('strategy = "optimal"', "draw_on = [0, 1, 2, 3]"))
     (d / "fixed.toml").write_text(text)
-    fixed = load_table_file(d / "fixed.toml")
-    a = GAME.analyze(fixed, RunOptions())
+    fixed = load_table(d / "fixed.toml")
+    a = session.analyze(fixed)
     assert a.wager("main").strategy == "draw_on (table): draw on 0, 1, 2, 3, stand otherwise"
     (d / "both.toml").write_text(text.replace("draw_on = [0, 1, 2, 3]", 'draw_on = [0, 1]\nstrategy = "optimal"'))
     with pytest.raises(TableError, match="either strategy or draw_on"):
-        load_table_file(d / "both.toml")
+        load_table(d / "both.toml")
 
 
-def test_two_players_fixed_point_and_sitting_out() -> None:
+def test_two_players_fixed_point_and_sitting_out(session: Session) -> None:
     t = resolve_table("house-baccarat", "seed")
-    a = GAME.analyze(t, RunOptions(players=2))
+    a = session.analyze(t, RunOptions(players=2))
     w = a.wager("main")
     assert w.total_combinations == math.perm(416, 9)
     assert w.row("sit_out").combinations > 0
-    model = t.model
-    assert isinstance(model, HouseBaccaratTable)
-    solved = solve(Shoe.of_decks(8), 2, model.rules, Fraction(1), "optimal", infinite=False)
+    game = HouseBaccarat()
+    rules = game.resolve(t, RunOptions(players=2))
+    solved = solve(game.count(rules, Store(None)), 2, Fraction(1), "optimal")
     assert best_by_composition(solved.counts, Fraction(1)).draws == solved.strategy.draws  # a best response to itself
     assert w.expected_value == seat_ev(solved.counts, solved.strategy, Fraction(1))
     assert "416P9" in a.convention and a.rules["shoe"] == "finite (exact)"
 
 
-def test_simulation_brackets_the_exact_finite_figure() -> None:
-    shoe = Shoe.of_decks(8)
-    solved = solve(shoe, 2, LITERAL, Fraction(1), "optimal", infinite=False)
-    exact = seat_ev(solved.counts, solved.strategy, Fraction(1))
-    inf = seat_ev(seat_counts(shoe, 2, solved.strategy, LITERAL, infinite=True), solved.strategy, Fraction(1))
-    sim = simulate(shoe, 2, solved.strategy, LITERAL, Fraction(1), inf, rounds=200_000)
-    assert abs(sim.paired - float(exact)) <= sim.paired_half_width
-    assert abs(sim.mean - float(exact)) <= sim.half_width
-    assert sim.paired_half_width < sim.half_width
+def test_seat_counts_are_stored_per_strategy(tmp_path: Path) -> None:
+    game = HouseBaccarat()
+    rules = game.resolve(resolve_table("house-baccarat", "seed"), RunOptions(players=2, decks=1))
+    a, b = Strategy.by_totals("a", range(4)), Strategy.by_totals("b", range(5))
+    first = game.count(rules, Store(tmp_path))
+    ca, cb = first.seat(2, a), first.seat(2, b)
+    assert len(list(tmp_path.glob("*.counts"))) == 2
+    again = game.count(rules, Store(tmp_path))  # a new counter reads them back
+    assert (again.seat(2, a).counts == ca.counts).all() and (again.seat(2, b).counts == cb.counts).all()
+    assert not (ca.counts == cb.counts).all()
+    direct = seat_counts(Shoe.of_decks(1), 2, a, LITERAL, infinite=False)
+    assert (direct.counts == ca.counts).all()
 
 
-def test_beyond_the_exact_limit_is_labelled(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hb, "SIMULATION_ROUNDS", 20_000)
+def test_beyond_the_exact_limit_is_labelled(monkeypatch: pytest.MonkeyPatch, session: Session) -> None:
     monkeypatch.setattr(hb, "FINITE_EXACT_MAX_PLAYERS", 1)
-    a = GAME.analyze(resolve_table("house-baccarat", "seed"), RunOptions(players=2))
+    a = session.analyze(resolve_table("house-baccarat", "seed"), RunOptions(players=2))
     assert a.convention.startswith("INFINITE SHOE")
     assert a.wager("main").total_combinations == 13**9
     assert "(infinite shoe)" in a.headline[0]
-    assert any("estimated by simulation" in h and "95%" in h for h in a.headline)
-    assert "Finite shoe by simulation" in {s.title for s in a.sections}
+    assert any("oddscalc simulate house-baccarat --players 2" in h for h in a.headline)
     assert a.rules["shoe"].startswith("infinite")
 
 

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from oddscalc.analysis import Session
+from oddscalc.cache import Store
 from oddscalc.cards import Deck, reduced_deck
+from oddscalc.catalog import resolve_table
 from oddscalc.exact import decimal_str
-from oddscalc.games import RunOptions
-from oddscalc.games.let_it_ride import GAME, PAYING, layout, solve
+from oddscalc.games.let_it_ride import PAYING, LetItRide, count_holdings, solve
 from oddscalc.hands import HandClass, hand_value
-from oddscalc.tables import Table, resolve_table
-from oddscalc.verify import describe_failure, verify_table
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.tables import Table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,8 +29,23 @@ def standard() -> Table:
 
 
 @pytest.fixture(scope="module")
-def analysis(standard: Table):  # type: ignore[no-untyped-def]
-    return GAME.analyze(standard, RunOptions())
+def session(sessions: Callable[[str], Session]) -> Session:
+    return sessions("let-it-ride")
+
+
+@pytest.fixture(scope="module")
+def analysis(session: Session, standard: Table) -> Analysis:
+    return session.analyze(standard)
+
+
+def brief(session: Session, table: Table | str) -> Analysis:
+    return session.analyze(table, RunOptions(brief=True))
+
+
+def with_rules(table: Table, **rules: object) -> Table:
+    model = table.model
+    changed = model.model_copy(update={"rules": model.rules.model_copy(update=rules)})  # type: ignore[attr-defined]
+    return Table(table.id, table.path, table.sha256, changed)
 
 
 def _brute(deck: Deck, pays: dict[HandClass, Fraction], min_rank: int, ride_on_zero: bool) -> Counter[tuple[str, int]]:
@@ -71,27 +89,32 @@ def _brute(deck: Deck, pays: dict[HandClass, Fraction], min_rank: int, ride_on_z
 ])
 def test_fast_path_equals_brute_force(deck: Deck, min_rank: int, ride_on_zero: bool, standard: Table) -> None:
     pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
-    sol = solve(layout(deck, min_rank), [pays[c] for c in PAYING], ride_on_zero)
+    sol = solve(count_holdings(deck, min_rank), [pays[c] for c in PAYING], ride_on_zero)
     names = [c.value for c in PAYING] + ["loss"]
     fast = Counter({(names[k], b): n for (k, b), n in sol.tally.items() if n})
     assert fast == _brute(deck, pays, min_rank, ride_on_zero)
 
 
-def test_published_standard_figures(analysis) -> None:  # type: ignore[no-untyped-def]
+def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table) -> None:
+    deck = reduced_deck("8", 3)
+    a = Session("let-it-ride", RunOptions(deck=deck), Store(None)).analyze(standard)
+    main = a.wager("main")
+    pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
+    brute = _brute(deck, pays, 8, False)
+    assert {r.event: r.combinations for r in main.rows if r.combinations} == {
+        f"{name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in brute.items()}
+    assert not a.published_applies and not a.checks  # published figures are for the full deck
+
+
+def test_probabilities_sum_to_one(analysis: Analysis) -> None:
     main = analysis.wager("main")
     assert main.total_combinations == 22100 * 49 * 48 == 51_979_200
-    assert f"{float(main.house_edge) * 100:.3f}" == "3.506"
-    assert main.extras["bet1_ride_hands"] == 1608
-    assert f"{float(main.extras['bet1_ride_probability']):.8f}" == "0.07276018"
-    assert f"{float(main.extras['bet1_expected_return']):.8f}" == "0.10912580"
-    bonus = analysis.wager("three_card_bonus")
-    assert f"{float(bonus.house_edge) * 100:.2f}" == "7.10"
     assert sum(w.probability(r) for w in analysis.wagers for r in w.rows) == len(analysis.wagers)
 
 
-def test_final_hand_counts_are_the_five_card_counts_times_20(analysis) -> None:  # type: ignore[no-untyped-def]
+def test_final_hand_counts_are_the_five_card_counts_times_20(analysis: Analysis) -> None:
     main = analysis.wager("main")
-    by = Counter()
+    by: Counter[str] = Counter()
     for r in main.rows:
         by[r.event.rsplit("_", 2)[0]] += r.combinations
     # every five-card hand is the final hand of exactly 20 deals
@@ -100,49 +123,70 @@ def test_final_hand_counts_are_the_five_card_counts_times_20(analysis) -> None: 
     assert by["loss"] == (2_598_960 - 4 - 36 - 624 - 3744 - 5108 - 10200 - 54912 - 123552 - 422_400) * 20
 
 
-def test_ride_on_zero_matches_published_average_stake(standard: Table) -> None:
+def test_ride_on_zero_matches_published_average_stake(session: Session, standard: Table) -> None:
     # The published 1.232 bets in play and 2.85% element of risk ride the 2,268 zero-EV four-card hands.
-    model = standard.model.model_copy(update={"rules": standard.model.rules.model_copy(update={"ride_on_zero": True})})  # type: ignore[attr-defined]
-    a = GAME.analyze(Table(standard.id, standard.path, standard.sha256, model), RunOptions(), with_strategy_text=False)
+    a = brief(session, with_rules(standard, ride_on_zero=True))
     main = a.wager("main")
     assert f"{float(main.average_stake):.3f}" == "1.232"
     assert f"{float(main.element_of_risk) * 100:.2f}" == "2.85"  # type: ignore[arg-type]
-    default = GAME.analyze(standard, RunOptions(), with_strategy_text=False).wager("main")
+    default = brief(session, standard).wager("main")
     assert main.expected_value == default.expected_value
     # the default report states the other convention's figures, computed without a second solve
     assert f"gives {decimal_str(main.average_stake, 6)} bets in play" in default.notes[0]
     assert f"gives {decimal_str(default.average_stake, 6)} bets in play" in main.notes[0]
 
 
-def test_royal_500_published() -> None:
-    a = GAME.analyze(resolve_table("let-it-ride", "royal-500"), RunOptions(), with_strategy_text=False)
+def test_royal_500_published(session: Session) -> None:
+    a = brief(session, "royal-500")
     assert f"{float(a.wager('main').house_edge) * 100:.3f}" == "3.737"
 
 
-@pytest.mark.parametrize("table_id", ["standard", "royal-500"])
-def test_published_blocks_hold(table_id: str) -> None:
-    checks = verify_table(resolve_table("let-it-ride", table_id))
-    assert checks and all(c.ok for c in checks), [describe_failure(c) for c in checks if not c.ok]
+def test_huge_pays_are_exact_past_int64(standard: Table) -> None:
+    # a royal paying 10**30:1 overflows int64 sums; the solver must switch to Python ints, exactly
+    deck = reduced_deck("8", 3)
+    pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
+    pays[HandClass.ROYAL_FLUSH] = Fraction(10**30)
+    pays[HandClass.FLUSH] = Fraction(10**29 + 1, 7)
+    sol = solve(count_holdings(deck, 8), [pays[c] for c in PAYING], False)
+    assert sol.s3.dtype == object
+    names = [c.value for c in PAYING] + ["loss"]
+    fast = Counter({(names[k], b): n for (k, b), n in sol.tally.items() if n})
+    assert fast == _brute(deck, pays, 8, False)
 
 
-def test_jacks_or_better_is_worse_and_flags_assumption() -> None:
-    a = GAME.analyze(resolve_table("let-it-ride", "jacks-or-better"), RunOptions(), with_strategy_text=False)
-    std = GAME.analyze(resolve_table("let-it-ride", "standard"), RunOptions(), with_strategy_text=False)
+def test_jacks_or_better_is_worse_and_flags_assumption(session: Session) -> None:
+    a = brief(session, "jacks-or-better")
+    std = brief(session, "standard")
     assert a.wager("main").house_edge > std.wager("main").house_edge
     assert any("assumed" in s for s in a.assumptions)
 
 
-def test_bonus_three_card_counts(analysis) -> None:  # type: ignore[no-untyped-def]
+def test_bonus_three_card_counts(analysis: Analysis) -> None:
     rows = {r.event: r.combinations for r in analysis.wager("three_card_bonus").rows}
     assert rows == {"mini_royal": 4, "straight_flush": 44, "three_of_a_kind": 52, "straight": 720,
                     "flush": 1096, "pair": 3744, "loss": 16440}
 
 
-def test_strategy_appendix_groups_add_up(analysis) -> None:  # type: ignore[no-untyped-def]
-    sec = {s.title: s.data for s in analysis.sections}
-    b1 = sec["Strategy: bet 1 (after the player's three cards)"]
-    assert b1["of"] == 22100 and b1["ride"] == 1608 and sum(g["of"] for g in b1["groups"]) == 22100
-    assert sum(g["ride"] for g in b1["groups"]) == 1608
-    b2 = sec["Strategy: bet 2 (after the first community card)"]
-    assert b2["of"] == 270725 and b2["ev_zero"] == 2268
-    assert sum(g["ride"] for g in b2["groups"]) == b2["ride"]
+def _total(a: Analysis, section: str, column: str) -> int:
+    cells = a.section(section).column(column)
+    assert all(isinstance(x, int) for x in cells)
+    return sum(int(x or 0) for x in cells)
+
+
+def test_strategy_appendix_groups_add_up(analysis: Analysis) -> None:
+    extras = analysis.wager("main").extras
+    assert _total(analysis, "bet1_strategy", "of") == 22100
+    assert _total(analysis, "bet1_strategy", "ride") == 1608 == extras["bet1_ride_hands"]
+    assert _total(analysis, "bet2_strategy", "of") == 270725
+    assert _total(analysis, "bet2_strategy", "ev_zero") == 2268 == extras["bet2_zero_ev_hands"]
+    assert _total(analysis, "bet2_strategy", "ride") == extras["bet2_ride_hands"]
+
+
+def test_counts_are_stored_and_reread(standard: Table, tmp_path: Path) -> None:
+    game = LetItRide()
+    rules = game.resolve(standard, RunOptions())
+    fresh = game.count(rules, Store(tmp_path))
+    again = game.count(rules, Store(tmp_path))
+    assert len(list(tmp_path.glob("*.counts"))) == 1
+    for name in ("c3", "c4", "sub3", "bonus"):
+        assert (getattr(fresh, name) == getattr(again, name)).all(), name

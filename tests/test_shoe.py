@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from oddscalc.catalog import load_table as load_table_file
 from oddscalc.games.shoe import (
     STANDARD_TABLEAU,
     Multisets,
@@ -25,7 +26,7 @@ from oddscalc.games.shoe import (
     to_limbs,
     value_grid,
 )
-from oddscalc.tables import TableError, load_table_file
+from oddscalc.tables import TableError
 
 
 def test_eight_deck_shoe() -> None:

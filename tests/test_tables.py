@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc.tables import TableError, key_lines, load_table_file, parse_ratio, shipped_tables
+from oddscalc.catalog import load_table as load_table_file
+from oddscalc.catalog import shipped_tables
+from oddscalc.tables import TableError, key_lines, parse_ratio
 
 ROOT = Path(__file__).resolve().parent.parent
 STANDARD = (ROOT / "tables" / "let-it-ride" / "standard.toml").read_text()
@@ -59,7 +61,8 @@ def test_missing_hand_class(tmp_path: Path) -> None:
 
 
 def test_bad_ratio_and_negative_pay_reported_together(tmp_path: Path) -> None:
-    text = STANDARD.replace('straight = "5:1"', 'straight = "five to one"').replace('two_pair = "2:1"', 'two_pair = "-2:1"')
+    text = STANDARD.replace('straight = "5:1"', 'straight = "five to one"')
+    text = text.replace('two_pair = "2:1"', 'two_pair = "-2:1"')
     p = _write(tmp_path, text)
     msgs = _problems(p)
     assert len(msgs) == 2

@@ -5,49 +5,40 @@ the 47 others) and the dealer's four hole cards (a set from the 46 left):
 C(52,5) * 47 * C(46,4) = 19,933,230,517,200 equally likely deals (the up card is ordered,
 the published convention).
 
-Stage 1 (pay-free, cached). For a player hand P, up card u and a strength threshold x, the
-number of dealer hands that contain u, avoid P and are weaker than x is, by inclusion and
-exclusion over the cards of P that a hand might share,
+Count (pay-free, stored). For each of the 134,459 suit classes of player hands (with their
+weights) and each of the 47 up cards, the dealer hands that do not qualify, lose to the player
+or tie, by inclusion and exclusion over the player's cards (``dealer_counts``). The counts
+depend on the deck and the qualifier only, so one count serves every pay table and strategy.
 
-    L(P, u, x) = sum over S subset of P of (-1)^|S| * g(S + {u}, x),
-
-where g(T, x) counts the five-card hands containing T that are weaker than x: a sorted list
-of the strengths of the C(n-k, 5-k) hands containing each k-card set T (k = 1..4) is
-searched, and a five-card T is looked up directly. Three thresholds give everything:
-L(Q) hands do not qualify, L(s) - L(Q) lose to the player, L(s+1) - L(s) tie, the rest win
-(Q = the qualifier's strength, s = the player's). This runs over the 134,459 suit classes of
-player hands (with their weights) times the 47 up cards, in a parallel numba kernel. The
-counts carry no pays, so they are cached on disk and reused for every pay table and strategy.
-
-Stage 2 (per pay table). Raising is worth (nq + win * (1 + 2 * pay) - 3 * lose) / C(46,4) antes
-against -1 for folding; the optimal strategy raises exactly when that is larger (an exact
-tie folds: the same EV at a lower stake). Integer arithmetic throughout (pays scaled to a
-common denominator).
+Settle (per pay table). Raising is worth (nq + win * (1 + 2 * pay) - 3 * lose) / C(46,4) antes
+against -1 for folding; the optimal strategy raises exactly when that is larger (an exact tie
+folds: the same EV at a lower stake). Integer arithmetic throughout (pays scaled to a common
+denominator), refused where int64 cannot hold it exactly.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
 from pydantic import field_validator
 
-from .. import cache
+from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
-from ..exact import Row, WagerResult, decimal_str, frac_str, percent_str
+from ..exact import decimal_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
+from ..progress import Progress
+from ..protocol import OptionError, Rules, count_key
+from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
 from ..tables import Amount, HandPays, Ratio, Strict, Table, TableModel, ratio_text
-from . import Analysis, Decisions, OptionError, RunOptions, Section
-
-ENGINE_VERSION = 1  # bump when stage 1 changes what it computes
+from . import dealer_counts
 
 STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb")
 
@@ -70,7 +61,9 @@ def parse_qualifier(text: str) -> tuple[HandClass, tuple[int, ...]]:
     raise ValueError(f"not a qualifier: {text!r} (use e.g. 'ace-king', 'ace-queen', 'pair of fours')")
 
 
-class Rules(Strict):
+class TableRules(Strict):
+    """The ``[rules]`` of a Caribbean Stud table."""
+
     dealer_qualifier: str = "ace-king"
     strategy: str = "optimal"
     jackpot_paid_on_fold: bool = True
@@ -107,208 +100,78 @@ class JackpotPays(Strict):
 
 
 class Pays(Strict):
+    """The ``[pays]`` of a Caribbean Stud table."""
+
     main: RaisePays
     jackpot: JackpotPays | None = None
 
 
 class CaribbeanTable(TableModel):
+    """A Caribbean Stud table file."""
+
     GAME: ClassVar[str] = "caribbean"
-    rules: Rules = Rules()
+    rules: TableRules = TableRules()
     pays: Pays
 
 
-# --- stage 1: dealer counts per (player class, up card) ---------------------------------
+@dataclass(frozen=True)
+class CaribbeanRules(Rules):
+    """A Caribbean Stud table resolved for a run."""
+
+    deck: Deck
+    qualifier: str
+    jackpot_paid_on_fold: bool
+
+    @property
+    def model(self) -> CaribbeanTable:
+        """The table file's model."""
+        model = self.table.model
+        assert isinstance(model, CaribbeanTable)
+        return model
+
+    def count_key(self) -> dict[str, Any]:
+        """Deck and qualifier: nothing else changes the dealer counts."""
+        cls, ranks = parse_qualifier(self.qualifier)
+        return {"deck": [list(self.deck.ranks), self.deck.n_suits], "qualifier": [cls.value, list(ranks)]}
+
+    def shown(self) -> dict[str, Any]:
+        """The rules as the report states them."""
+        return {"deck": self.deck.describe(), "dealer_qualifier": self.qualifier, "raise": "2 antes",
+                "strategy": self.strategy, "jackpot_paid_on_fold": self.jackpot_paid_on_fold}
 
 
-@numba.njit(cache=True)
-def _colex(pos: np.ndarray, k: int, binom: np.ndarray) -> int:
-    idx = 0
-    for i in range(k):
-        idx += binom[pos[i], i + 1]
-    return idx
+# --- count: dealer hands per (player-hand suit class, up card) -------------------------------------
 
 
-@numba.njit(cache=True)
-def _build_lists(combos_pos: np.ndarray, strength: np.ndarray, order: np.ndarray, n: int, n_levels: int,
-                 binom: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """What g(T, x) needs, for every k-set T.
-
-    k = 1, 2: cumulative tables cum[t, x] = hands containing t weaker than x (direct lookup);
-    k = 3, 4: the ascending strengths of the hands containing t (binary search), which come out
-    sorted because hands are visited in ascending strength.
-    """
-    cum1 = np.zeros((binom[n, 1], n_levels + 1), dtype=np.int32)
-    cum2 = np.zeros((binom[n, 2], n_levels + 1), dtype=np.int32)
-    l3 = np.empty(binom[n, 3] * lens[2], dtype=np.int16)
-    l4 = np.empty(binom[n, 4] * lens[3], dtype=np.int16)
-    f3 = np.zeros(binom[n, 3], dtype=np.int64)
-    f4 = np.zeros(binom[n, 4], dtype=np.int64)
-    sub = np.empty(5, dtype=np.int64)
-    for oi in range(order.shape[0]):
-        h = order[oi]
-        s = strength[h]
-        for mask in range(1, 31):
-            k = 0
-            for i in range(5):
-                if mask >> i & 1:
-                    sub[k] = combos_pos[h, i]
-                    k += 1
-            if k == 5:
-                continue
-            t = _colex(sub, k, binom)
-            if k == 1:
-                cum1[t, s + 1] += 1
-            elif k == 2:
-                cum2[t, s + 1] += 1
-            elif k == 3:
-                l3[t * lens[2] + f3[t]] = s
-                f3[t] += 1
-            else:
-                l4[t * lens[3] + f4[t]] = s
-                f4[t] += 1
-    for t in range(cum1.shape[0]):
-        for x in range(1, n_levels + 1):
-            cum1[t, x] += cum1[t, x - 1]
-    for t in range(cum2.shape[0]):
-        for x in range(1, n_levels + 1):
-            cum2[t, x] += cum2[t, x - 1]
-    return cum1, cum2, l3, l4
-
-
-@numba.njit(cache=True)
-def _count_below(lst: np.ndarray, start: int, length: int, x: int) -> int:
-    lo = start
-    hi = start + length
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if lst[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo - start
-
-
-@numba.njit(cache=True)
-def _below_each(lst: np.ndarray, length: int, x: int) -> np.ndarray:
-    """For every k-set's list, how many of its hands are weaker than x."""
-    m = lst.shape[0] // length
-    out = np.empty(m, dtype=np.int32)
-    for t in range(m):
-        out[t] = _count_below(lst, t * length, length, x)
-    return out
-
-
-@numba.njit(cache=True)
-def _count_below_and_equal(lst: np.ndarray, start: int, length: int, x: int) -> tuple[int, int]:
-    lo = _count_below(lst, start, length, x)
-    eq = 0
-    while lo + eq < length and lst[start + lo + eq] == x:
-        eq += 1
-    return lo, eq
-
-
-@numba.njit(cache=True, parallel=True)
-def _dealer_counts(reps_pos: np.ndarray, n: int, q: int, strength: np.ndarray, binom: np.ndarray,
-                   lens: np.ndarray, cum1: np.ndarray, cum2: np.ndarray, l3: np.ndarray, l4: np.ndarray,
-                   q3: np.ndarray, q4: np.ndarray) -> np.ndarray:
-    """(m, n-5, 3) int32: dealer hands that do not qualify / lose to the player / tie, per up card.
-
-    Up cards are the deck positions not in the player's hand, in ascending order. ``qk[t]`` is
-    g(t, Q) precomputed for every k-set; only hands that reach the qualifier need the two
-    searches at the player's own strength.
-    """
-    m = reps_pos.shape[0]
-    out = np.zeros((m, n - 5, 3), dtype=np.int32)
-    for i in numba.prange(m):
-        p = reps_pos[i]
-        sp = strength[_colex(p, 5, binom)]
-        need = sp >= q
-        merged = np.empty(6, dtype=np.int64)
-        sub = np.empty(5, dtype=np.int64)
-        ui = 0
-        for u in range(n):
-            inp = False
-            for j in range(5):
-                if p[j] == u:
-                    inp = True
-            if inp:
-                continue
-            ins = 0
-            while ins < 5 and p[ins] < u:
-                ins += 1
-            for a in range(6):
-                merged[a] = u if a == ins else (p[a] if a < ins else p[a - 1])
-            cq = 0
-            cs = 0
-            ce = 0
-            for mask in range(31):  # S = cards of P picked by mask; all five plus u is six cards: none
-                k = 0
-                bits = 0
-                for a in range(6):
-                    if a == ins:
-                        sub[k] = merged[a]
-                        k += 1
-                    else:
-                        j = a if a < ins else a - 1
-                        if mask >> j & 1:
-                            sub[k] = merged[a]
-                            k += 1
-                            bits += 1
-                sign = -1 if bits & 1 else 1
-                t = _colex(sub, k, binom)
-                if k == 5:
-                    s = strength[t]
-                    cq += sign * (s < q)
-                    cs += sign * (s < sp)
-                    ce += sign * (s == sp)
-                    continue
-                if k <= 2:
-                    cum = cum1 if k == 1 else cum2
-                    cq += sign * cum[t, q]
-                    if need:
-                        cs += sign * cum[t, sp]
-                        ce += sign * (cum[t, sp + 1] - cum[t, sp])
-                    continue
-                cq += sign * (q3[t] if k == 3 else q4[t])
-                if need:
-                    lst = l3 if k == 3 else l4
-                    ln = lens[k - 1]
-                    lo, eq = _count_below_and_equal(lst, t * ln, ln, sp)
-                    cs += sign * lo
-                    ce += sign * eq
-            out[i, ui, 0] = cq
-            if need:
-                out[i, ui, 1] = cs - cq
-                out[i, ui, 2] = ce
-            ui += 1
-    return out
+N_PAY = 12  # pay classes: 0..8 royal..pair, 9 ace-king high, 10 other high card (11 unused)
+AK, OTHER_HIGH = 9, 10
+N_CLOSE = 10  # closest decisions reported
 
 
 @dataclass(frozen=True)
 class DealerCounts:
-    """Stage 1: for each player-hand suit class and up card, the dealer-hand counts."""
+    """For each player-hand suit class and up card, the dealer-hand counts (pay-free)."""
 
     deck: Deck
-    qualifier: str
     reps: np.ndarray  # (m, 5) int8 card ids
     weights: np.ndarray  # (m,) int64
     counts: np.ndarray  # (m, n-5, 3) int32: not qualifying, player wins, push; up cards ascending
     pay_class: np.ndarray  # (m,) int8: 0..8 royal flush..pair, 9 ace-king, 10 other high card
-    holes: int  # dealer hole-card sets per (hand, up card): C(n-6, 4)
+
+    @property
+    def holes(self) -> int:
+        """Dealer hole-card sets per (hand, up card): C(n-6, 4)."""
+        return math.comb(self.deck.size - 6, 4)
 
     @property
     def total(self) -> int:
+        """Every deal: C(n,5) x (n-5) x C(n-6,4)."""
         return math.comb(self.deck.size, 5) * (self.deck.size - 5) * self.holes
 
     def up_cards(self, i: int) -> list[int]:
         """The up cards of row i, in the order its counts are stored."""
         hand = set(self.reps[i].tolist())
         return [c for c in self.deck.cards if c not in hand]
-
-
-def _progress(enabled: bool, text: str) -> None:
-    if enabled:
-        print(f"\r{text}", end="", file=sys.stderr, flush=True)
 
 
 def _pay_classes(deck: Deck, reps: np.ndarray) -> np.ndarray:
@@ -321,71 +184,25 @@ def _pay_classes(deck: Deck, reps: np.ndarray) -> np.ndarray:
     return np.where(cls <= 8, cls, np.where(ak, AK, OTHER_HIGH)).astype(np.int8)
 
 
-def _counter(deck: Deck, qualifier: str) -> Callable[[np.ndarray], np.ndarray]:
-    """Build g's lookup tables once; return stage 1 for rows of player-hand card ids."""
+def qualifier_strength(deck: Deck, qualifier: str) -> int:
+    """The weakest dealer strength that qualifies, in ``deck``'s dense strengths."""
     cls, ranks = parse_qualifier(qualifier)
-    ht = hand_table(deck)
-    q = ht.strength_at_least(cls, ranks)
-    lens = np.array([math.comb(deck.size - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
-    order = np.argsort(ht.strength, kind="stable")  # hands in ascending strength: every list comes out sorted
-    lists = _build_lists(ht.position[ht.combos], ht.strength, order, deck.size, ht.n_levels, BINOM, lens)
-    below_q = tuple(_below_each(lst, int(ln), q) for lst, ln in zip(lists[2:], lens[2:]))
-
-    def count(hands: np.ndarray) -> np.ndarray:
-        reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)
-        return _dealer_counts(reps_pos, deck.size, q, ht.strength, BINOM, lens, *lists, *below_q)
-
-    return count
+    return hand_table(deck).strength_at_least(cls, ranks)
 
 
-def counts_for_hands(deck: Deck, qualifier: str, hands: np.ndarray) -> np.ndarray:
-    """Stage 1 for the given player hands (rows of card ids), without symmetry or cache (for checks)."""
-    return _counter(deck, qualifier)(hands)
+def dealer_counts_of(deck: Deck, qualifier: str, symmetry: bool = True,
+                     progress: Progress | None = None) -> DealerCounts:
+    """Count over the suit classes of player hands (or, with ``symmetry=False``, every hand), unstored."""
+    if symmetry:
+        reps, weights = suit_classes(5, deck)
+    else:
+        reps, weights = hand_table(deck).combos, np.ones(math.comb(deck.size, 5), dtype=np.int64)
+    counts = dealer_counts.count_all(deck, qualifier_strength(deck, qualifier), np.asarray(reps),
+                                     progress or Progress(False, ""))
+    return DealerCounts(deck, np.asarray(reps), np.asarray(weights), counts, _pay_classes(deck, np.asarray(reps)))
 
 
-def dealer_counts(deck: Deck, qualifier: str, progress: bool = False, use_cache: bool = True,
-                  symmetry: bool = True) -> DealerCounts:
-    """Stage 1 over the suit classes of player hands (or, with ``symmetry=False``, every hand)."""
-    cls, ranks = parse_qualifier(qualifier)
-    key = {"game": "caribbean", "stage": "dealer_counts", "version": ENGINE_VERSION, "symmetry": symmetry,
-           "deck": [list(deck.ranks), deck.n_suits], "qualifier": [cls.value, list(ranks)]}
-    holes = math.comb(deck.size - 6, 4)
-
-    def build() -> dict[str, np.ndarray]:
-        if symmetry:
-            reps, weights = suit_classes(5, deck)
-        else:
-            reps, weights = hand_table(deck).combos, np.ones(math.comb(deck.size, 5), dtype=np.int64)
-        _progress(progress, "caribbean: indexing dealer hands ...")
-        count = _counter(deck, qualifier)
-        # independent chunks: progress between them, and the unit of work to spread wider one day
-        chunks = np.array_split(np.arange(len(reps)), 16)
-        parts = []
-        for c, idx in enumerate(chunks):
-            _progress(progress, f"caribbean: counting dealer hands {100 * c // len(chunks):3d}% ")
-            parts.append(count(reps[idx]))
-        _progress(progress, "caribbean: counting dealer hands 100%\n")
-        return {"reps": np.asarray(reps), "weights": np.asarray(weights), "counts": np.concatenate(parts),
-                "pay_class": _pay_classes(deck, np.asarray(reps))}
-
-    memo_key = repr((str(cache.cache_dir()), sorted(key.items())))
-    if use_cache and memo_key in _LOADED:
-        return _LOADED[memo_key]
-    arrays = cache.load_or_build(key, build) if use_cache else build()
-    dc = DealerCounts(deck, qualifier, arrays["reps"], arrays["weights"], arrays["counts"], arrays["pay_class"], holes)
-    if use_cache:
-        _LOADED[memo_key] = dc  # solve and compare settle many tables in one process: read the cache once
-    return dc
-
-
-_LOADED: dict[str, DealerCounts] = {}
-
-
-# --- stage 2: settle a pay table under a strategy ---------------------------------------
-
-N_PAY = 12  # pay classes: 0..8 royal..pair, 9 ace-king high, 10 other high card (11 unused)
-AK, OTHER_HIGH = 9, 10
-N_CLOSE = 10  # closest decisions reported
+# --- settle: a pay table under every named strategy at once ---------------------------------------
 
 
 def _rep_features(reps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -425,7 +242,8 @@ def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps
         has_qj = has_q or (bits >> 9) & 1 == 1
         ui = 0
         for card in cards:
-            if card == reps[i, 0] or card == reps[i, 1] or card == reps[i, 2] or card == reps[i, 3] or card == reps[i, 4]:
+            if (card == reps[i, 0] or card == reps[i, 1] or card == reps[i, 2] or card == reps[i, 3]
+                    or card == reps[i, 4]):
                 continue
             u = card >> 2
             nq = np.int64(counts[i, ui, 0])
@@ -475,6 +293,8 @@ def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps
 
 @dataclass(frozen=True)
 class Settled:
+    """One pay table settled: tallies of every named strategy, the chosen strategy's charts."""
+
     strategy: str
     tallies: dict[str, np.ndarray]  # strategy -> (N_PAY, 5)
     ak_raised: np.ndarray  # (13, 13) by [third-highest rank, up-card rank], chosen strategy
@@ -484,16 +304,31 @@ class Settled:
 
     @property
     def tally(self) -> np.ndarray:
+        """The chosen strategy's tally."""
         return self.tallies[self.strategy]
 
 
-def settle(dc: DealerCounts, pays: RaisePays, strategy: str = "optimal") -> Settled:
+_INT64_LIMIT = 2**62  # headroom below 2**63 for the sums the kernel forms
+
+
+def pay_integers(pays: RaisePays, holes: int) -> tuple[np.ndarray, int]:
+    """Pays scaled to a common denominator as int64, refused when the kernel's sums could overflow."""
+    pay_list = [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card, Fraction(0)]
+    den = math.lcm(*(p.denominator for p in pay_list))
+    ints = [int(p * den) for p in pay_list]
+    # the largest term: holes * (den + 2 * pay), four of them added
+    if 4 * holes * (3 * den + 2 * max(ints)) >= _INT64_LIMIT:
+        raise OptionError("caribbean: pays this large (or with this many digits) do not fit the exact integer "
+                          f"strategy solver (largest pay about {float(max(pay_list)):.4g}:1, common denominator "
+                          f"{den:,}); the solver holds pays up to about 3e12:1")
+    return np.array(ints, dtype=np.int64), den
+
+
+def settle_counts(dc: DealerCounts, pays: RaisePays, strategy: str = "optimal") -> Settled:
     """Settle one pay table under every named strategy in one pass (``strategy`` picks the chart)."""
     if strategy not in STRATEGIES:
         raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
-    pay_list = [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card, Fraction(0)]
-    den = math.lcm(*(p.denominator for p in pay_list))
-    pay_int = np.array([int(p * den) for p in pay_list], dtype=np.int64)
+    pay_int, den = pay_integers(pays, dc.holes)
     bits, third, fourth = _rep_features(dc.reps)
     tally, ak_raised, ak_total, gap, idx, dec, decision = _settle(
         dc.counts, dc.weights, dc.pay_class.astype(np.int64), dc.reps.astype(np.int64), bits, third, fourth,
@@ -505,13 +340,14 @@ def settle(dc: DealerCounts, pays: RaisePays, strategy: str = "optimal") -> Sett
                    decision)
 
 
-# --- the report --------------------------------------------------------------------------
+# --- the wagers ---------------------------------------------------------------------------------
 
 WIN_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card"]
 WIN_EVENTS = [c.value for c in HAND_CLASSES[:9]] + ["ace_king", "other_high_card"]
 
 
 def main_wager(dc: DealerCounts, pays: RaisePays, st: Settled) -> WagerResult:
+    """The ante and raise, per ante."""
     t = [[int(x) for x in row] for row in st.tally.tolist()]
     pay_list = [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card]
     rows = []
@@ -530,7 +366,8 @@ def main_wager(dc: DealerCounts, pays: RaisePays, st: Settled) -> WagerResult:
         wager="main", title="Caribbean Stud (ante and raise)", strategy=st.strategy,
         total_combinations=dc.total, rows=tuple(rows), unit="ante", stake_varies=True,
         extras={"raise_frequency": Fraction(raised, dc.total),
-                "win_pair_or_ace_king": rows[8].combinations + rows[9].combinations},
+                "win_pair_or_ace_king": rows[8].combinations + rows[9].combinations,
+                "ace_king_deals": int(st.ak_total.sum()), "ace_king_deals_raised": int(st.ak_raised.sum())},
         notes=("Units are net antes won: a win pays the ante 1:1 and the raise (2 antes) at the table's odds; "
                "an exact tie between raising and folding folds (same EV, lower stake).",),
     )
@@ -541,6 +378,9 @@ def _money(x: Fraction) -> str:
 
 
 def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: bool) -> WagerResult:
+    """The Jackpot, per stake: fixed amounts on the player's own five cards."""
+    if jp.stake == 0:
+        raise OptionError("caribbean: the jackpot stake is 0; a wager needs a positive stake")
     per_class_total = np.zeros(N_PAY, dtype=object)
     np.add.at(per_class_total, dc.pay_class.astype(np.int64), dc.weights.astype(object))
     rows = []
@@ -557,92 +397,70 @@ def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: 
         won += n
         rows.append(Row(c.value, c.label, f"{_money(amount)} (amount)", amount / jp.stake - 1, n,
                         pay_ref=f"jackpot.{c.value}", pay_coef=1 / jp.stake))
-    rows.append(Row("no_prize", "No prize" + ("" if paid_on_fold else " (or folded)"), "", Fraction(-1), dc.total - won))
+    no_prize = "No prize" + ("" if paid_on_fold else " (or folded)")
+    rows.append(Row("no_prize", no_prize, "", Fraction(-1), dc.total - won))
     return WagerResult(
         wager="jackpot", title=f"Jackpot (fixed prizes, stake {_money(jp.stake)})", strategy=st.strategy,
         total_combinations=dc.total, rows=tuple(rows), unit=f"stake of {_money(jp.stake)}",
         notes=("Prizes are fixed amounts paid on the player's own five cards; the stake is kept by the house, so a "
                "prize of A is a net win of A/stake - 1 stakes.",
-               "A folded hand " + ("keeps" if paid_on_fold else "forfeits") + " its jackpot (rule `jackpot_paid_on_fold`).",
+               "A folded hand " + ("keeps" if paid_on_fold else "forfeits")
+               + " its jackpot (rule jackpot_paid_on_fold).",
                ),
     )
 
 
-def _ak_section(dc: DealerCounts, st: Settled) -> Section:
+# --- sections ----------------------------------------------------------------------------------------
+
+
+def _ak_section(st: Settled) -> Section:
     """The ace-king decisions as a chart: player's third-highest card against the up card's rank."""
     raised, total = st.ak_raised, st.ak_total
     cols = [r for r in range(12, -1, -1) if total[:, r].any()]
-    rowsr = [r for r in range(12, -1, -1) if total[r].any()]
-    md = ["Share of ace-king deals raised, by the player's third-highest card (rows) and the dealer's up card "
-          "(columns). `all` and `-` mean every and no such deal is raised.", "",
-          "| AK + | " + " | ".join(RANK_CHARS[c] for c in cols) + " |",
-          "|---|" + "---:|" * len(cols)]
-    chart = {}
-    for r in rowsr:
-        cells = []
-        for c in cols:
-            if total[r, c] == 0:
-                cells.append("")
-            elif raised[r, c] == total[r, c]:
-                cells.append("all")
-            elif raised[r, c] == 0:
-                cells.append("-")
-            else:
-                cells.append(f"{100 * raised[r, c] / total[r, c]:.0f}%")
-            chart[f"AK{RANK_CHARS[r]}_vs_{RANK_CHARS[c]}"] = [int(raised[r, c]), int(total[r, c])]
-        md.append(f"| AK{RANK_CHARS[r]} | " + " | ".join(cells) + " |")
-    ak_total = int(total.sum())
-    ak_raised = int(raised.sum())
+    rows_r = [r for r in range(12, -1, -1) if total[r].any()]
+    rows: list[tuple[Cell, ...]] = []
+    for r in rows_r:
+        cells: list[Cell] = [f"AK{RANK_CHARS[r]}"]
+        cells += [Fraction(int(raised[r, c]), int(total[r, c])) if total[r, c] else None for c in cols]
+        rows.append(tuple(cells))
+    ak_total, ak_raised = int(total.sum()), int(raised.sum())
     share = percent_str(Fraction(ak_raised, ak_total or 1), 2)
-    md += ["", f"Ace-king deals raised: {ak_raised:,} of {ak_total:,} ({share}); folded: {ak_total - ak_raised:,}."]
-    md += ["", "Closest decisions (EV of raising minus EV of folding, in antes; each line stands for its suit "
-           "pattern):", "", "| Player hand | Up card | Raise - fold | Decision |", "|---|---|---:|---|"]
-    closest = []
+    return Section(
+        "ace_king_chart", "Strategy: ace-king hands",
+        (Column("hand", "AK +"), *(Column(f"up_{RANK_CHARS[c]}", RANK_CHARS[c], "share") for c in cols)),
+        tuple(rows),
+        intro=("Share of ace-king deals raised, by the player's third-highest card (rows) and the dealer's up card "
+               "(columns). all and - mean every and no such deal is raised.",),
+        notes=(f"Ace-king deals raised: {ak_raised:,} of {ak_total:,} ({share}); folded: {ak_total - ak_raised:,}.",))
+
+
+def _closest_section(dc: DealerCounts, st: Settled) -> Section:
+    rows: list[tuple[Cell, ...]] = []
     for i, ui, ev_gap, raised_it in st.closest:
         hand = cards_str(sorted(dc.reps[i].tolist(), reverse=True))
-        upc = cards_str([dc.up_cards(i)[ui]])
-        dec = "raise" if raised_it else "fold"
-        md.append(f"| {hand} | {upc} | {decimal_str(ev_gap, 6)} | {dec} |")
-        closest.append({"hand": hand, "up_card": upc, "gap": frac_str(ev_gap), "decision": dec})
-    return Section("Strategy: ace-king hands", "\n".join(md),
-                   {"ak_raised": ak_raised, "ak_total": ak_total, "chart": chart, "closest": closest})
+        rows.append((hand, cards_str([dc.up_cards(i)[ui]]), ev_gap, "raise" if raised_it else "fold"))
+    return Section(
+        "closest_decisions", "Closest decisions",
+        (Column("hand", "Player hand"), Column("up_card", "Up card"),
+         Column("raise_minus_fold", "Raise - fold", "decimal", 6), Column("decision", "Decision")),
+        tuple(rows),
+        intro=("EV of raising minus EV of folding, in antes, for the decisions nearest to a tie; each line stands "
+               "for its suit pattern.",))
 
 
-class Caribbean:
-    key = "caribbean"
-    title = "Caribbean Stud Poker"
-    default_table = "us"
-    options = frozenset({"strategy"})
-    table_model = CaribbeanTable
-
-    def analyze(self, table: Table, options: RunOptions, deck: Deck = FULL_DECK) -> Analysis:
-        model = table.model
-        assert isinstance(model, CaribbeanTable)
-        strategy = options.strategy or model.rules.strategy
-        if strategy not in STRATEGIES:
-            raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
-        dc = dealer_counts(deck, model.rules.dealer_qualifier, progress=options.progress)
-        st = settle(dc, model.pays.main, strategy)
-        main = main_wager(dc, model.pays.main, st)
-        wagers = [main]
-        if model.pays.jackpot is not None:
-            wagers.append(jackpot_wager(dc, model.pays.jackpot, st, model.rules.jackpot_paid_on_fold))
-        sections = [] if options.brief else [_ak_section(dc, st), _comparison_section(dc, model.pays.main, st)]
-        rules = {"deck": deck.describe(), "dealer_qualifier": model.rules.dealer_qualifier,
-                 "raise": "2 antes", "strategy": strategy, "jackpot_paid_on_fold": model.rules.jackpot_paid_on_fold}
-        decisions = Decisions(
-            "raise", "raise (else fold), per player hand suit pattern and dealer up card",
-            st.decision.ravel() if st.decision is not None else np.zeros(0, dtype=np.bool_),
-            np.repeat(dc.weights * dc.holes, dc.counts.shape[1]),
-            lambda f: _describe_point(dc, f))
-        return Analysis(
-            game=self.key, table=table, rules=rules, decisions=(decisions,),
-            published_applies=strategy == model.rules.strategy,
-            convention=(f"one combination is one deal: the player's five cards (a set), the dealer's up card "
-                        f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
-                        f"C({deck.size - 6},4) = {dc.total:,}"),
-            wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
-        )
+def _comparison_section(dc: DealerCounts, pays: RaisePays, st: Settled) -> Section:
+    rows: list[tuple[Cell, ...]] = []
+    for name in STRATEGIES:
+        w = main_wager(dc, pays, Settled(name, st.tallies, st.ak_raised, st.ak_total, ()))
+        mark = " (this report)" if name == st.strategy else ""
+        rows.append((name + mark, w.expected_value, w.house_edge, w.element_of_risk,
+                     Fraction(w.extras["raise_frequency"])))
+    return Section(
+        "strategies_compared", "Named strategies compared",
+        (Column("strategy", "Strategy"), Column("expected_value", "Expected value per ante", "decimal", 6),
+         Column("house_edge", "House edge", "percent"), Column("element_of_risk", "Element of risk", "percent"),
+         Column("raise_frequency", "Raise frequency", "percent", 2)),
+        tuple(rows))
 
 
 def _describe_point(dc: DealerCounts, flat: int) -> str:
@@ -650,19 +468,74 @@ def _describe_point(dc: DealerCounts, flat: int) -> str:
     return f"{cards_str(sorted(dc.reps[i].tolist(), reverse=True))} against up card {cards_str([dc.up_cards(i)[ui]])}"
 
 
-def _comparison_section(dc: DealerCounts, pays: RaisePays, st: Settled) -> Section:
-    md = ["| Strategy | Expected value per ante | House edge | Element of risk | Raise frequency |",
-          "|---|---:|---:|---:|---:|"]
-    data = {}
-    for name in STRATEGIES:
-        w = main_wager(dc, pays, Settled(name, st.tallies, st.ak_raised, st.ak_total, ()))
-        eor = w.element_of_risk
-        assert eor is not None
-        mark = " (this report)" if name == st.strategy else ""
-        md.append(f"| {name}{mark} | {decimal_str(w.expected_value, 6)} | {percent_str(w.house_edge)} | "
-                  f"{percent_str(eor)} | {percent_str(Fraction(w.extras['raise_frequency']), 2)} |")
-        data[name] = {"expected_value": w.expected_value, "house_edge": w.house_edge, "element_of_risk": eor}
-    return Section("Named strategies compared", "\n".join(md), data)
+# --- the game ------------------------------------------------------------------------------------------
 
 
-GAME = Caribbean()
+class Caribbean:
+    """Caribbean Stud Poker: ante, raise or fold against the dealer's hand, and the Jackpot."""
+
+    key: ClassVar[str] = "caribbean"
+    title: ClassVar[str] = "Caribbean Stud Poker"
+    default_table: ClassVar[str] = "us"
+    options: ClassVar[frozenset[str]] = frozenset({"strategy"})
+    engine_version: ClassVar[int] = 2
+    table_model: ClassVar[type[TableModel]] = CaribbeanTable
+
+    def resolve(self, table: Table, options: RunOptions) -> CaribbeanRules:
+        """The table's rules, with ``--strategy`` applied."""
+        model = table.model
+        assert isinstance(model, CaribbeanTable)
+        strategy = options.strategy or model.rules.strategy
+        if strategy not in STRATEGIES:
+            raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
+        return CaribbeanRules(table=table, options=options, strategy=strategy,
+                              published_applies=strategy == model.rules.strategy and options.deck is None,
+                              deck=options.deck or FULL_DECK, qualifier=model.rules.dealer_qualifier,
+                              jackpot_paid_on_fold=model.rules.jackpot_paid_on_fold)
+
+    def count(self, rules: CaribbeanRules, store: Store) -> DealerCounts:
+        """The dealer counts of the rules' deck and qualifier, from the store when it has them."""
+        progress = Progress(rules.options.progress, "caribbean: counting dealer hands")
+
+        def build() -> dict[str, np.ndarray]:
+            dc = dealer_counts_of(rules.deck, rules.qualifier, progress=progress)
+            return {"reps": dc.reps, "weights": dc.weights, "counts": dc.counts, "pay_class": dc.pay_class}
+
+        arrays = store.get(count_key(self, rules), build)
+        return DealerCounts(rules.deck, arrays["reps"], arrays["weights"], arrays["counts"], arrays["pay_class"])
+
+    def settle(self, counts: DealerCounts, rules: CaribbeanRules) -> Analysis:
+        """Every wager, the ace-king chart, the closest decisions and the named strategies compared."""
+        dc, model = counts, rules.model
+        st = settle_counts(dc, model.pays.main, rules.strategy)
+        wagers = [main_wager(dc, model.pays.main, st)]
+        if model.pays.jackpot is not None:
+            wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
+        sections = () if rules.options.brief else (
+            _ak_section(st), _closest_section(dc, st), _comparison_section(dc, model.pays.main, st))
+        decisions = Decisions(
+            "raise", "raise (else fold), per player hand suit pattern and dealer up card",
+            st.decision.ravel() if st.decision is not None else np.zeros(0, dtype=np.bool_),
+            np.repeat(dc.weights * dc.holes, dc.counts.shape[1]),
+            lambda f: _describe_point(dc, f))
+        deck = rules.deck
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), decisions=(decisions,),
+            published_applies=rules.published_applies,
+            convention=(f"one combination is one deal: the player's five cards (a set), the dealer's up card "
+                        f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
+                        f"C({deck.size - 6},4) = {dc.total:,}"),
+            wagers=tuple(wagers), sections=sections, assumptions=tuple(model.assumptions),
+        )
+
+    def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:
+        """The ace-king raising chart as a heat map."""
+        try:
+            sec = analysis.section("ace_king_chart")
+        except KeyError:
+            return ()
+        cols = tuple(c.title for c in sec.columns[1:])
+        cells = tuple(tuple(x if isinstance(x, Fraction) else None for x in r[1:]) for r in sec.rows)
+        return (Heatmap("caribbean-ace-king", f"Caribbean Stud ({analysis.table.id}): share of ace-king deals raised",
+                        tuple(str(r[0]) for r in sec.rows), cols, cells, "dealer's up card",
+                        "player's ace-king hand, by third card"),)

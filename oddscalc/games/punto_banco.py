@@ -19,7 +19,7 @@ no pair): ``(ordered same-rank pairs) x (size - 2) P 4``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -28,9 +28,11 @@ from typing import Annotated, Any, ClassVar
 import numpy as np
 from pydantic import BeforeValidator, Field, PlainSerializer
 
-from ..exact import Row, WagerResult, decimal_str, frac_str, parse_fraction, percent_str
+from ..cache import Store
+from ..exact import decimal_str, frac_str, parse_fraction, percent_str
+from ..protocol import OptionError, Rules, count_key
+from ..results import Analysis, Chart, Lines, Row, RunOptions, Section, WagerResult
 from ..tables import Ratio, Strict, Table, TableModel, ratio_text
-from . import Analysis, OptionError, RunOptions, Section
 from .shoe import (
     STANDARD_TABLEAU,
     Multisets,
@@ -42,7 +44,7 @@ from .shoe import (
     falling,
     multiset_keys,
     tableau_array,
-    tableau_markdown,
+    tableau_section,
     totals_mask,
     value_grid,
 )
@@ -62,6 +64,7 @@ def parse_percent(value: Any) -> Fraction:
 
 
 def percent_text(x: Fraction) -> str:
+    """A commission as a table writes it: "5%"."""
     text = decimal_str(x * 100, 6).rstrip("0").rstrip(".")
     return f"{text}%"
 
@@ -70,6 +73,8 @@ Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(pe
 
 
 class BankerPay(Strict):
+    """The banker bet: its pay, the commission, and the house variants' banker rules."""
+
     win: Ratio
     commission: Percent = Fraction(1, 20)  # taken from every banker win
     win_with_6: Ratio | None = None  # Super 6: a banker win with a total of 6 pays this instead
@@ -77,6 +82,8 @@ class BankerPay(Strict):
 
 
 class PuntoBancoPays(Strict):
+    """The ``[pays]`` of a punto banco table."""
+
     player: WinPay
     banker: BankerPay
     tie: WinPay
@@ -86,7 +93,9 @@ class PuntoBancoPays(Strict):
     panda_8: WinPay | None = None  # player wins with a three-card 8
 
 
-class PuntoBancoRules(Strict):
+class TableRules(Strict):
+    """The ``[rules]`` of a punto banco table: the shoe and the drawing rules."""
+
     decks: int = Field(8, ge=1)
     punto_draws_on: Totals = (0, 1, 2, 3, 4, 5)
     banca_tableau: Tableau = STANDARD_TABLEAU
@@ -94,10 +103,46 @@ class PuntoBancoRules(Strict):
 
 
 class PuntoBancoTable(TableModel):
-    rules: PuntoBancoRules
+    """A punto banco table file."""
+
+    rules: TableRules
     pays: PuntoBancoPays
 
     GAME: ClassVar[str] = "punto-banco"
+
+
+@dataclass(frozen=True)
+class PuntoBancoRules(Rules):
+    """A punto banco table resolved for a run."""
+
+    decks: int
+    drawing: TableRules
+
+    @property
+    def model(self) -> PuntoBancoTable:
+        """The table file's model."""
+        model = self.table.model
+        assert isinstance(model, PuntoBancoTable)
+        return model
+
+    @property
+    def shoe(self) -> Shoe:
+        """The shoe of ``decks`` standard decks."""
+        return Shoe.of_decks(self.decks)
+
+    def count_key(self) -> dict[str, Any]:
+        """The shoe and the drawing rules."""
+        r = self.drawing
+        return {"shoe": list(self.shoe.counts), "pairs": list(self.shoe.same_rank_pairs),
+                "punto_draws_on": list(r.punto_draws_on), "banca_tableau": list(r.banca_tableau),
+                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands)}
+
+    def shown(self) -> dict[str, Any]:
+        """The rules as the report states them."""
+        r = self.drawing
+        return {"decks": self.decks, "punto_draws_on": list(r.punto_draws_on),
+                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
+                "banca_tableau": list(r.banca_tableau)}
 
 
 # --- stage 1: count the coups (no pays) --------------------------------------------------
@@ -136,13 +181,19 @@ class Coups:
     pair_sequences: int  # six-card sequences whose first two cards of one side are a pair
 
     def count(self, pred: Any) -> int:
+        """Coups whose (punto total, cards, banca total, cards) satisfy ``pred``."""
         return sum(n for o, n in self.outcomes.items() if pred(*o))
 
 
-def count_coups(shoe: Shoe, rules: PuntoBancoRules) -> Coups:
+def count_coups(shoe: Shoe, rules: TableRules) -> Coups:
     """Stage 1 for a shoe: exact counts of every (punto, banca) final hand."""
     orderings = _outcome_orderings(rules.punto_draws_on, rules.banca_tableau, rules.banca_draws_when_punto_stands)
     counts = exact_dot(Multisets.of_size(6).weights(shoe), orderings)
+    return _coups(shoe, counts, shoe.pair_sequences * falling(shoe.size - 2, 4))
+
+
+def _coups(shoe: Shoe, counts: np.ndarray, pair_sequences: int) -> Coups:
+    """Coups from the 400 outcome counts (index ((pt * 2 + punto drew) * 10 + bt) * 2 + banca drew)."""
     outcomes: dict[Outcome, int] = {}
     for k, n in enumerate(counts):
         if n:
@@ -153,7 +204,7 @@ def count_coups(shoe: Shoe, rules: PuntoBancoRules) -> Coups:
     total = shoe.ordered(6)
     if sum(outcomes.values()) != total:
         raise AssertionError("outcome counts do not add up to the ordered six-card total")
-    return Coups(shoe, total, outcomes, shoe.pair_sequences * falling(shoe.size - 2, 4))
+    return Coups(shoe, total, outcomes, pair_sequences)
 
 
 # --- stage 2: settle the wagers ------------------------------------------------------------
@@ -242,17 +293,14 @@ def settle(coups: Coups, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
 # --- the game ---------------------------------------------------------------------------------
 
 
-def _drawing_markdown(rules: PuntoBancoRules) -> str:
-    return "\n".join([
-        "A two-card 8 or 9 on either side is a natural: both hands stand.",
-        "",
-        f"- Punto draws on {_totals_text(rules.punto_draws_on)} and stands otherwise.",
-        ("- When punto stood, banca stands whatever its total." if not rules.banca_draws_when_punto_stands else
-         f"- When punto stood, banca draws on {_totals_text(rules.banca_draws_when_punto_stands)}."),
-        "- When punto drew, banca follows the tableau (banca's total down, punto's third card across):",
-        "",
-        tableau_markdown(rules.banca_tableau, "banca", "punto's third card"),
-    ])
+def _drawing_section(rules: TableRules) -> Section:
+    stood = ("When punto stood, banca stands whatever its total." if not rules.banca_draws_when_punto_stands else
+             f"When punto stood, banca draws on {_totals_text(rules.banca_draws_when_punto_stands)}.")
+    return tableau_section(
+        "drawing_rules", "Drawing rules", rules.banca_tableau, "Banca total", "punto's third card",
+        intro=("A two-card 8 or 9 on either side is a natural: both hands stand.",
+               f"Punto draws on {_totals_text(rules.punto_draws_on)} and stands otherwise.", stood,
+               "When punto drew, banca follows the tableau (banca's total down, punto's third card across):"))
 
 
 def _totals_text(totals: tuple[int, ...]) -> str:
@@ -260,43 +308,62 @@ def _totals_text(totals: tuple[int, ...]) -> str:
 
 
 class PuntoBanco:
-    key = "punto-banco"
-    title = "Punto banco"
-    default_table = "standard"
-    options: frozenset[str] = frozenset({"decks"})
+    """Punto banco: bets on punto, banca or a tie, and the side bets; nobody makes a choice."""
 
-    @property
-    def table_model(self) -> type[TableModel]:
-        return PuntoBancoTable
+    key: ClassVar[str] = "punto-banco"
+    title: ClassVar[str] = "Punto banco"
+    default_table: ClassVar[str] = "standard"
+    options: ClassVar[frozenset[str]] = frozenset({"decks"})
+    engine_version: ClassVar[int] = 1
+    table_model: ClassVar[type[TableModel]] = PuntoBancoTable
 
-    def analyze(self, table: Table, options: RunOptions) -> Analysis:
+    def resolve(self, table: Table, options: RunOptions) -> PuntoBancoRules:
+        """The table's rules, with ``--decks`` applied."""
         model = table.model
-        if not isinstance(model, PuntoBancoTable):
-            raise OptionError(f"{table.path}: not a punto-banco table")
-        unused = [n for n in ("strategy", "players") if getattr(options, n) is not None]
-        if unused:
-            raise OptionError(f"--{unused[0]} does not apply to punto-banco")
+        assert isinstance(model, PuntoBancoTable)
         decks = options.decks if options.decks is not None else model.rules.decks
         if decks < 1:
             raise OptionError("--decks must be at least 1")
-        rules = model.rules.model_copy(update={"decks": decks})
-        shoe = Shoe.of_decks(decks)
-        wagers = settle(count_coups(shoe, rules), model.pays)
-        resolved: dict[str, Any] = {
-            "decks": decks,
-            "punto_draws_on": list(rules.punto_draws_on),
-            "banca_draws_when_punto_stands": list(rules.banca_draws_when_punto_stands),
-            "banca_tableau": list(rules.banca_tableau),
-        }
-        sections = [Section("Drawing rules", _drawing_markdown(rules), resolved)]
+        return PuntoBancoRules(table=table, options=options, strategy="none",
+                               published_applies=decks == model.rules.decks, decks=decks, drawing=model.rules)
+
+    def count(self, rules: PuntoBancoRules, store: Store) -> Coups:
+        """Every coup of the shoe by final hands, from the store when it has them."""
+        def build() -> dict[str, np.ndarray]:
+            shoe, r = rules.shoe, rules.drawing
+            orderings = _outcome_orderings(r.punto_draws_on, r.banca_tableau, r.banca_draws_when_punto_stands)
+            pairs = shoe.pair_sequences * falling(shoe.size - 2, 4)
+            return {"outcomes": np.asarray(exact_dot(Multisets.of_size(6).weights(shoe), orderings), dtype=object),
+                    "pair_sequences": np.array([pairs], dtype=object)}
+
+        a = store.get(count_key(self, rules), build)
+        return _coups(rules.shoe, a["outcomes"], int(a["pair_sequences"][0]))
+
+    def settle(self, counts: Coups, rules: PuntoBancoRules) -> Analysis:
+        """Every wager on the layout."""
+        shoe = rules.shoe
+        wagers = settle(counts, rules.model.pays)
         convention = (
             f"one combination is one ordered sequence of the first six cards of a shoe of {shoe.label}: "
             f"{shoe.size}P6 = {shoe.ordered(6):,}, the published convention; a coup that leaves cards "
             "undealt counts once for every way those cards can lie"
         )
-        return Analysis(self.key, table, resolved, convention, wagers, headline=_headline(wagers),
-                        sections=tuple(sections), assumptions=tuple(model.assumptions),
-                        published_applies=decks == model.rules.decks)
+        return Analysis(self.key, rules.table, rules.shown(), convention, wagers, headline=_headline(wagers),
+                        sections=(_drawing_section(rules.drawing),), assumptions=tuple(rules.model.assumptions),
+                        published_applies=rules.published_applies)
+
+    def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:
+        """House edge of the banker and player bets against the number of decks."""
+        decks = tuple(range(1, 9))
+        series: dict[str, list[Fraction]] = {}
+        for d in decks:
+            for w in rerun(RunOptions(decks=d, brief=True)).wagers:
+                if w.wager in ("banker", "player"):
+                    series.setdefault(w.wager, []).append(w.house_edge)
+        if not series:
+            return ()
+        return (Lines("punto-banco-decks", f"Punto banco ({analysis.table.id}): house edge against decks in the shoe",
+                      decks, tuple((k, tuple(v)) for k, v in series.items()), "decks", "house edge"),)
 
 
 def _headline(wagers: tuple[WagerResult, ...]) -> tuple[str, ...]:
@@ -311,5 +378,3 @@ def _headline(wagers: tuple[WagerResult, ...]) -> tuple[str, ...]:
                      f"{best.title.lower()}, {percent_str(best.house_edge)} (exact {frac_str(best.house_edge)}).")
     return tuple(lines)
 
-
-GAME = PuntoBanco()

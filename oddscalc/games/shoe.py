@@ -38,6 +38,7 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BeforeValidator, PlainSerializer
 
+from ..results import Cell, Column, Section
 from ..tables import Ratio, Strict
 
 VALUES = 10
@@ -96,6 +97,7 @@ class Shoe:
 
     @property
     def size(self) -> int:
+        """Cards in the shoe."""
         return sum(self.counts)
 
     def ordered(self, k: int) -> int:
@@ -128,6 +130,7 @@ class Multisets:
     @staticmethod
     @cache
     def of_size(size: int) -> Multisets:
+        """Every multiset of ``size`` values (cached)."""
         rows = np.zeros((math.comb(size + VALUES - 1, VALUES - 1), VALUES), dtype=np.int64)
         for i, combo in enumerate(itertools.combinations_with_replacement(range(VALUES), size)):
             for v in combo:
@@ -292,10 +295,11 @@ def totals_mask(totals: Iterable[int]) -> np.ndarray:
     return mask
 
 
-def tableau_markdown(tableau: Sequence[str], who: str, against: str) -> str:
-    """The tableau as a Markdown grid."""
-    head = f"| {who} total \\ {against} | " + " | ".join(str(v) for v in range(VALUES)) + " |"
-    lines = [head, "|---|" + "---|" * VALUES]
-    for t, row in enumerate(tableau):
-        lines.append(f"| {t} | " + " | ".join("draw" if ch == "D" else "·" for ch in row) + " |")
-    return "\n".join(lines)
+def tableau_section(section_id: str, title: str, tableau: Sequence[str], who: str, against: str,
+                    intro: Sequence[str] = (), notes: Sequence[str] = ()) -> Section:
+    """A drawing tableau as a section: one row per total 0-7, one column per third card 0-9."""
+    columns = (Column("total", f"{who} \\ {against}", "int"),
+               *(Column(f"third_{v}", str(v)) for v in range(VALUES)))
+    rows: list[tuple[Cell, ...]] = [(t, *("draw" if ch == "D" else "stand" for ch in row))
+                                    for t, row in enumerate(tableau)]
+    return Section(section_id, title, columns, tuple(rows), intro=tuple(intro), notes=tuple(notes))

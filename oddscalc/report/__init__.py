@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..games import Analysis
+from ..results import Analysis
 from .csv import render_csv
 from .json import render_json, to_data
 from .markdown import render_markdown

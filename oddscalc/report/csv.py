@@ -6,7 +6,7 @@ import csv
 import io
 
 from ..exact import decimal_str, frac_str
-from ..games import Analysis
+from ..results import Analysis
 
 COLUMNS = [
     "game", "table", "wager", "strategy", "event", "label", "pays", "units", "stake",
@@ -16,6 +16,7 @@ COLUMNS = [
 
 
 def render_csv(a: Analysis) -> str:
+    """Every row of every wager, exact and decimal."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(COLUMNS)

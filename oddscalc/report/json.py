@@ -7,8 +7,9 @@ from fractions import Fraction
 from typing import Any
 
 from .. import __version__
-from ..exact import WagerResult, frac_str
-from ..games import Analysis
+from ..exact import frac_str
+from ..results import Analysis, Section, WagerResult
+from .cells import cell_json
 
 
 def _jsonable(x: Any) -> Any:
@@ -22,6 +23,7 @@ def _jsonable(x: Any) -> Any:
 
 
 def wager_data(w: WagerResult) -> dict[str, Any]:
+    """One wager as JSON, per the contract in DESIGN.md."""
     eor = w.element_of_risk
     return {
         "wager": w.wager,
@@ -65,6 +67,7 @@ def wager_data(w: WagerResult) -> dict[str, Any]:
 
 
 def to_data(a: Analysis) -> dict[str, Any]:
+    """The whole report as JSON-able data."""
     return {
         "oddscalc_version": __version__,
         "game": a.game,
@@ -76,19 +79,24 @@ def to_data(a: Analysis) -> dict[str, Any]:
         "assumptions": list(a.assumptions),
         "headline": list(a.headline),
         "wagers": [wager_data(w) for w in a.wagers],
-        "sections": {s.title: _jsonable(s.data) for s in a.sections if s.data is not None},
-        "published_checks": _checks(a),
+        "sections": {s.id: section_data(s) for s in a.sections},
+        "published_checks": [{"block": c.block, "wager": c.wager, "figure": c.figure, "stated": c.expected,
+                              "computed": c.computed, "verdict": c.verdict} for c in a.checks],
     }
 
 
-def _checks(a: Analysis) -> list[dict[str, Any]]:
-    from ..verify import check_analysis
-
-    if not a.published_applies:
-        return []
-    return [{"block": c.block, "wager": c.wager, "figure": c.figure, "stated": c.expected,
-             "computed": c.computed, "verdict": c.verdict} for c in check_analysis(a, label=a.table.id)]
+def section_data(s: Section) -> dict[str, Any]:
+    """A section as JSON: its columns, and its rows keyed by column id with exact values."""
+    return {
+        "id": s.id,
+        "title": s.title,
+        "intro": list(s.intro),
+        "columns": [{"id": c.id, "title": c.title, "kind": c.kind} for c in s.columns],
+        "rows": [{c.id: cell_json(v) for c, v in zip(s.columns, row)} for row in s.rows],
+        "notes": list(s.notes),
+    }
 
 
 def render_json(a: Analysis) -> str:
+    """The JSON report, keys in contract order."""
     return json.dumps(to_data(a), indent=2, ensure_ascii=False) + "\n"

@@ -1,19 +1,25 @@
-"""Markdown report: header, headline, one return table per wager, then the appendices."""
+"""Markdown report: header, headline, one return table per wager, published checks, then the sections."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 from .. import __version__
-from ..exact import WagerResult, decimal_str, frac_str, one_in, percent_str
-from ..games import Analysis
+from ..exact import decimal_str, frac_str, one_in, percent_str
+from ..results import Analysis, Section, WagerResult
+from .cells import cell_text
 
 
 def _fmt_units(u: Fraction) -> str:
     return frac_str(u) if u.denominator != 1 else f"{u.numerator:+d}" if u else "0"
 
 
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def wager_markdown(w: WagerResult) -> str:
+    """One wager: its figures, then its return table."""
     lines = [f"## {w.title} (`{w.wager}`)", ""]
     eor = w.element_of_risk
     lines += [
@@ -54,7 +60,7 @@ def wager_markdown(w: WagerResult) -> str:
     lines += ["", "| Event | Pays | Units | Combinations | Probability | Return |", "|---|---|---:|---:|---:|---:|"]
     for r in w.rows:
         lines.append(
-            f"| {r.label} | {r.pays} | {_fmt_units(r.units)} | {r.combinations:,} "
+            f"| {_cell(r.label)} | {_cell(r.pays)} | {_fmt_units(r.units)} | {r.combinations:,} "
             f"| {decimal_str(w.probability(r), 10)} | {decimal_str(w.row_return(r), 10)} |"
         )
     lines.append(
@@ -63,7 +69,42 @@ def wager_markdown(w: WagerResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def section_markdown(s: Section) -> str:
+    """A section: its intro, its table, its notes."""
+    out = [f"## {s.title}", ""]
+    for line in s.intro:
+        out += [line, ""]
+    if s.columns and s.rows:
+        numeric = {"int", "fraction", "decimal", "percent", "signed_percent", "share"}
+        out.append("| " + " | ".join(_cell(c.title) for c in s.columns) + " |")
+        out.append("|" + "".join("---:|" if c.kind in numeric else "---|" for c in s.columns))
+        for row in s.rows:
+            out.append("| " + " | ".join(_cell(cell_text(v, c)) for v, c in zip(row, s.columns)) + " |")
+        out.append("")
+    for line in s.notes:
+        out += [line, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def published_markdown(a: Analysis) -> str:
+    """The table's [published]/[claimed] figures against the exact ones (what `oddscalc verify` checks)."""
+    if not a.sources:
+        return ""
+    if not a.published_applies:
+        return ("## Published figures\n\nNot compared: this run overrides the table's rules or strategy, and the "
+                "table's published figures are for the table as written (`oddscalc verify` checks them).\n")
+    lines = ["## Published figures", "", "Sources: " + "; ".join(a.sources) + ".", "",
+             "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
+    for c in a.checks:
+        verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
+        lines.append(f"| {c.block} | {c.wager} | {c.figure} | {c.expected} | {c.computed} | {_cell(verdict)} |")
+    held = sum(c.ok for c in a.checks)
+    lines += ["", f"{held} of {len(a.checks)} figures hold."]
+    return "\n".join(lines) + "\n"
+
+
 def render_markdown(a: Analysis) -> str:
+    """The whole report as Markdown."""
     t = a.table
     out = [f"# {t.title}", ""]
     if a.headline:
@@ -84,35 +125,10 @@ def render_markdown(a: Analysis) -> str:
         out.append(wager_markdown(w))
     checks = published_markdown(a)
     if checks:
-        out += [checks, ""]
+        out.append(checks)
     for s in a.sections:
-        out += [f"## {s.title}", "", s.markdown.rstrip(), ""]
+        out.append(section_markdown(s))
     return "\n".join(out).rstrip() + "\n"
-
-
-def published_markdown(a: Analysis) -> str:
-    """The table's [published]/[claimed] figures against the exact ones (what `oddscalc verify` checks)."""
-    from ..verify import check_analysis
-
-    checks = check_analysis(a, label=a.table.id)
-    if not checks:
-        return ""
-    if not a.published_applies:
-        return ("## Published figures\n\nNot compared: this run overrides the table's rules or strategy, and the "
-                "table's published figures are for the table as written (`oddscalc verify` checks them).")
-    sources = []
-    for block in ("published", "claimed"):
-        b = getattr(a.table.model, block)
-        if b is not None:
-            sources.append(f"{block}: {b.source}")
-    lines = ["## Published figures", "", "Sources: " + "; ".join(sources) + ".", "",
-             "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
-    for c in checks:
-        verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
-        lines.append(f"| {c.block} | {c.wager} | {c.figure} | {c.expected} | {c.computed} | {verdict} |")
-    held = sum(c.ok for c in checks)
-    lines += ["", f"{held} of {len(checks)} figures hold."]
-    return "\n".join(lines)
 
 
 def _rule(v: object) -> str:

@@ -1,4 +1,4 @@
-"""Charts for the docs, written as plain SVG.
+"""Charts (``results.Heatmap``, ``Bars``, ``Lines``) drawn as plain SVG.
 
 Hand-written SVG rather than a plotting library: the output is byte-for-byte the same on
 every machine and version (so the docs-are-current test covers the charts too), and the docs
@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from html import escape
+
+from ..results import Bars, Chart, Heatmap
 
 FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
 
@@ -36,7 +38,8 @@ def heatmap(title: str, row_labels: Sequence[str], col_labels: Sequence[str],
     cw, ch, left, top = 44, 26, 90, 60
     width = left + cw * len(col_labels) + 20
     height = top + ch * len(row_labels) + 50
-    body = [f"<text x='{left + cw * len(col_labels) // 2}' y='{top - 22}' text-anchor='middle'>{escape(x_title)}</text>",
+    mid = left + cw * len(col_labels) // 2
+    body = [f"<text x='{mid}' y='{top - 22}' text-anchor='middle'>{escape(x_title)}</text>",
             f"<text x='16' y='{top + ch * len(row_labels) // 2}' text-anchor='middle' "
             f"transform='rotate(-90 16 {top + ch * len(row_labels) // 2})'>{escape(y_title)}</text>"]
     for j, c in enumerate(col_labels):
@@ -53,7 +56,8 @@ def heatmap(title: str, row_labels: Sequence[str], col_labels: Sequence[str],
             body.append(f"<rect x='{x}' y='{y}' width='{cw}' height='{ch}' fill='{_shade(share)}' stroke='white'/>")
             colour = "white" if share > 0.55 else "black"
             label = "all" if v == 1 else "-" if v == 0 else f"{round(share * 100)}%"
-            body.append(f"<text x='{x + cw // 2}' y='{y + ch // 2 + 4}' text-anchor='middle' fill='{colour}'>{label}</text>")
+            body.append(f"<text x='{x + cw // 2}' y='{y + ch // 2 + 4}' text-anchor='middle' "
+                        f"fill='{colour}'>{label}</text>")
     return _svg(width, height, body, title)
 
 
@@ -107,3 +111,12 @@ def lines(title: str, xs: Sequence[int], series: Mapping[str, Sequence[Fraction]
             body.append(f"<circle cx='{px(x):.1f}' cy='{py(float(val) * 100):.1f}' r='3' fill='{colour}'/>")
         body.append(f"<text x='{left + pw + 10}' y='{top + 16 + 18 * n}' fill='{colour}'>{escape(name)}</text>")
     return _svg(width, height, body, title)
+
+
+def render_chart(chart: Chart) -> str:
+    """One chart of an analysis as SVG text."""
+    if isinstance(chart, Heatmap):
+        return heatmap(chart.title, chart.row_labels, chart.col_labels, chart.cells, chart.x_title, chart.y_title)
+    if isinstance(chart, Bars):
+        return bars(chart.title, chart.labels, chart.shares, chart.note)
+    return lines(chart.title, chart.xs, dict(chart.series), chart.x_title, chart.y_title)

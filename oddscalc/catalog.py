@@ -1,0 +1,82 @@
+"""Where tables come from: the shipped tables, table references, and loading with the game's model.
+
+The shipped tables live at the top of the project in ``tables/<game>/<id>.toml`` and are
+installed as the package data ``oddscalc.shipped`` (``package_dir`` in ``setup.cfg``), so an
+installed oddscalc finds them without a checkout. A table reference is either an id, naming a
+shipped table of the game, or a path, which contains a path separator or ends in ``.toml``: the
+two are never guessed between (a file called ``us`` in the working folder is not the ``us``
+table).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+from pathlib import Path
+
+from .games import GAMES, TABLE_MODELS
+from .tables import Problem, Table, TableError, load_table_file
+
+SHIPPED_PACKAGE = "oddscalc.shipped"
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def tables_dir() -> Path:
+    """The folder of the shipped tables (in a checkout: ``tables/``)."""
+    spec = importlib.util.find_spec(SHIPPED_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise RuntimeError(f"the shipped tables ({SHIPPED_PACKAGE}) are not installed")
+    return Path(locations[0])
+
+
+def is_path(ref: str) -> bool:
+    """A reference with a path separator or a ``.toml`` ending names a file; anything else is an id."""
+    return ref.endswith(".toml") or "/" in ref or os.sep in ref or (os.altsep is not None and os.altsep in ref)
+
+
+def shipped_tables(game: str | None = None) -> list[Path]:
+    """The shipped table files of ``game`` (default: every game), sorted."""
+    base = tables_dir()
+    games = [game] if game else sorted(g for g in GAMES if (base / g).is_dir())
+    out: list[Path] = []
+    for g in games:
+        out.extend(sorted((base / g).glob("*.toml")))
+    return out
+
+
+def load_table(path: Path, expect_game: str | None = None) -> Table:
+    """Read and validate a table file of any registered game."""
+    shipped = _shipped_id(path)
+    return load_table_file(path, TABLE_MODELS, expect_game, ident=shipped)
+
+
+def _shipped_id(path: Path) -> str | None:
+    try:
+        rel = path.resolve().relative_to(tables_dir().resolve())
+    except ValueError:
+        return None
+    return rel.stem if len(rel.parts) == 2 else None
+
+
+def resolve_table(game: str, ref: str | None = None) -> Table:
+    """``ref`` is a shipped id, a path (see :func:`is_path`), or None for the game's default table."""
+    ident = ref if ref is not None else GAMES[game].default_table
+    if is_path(ident):
+        return load_table(Path(ident), expect_game=game)
+    known = ", ".join(p.stem for p in shipped_tables(game)) or "none"
+    candidate = tables_dir() / game / f"{ident}.toml"
+    if not _ID.match(ident) or not candidate.is_file():
+        raise TableError([Problem(ident, None, "", f"no {game!r} table with this id; shipped: {known} "
+                                                   "(a path to a table file ends in .toml or contains a /)")])
+    return load_table(candidate, expect_game=game)
+
+
+def table_label(table: Table) -> str:
+    """How a table is named to the user: ``let-it-ride/standard`` when shipped, else its path."""
+    try:
+        rel = table.path.resolve().relative_to(tables_dir().resolve())
+    except ValueError:
+        return str(table.path)
+    return str(rel.with_suffix(""))

@@ -1,0 +1,378 @@
+"""The result model: what every game's analysis returns, as exact data.
+
+A game never formats a report. It returns an :class:`Analysis`: one :class:`WagerResult` per
+bet on the layout (integer combinations per event, from which every figure is derived as a
+``Fraction``), structured :class:`Section` tables with stable ids, the decisions its strategy
+made, and the published-figure :class:`Check` results. ``report/`` alone turns that into
+Markdown, CSV and JSON; ``records()`` and ``to_frame()`` turn it into plain rows for other code.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from .cards import Deck
+
+if TYPE_CHECKING:
+    import pandas
+
+    from .tables import Table
+
+Figure = Fraction | int
+Cell = str | int | Fraction | bool | None
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What a run may change besides the table file (each game says which apply)."""
+
+    strategy: str | None = None
+    decks: int | None = None
+    players: int | None = None
+    progress: bool = False  # show progress on stderr
+    brief: bool = False  # skip sections only a reader needs (verify, solve and compare set it)
+    deck: Deck | None = None  # a reduced deck for the poker games' checks (Python API only)
+
+
+# --- wagers ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One event of a wager: what it pays and how often it happens."""
+
+    event: str  # stable id, e.g. "royal_flush_3_bets"
+    label: str  # human text, e.g. "Royal flush, 3 bets in play"
+    pays: str  # pay as printed on the table, e.g. "1000:1" ("" when not a pay)
+    units: Fraction  # net units won per unit base bet (negative: lost)
+    combinations: int
+    stake: Fraction = Fraction(1)  # total units at risk in this event
+    # units depend on at most one pay of the table: units = (units at other pays) + pay_coef * pay,
+    # where pay_ref names it as "<wager>.<key>" in the table's [pays]; lets EV be written symbolically
+    pay_ref: str = ""
+    pay_coef: Fraction = Fraction(0)
+
+
+Z_SCORES = {"90": 1.6448536269514722, "95": 1.959963984540054}
+PRIZE_HORIZON = 100_000_000  # a prize should be expected at least once in this many games
+
+
+@dataclass(frozen=True)
+class Prize:
+    """One pay a wager can win, with its total probability (its rows joined)."""
+
+    pay_ref: str  # "<wager>.<key>" in the table's [pays]
+    pays: str
+    probability: Fraction
+
+    @property
+    def one_in(self) -> Fraction | None:
+        """1 / probability (None when the prize never happens)."""
+        return None if self.probability == 0 else 1 / self.probability
+
+    @property
+    def reachable(self) -> bool:
+        """Expected at least once in PRIZE_HORIZON games."""
+        return self.probability * PRIZE_HORIZON >= 1
+
+
+@dataclass(frozen=True)
+class WagerResult:
+    """Exact results of one wager on the layout; every figure is derived from the integer rows."""
+
+    wager: str  # "main", "jackpot", "three_card_bonus", "banker", ...
+    title: str
+    strategy: str
+    total_combinations: int
+    rows: tuple[Row, ...]
+    unit: str = "unit bet"  # what EV is per ("ante", "base bet", "unit staked")
+    stake_varies: bool = False  # element of risk is only meaningful when the stake can change
+    extras: Mapping[str, Figure] = field(default_factory=dict)  # game-specific exact figures
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        s = sum(r.combinations for r in self.rows)
+        if s != self.total_combinations:
+            raise ValueError(f"{self.wager}: rows add up to {s} combinations, expected {self.total_combinations}")
+        if len({r.event for r in self.rows}) != len(self.rows):
+            raise ValueError(f"{self.wager}: duplicate event ids")
+        if any(r.combinations < 0 for r in self.rows):
+            raise ValueError(f"{self.wager}: a negative count")
+
+    def probability(self, row: Row) -> Fraction:
+        """P(row) = combinations / total."""
+        return Fraction(row.combinations, self.total_combinations)
+
+    def row_return(self, row: Row) -> Fraction:
+        """The row's share of the expected value: units x probability."""
+        return row.units * self.probability(row)
+
+    @property
+    def expected_value(self) -> Fraction:
+        """Net units won per unit bet, on average."""
+        return sum((Fraction(r.units * r.combinations) for r in self.rows), Fraction(0)) / self.total_combinations
+
+    @property
+    def house_edge(self) -> Fraction:
+        """Minus the expected value."""
+        return -self.expected_value
+
+    @property
+    def average_stake(self) -> Fraction:
+        """Units at risk per unit bet, on average."""
+        return sum((r.stake * r.combinations for r in self.rows), Fraction(0)) / self.total_combinations
+
+    @property
+    def element_of_risk(self) -> Fraction | None:
+        """House edge per unit actually staked (None when the stake never varies)."""
+        if not self.stake_varies:
+            return None
+        return self.house_edge / self.average_stake
+
+    @property
+    def variance(self) -> Fraction:
+        """Variance of the net units won."""
+        second = sum((r.units * r.units * r.combinations for r in self.rows), Fraction(0))
+        return second / self.total_combinations - self.expected_value**2
+
+    @property
+    def standard_deviation(self) -> float:
+        """Square root of the variance (a float: the only inexact figure, compared exactly by verify)."""
+        return math.sqrt(self.variance)
+
+    @property
+    def hit_frequency(self) -> Fraction:
+        """P(the wager wins something)."""
+        wins = sum(r.combinations for r in self.rows if r.units > 0)
+        return Fraction(wins, self.total_combinations)
+
+    def volatility_index(self, confidence: str) -> float:
+        """z * SD for a two-sided confidence of "90" or "95" percent (PAR-sheet convention)."""
+        return Z_SCORES[confidence] * self.standard_deviation
+
+    def prizes(self) -> list[Prize]:
+        """Each pay of the table that this wager can win, with its total probability (rows joined by pay)."""
+        by: dict[str, list[Row]] = {}
+        for r in self.rows:
+            if r.pay_ref and r.units > 0:
+                by.setdefault(r.pay_ref, []).append(r)
+        out = []
+        for ref, rows in by.items():
+            n = sum(r.combinations for r in rows)
+            out.append(Prize(ref, rows[0].pays, Fraction(n, self.total_combinations)))
+        return out
+
+    def row(self, event: str) -> Row:
+        """The row with this event id."""
+        for r in self.rows:
+            if r.event == event:
+                return r
+        raise KeyError(event)
+
+    def records(self) -> list[dict[str, Any]]:
+        """One plain dict per row, exact values as Fractions and ints."""
+        return [{"wager": self.wager, "event": r.event, "label": r.label, "pays": r.pays, "units": r.units,
+                 "stake": r.stake, "combinations": r.combinations, "probability": self.probability(r),
+                 "return": self.row_return(r)} for r in self.rows]
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The rows as a pandas DataFrame (needs the optional ``pandas`` extra)."""
+        return _frame(self.records())
+
+
+# --- sections ---------------------------------------------------------------------------------------
+
+COLUMN_KINDS = ("text", "int", "fraction", "decimal", "percent", "signed_percent", "share")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a section: its id (the JSON key), its heading, and how a renderer prints it.
+
+    kinds: text; int (thousands separators); fraction (exact p/q); decimal and percent (rounded to
+    ``places``); signed_percent (with a + on gains); share (a proportion: all, -, or a percent).
+    """
+
+    id: str
+    title: str
+    kind: str = "text"
+    places: int = 4
+
+    def __post_init__(self) -> None:
+        if self.kind not in COLUMN_KINDS:
+            raise ValueError(f"column {self.id}: unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A table of a report with a stable id: intro lines, columns, rows of cells, notes (plain text)."""
+
+    id: str
+    title: str
+    columns: tuple[Column, ...] = ()
+    rows: tuple[tuple[Cell, ...], ...] = ()
+    intro: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for r in self.rows:
+            if len(r) != len(self.columns):
+                raise ValueError(f"section {self.id}: a row of {len(r)} cells for {len(self.columns)} columns")
+
+    def records(self) -> list[dict[str, Cell]]:
+        """One dict per row, keyed by column id."""
+        ids = [c.id for c in self.columns]
+        return [dict(zip(ids, r)) for r in self.rows]
+
+    def column(self, column_id: str) -> list[Cell]:
+        """Every cell of one column."""
+        i = [c.id for c in self.columns].index(column_id)
+        return [r[i] for r in self.rows]
+
+    def to_frame(self) -> pandas.DataFrame:
+        """The rows as a pandas DataFrame (needs the optional ``pandas`` extra)."""
+        return _frame(self.records())
+
+
+def _frame(records: Sequence[Mapping[str, Any]]) -> pandas.DataFrame:
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("to_frame() needs pandas: pip install 'oddscalc[pandas]'") from None
+    return pandas.DataFrame.from_records(list(records))
+
+
+# --- charts (data; report.svg draws them) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """A grid of shares (0..1, None for no data)."""
+
+    id: str
+    title: str
+    row_labels: tuple[str, ...]
+    col_labels: tuple[str, ...]
+    cells: tuple[tuple[Fraction | None, ...], ...]
+    x_title: str
+    y_title: str
+
+
+@dataclass(frozen=True)
+class Bars:
+    """Horizontal bars of shares (0..1), one per label."""
+
+    id: str
+    title: str
+    labels: tuple[str, ...]
+    shares: tuple[Fraction, ...]
+    note: str
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Series of proportions (drawn as percentages) against an integer axis."""
+
+    id: str
+    title: str
+    xs: tuple[int, ...]
+    series: tuple[tuple[str, tuple[Fraction, ...]], ...]
+    x_title: str
+    y_title: str
+
+
+Chart = Heatmap | Bars | Lines
+
+
+# --- decisions and checks ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """One kind of decision the strategy makes, at every decision point.
+
+    Points are in the same order for every table of a game (same deck and rules that shape the
+    enumeration), so two analyses can be compared point by point. ``keys`` names each point as
+    data where the points are few (house baccarat's two-card compositions), for code that plays
+    the strategy (the simulator).
+    """
+
+    name: str
+    description: str
+    values: Any  # numpy bool array, one per point
+    weights: Any  # numpy int array: combinations each point stands for
+    describe: Callable[[int], str]  # a point in words
+    keys: tuple[Hashable, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One published or claimed figure of the table against the computed one."""
+
+    table: str  # how the table is named to the user: "let-it-ride/standard" or its path
+    block: str  # "published" or "claimed"
+    wager: str
+    figure: str
+    expected: str
+    computed: str
+    verdict: str  # "ok", "MISMATCH" or "ERROR"
+    message: str = ""  # why, when the verdict is ERROR
+
+    @property
+    def ok(self) -> bool:
+        """The figure holds."""
+        return self.verdict == "ok"
+
+
+# --- the analysis -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything a report shows about one table under one set of run options."""
+
+    game: str
+    table: Table
+    rules: Mapping[str, Any]  # as resolved (after --decks, --strategy, ...)
+    convention: str  # what one combination is
+    wagers: tuple[WagerResult, ...]
+    headline: tuple[str, ...] = ()  # first lines of a report (e.g. who the game favours)
+    sections: tuple[Section, ...] = ()
+    assumptions: tuple[str, ...] = ()
+    decisions: tuple[Decisions, ...] = ()
+    published_applies: bool = True  # False when options override the table (decks, players, strategy)
+    checks: tuple[Check, ...] = ()  # the table's [published]/[claimed] figures, when they apply
+    sources: tuple[str, ...] = ()  # "<block>: <source>" of each figure block
+
+    def wager(self, name: str) -> WagerResult:
+        """The wager with this id."""
+        for w in self.wagers:
+            if w.wager == name:
+                return w
+        raise KeyError(name)
+
+    def section(self, section_id: str) -> Section:
+        """The section with this id."""
+        for s in self.sections:
+            if s.id == section_id:
+                return s
+        raise KeyError(section_id)
+
+    def decision(self, name: str) -> Decisions:
+        """The decisions of this name."""
+        for d in self.decisions:
+            if d.name == name:
+                return d
+        raise KeyError(name)
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every row of every wager as plain dicts."""
+        return [rec for w in self.wagers for rec in w.records()]
+
+    def to_frame(self) -> pandas.DataFrame:
+        """Every row of every wager as one pandas DataFrame (needs the optional ``pandas`` extra)."""
+        return _frame(self.records())
