@@ -10,15 +10,21 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from oddscalc.analysis import Session
 from oddscalc.cards import parse_cards
 from oddscalc.cli import EXIT_INPUT, main
-from oddscalc.games import GAMES, RunOptions
+from oddscalc.games.house_baccarat import FINITE_EXACT_MAX_PLAYERS, SHEET_TABLEAU, Strategy, seat_counts, seat_ev
+from oddscalc.games.shoe import Shoe
+from oddscalc.protocol import OptionError
+from oddscalc.results import RunOptions
 from oddscalc.simulate import (
     CATEGORY_NAMES,
     RideDecisions,
@@ -26,13 +32,13 @@ from oddscalc.simulate import (
     deal,
     full_shoe,
     hand_name,
+    paired_estimate,
     render_json,
     run,
     solved_chart,
     strength,
     three_card_classes,
 )
-from oddscalc.tables import resolve_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,10 +119,9 @@ def test_deal_takes_distinct_cards_of_the_shoe() -> None:
 # --- decisions ------------------------------------------------------------------------------------------
 
 
-def test_let_it_ride_decisions_agree_with_the_engine_in_count() -> None:
+def test_let_it_ride_decisions_agree_with_the_engine_in_count(sessions: Callable[[str], Session]) -> None:
     """The simulator's own pull-back decisions ride exactly as many holdings as the exact solution."""
-    table = resolve_table("let-it-ride", "standard")
-    extras = GAMES["let-it-ride"].analyze(table, RunOptions()).wager("main").extras
+    extras = sessions("let-it-ride").analyze("standard").wager("main").extras
     values = np.array([1000, 200, 50, 11, 8, 5, 3, 2, 1, -1], dtype=np.int64)
     for k, key in ((3, "bet1_ride_hands"), (4, "bet2_ride_hands")):
         rides = RideDecisions(k, values, min_rank=8, ride_on_zero=False)
@@ -124,13 +129,41 @@ def test_let_it_ride_decisions_agree_with_the_engine_in_count() -> None:
         assert int(rides.ride(every).sum()) == extras[key]
 
 
-def test_house_baccarat_chart_is_read_or_reported_missing() -> None:
-    table = resolve_table("house-baccarat", "seed")
-    analysis = GAMES["house-baccarat"].analyze(table, RunOptions())
-    chart = solved_chart(analysis, "optimal")
+def test_house_baccarat_chart_is_read_or_reported_missing(sessions: Callable[[str], Session]) -> None:
+    analysis = sessions("house-baccarat").analyze("seed")
+    chart = solved_chart(analysis)
     assert chart is not None and chart.shape == (10, 10) and (chart == chart.T).all()
     assert not chart[8 % 10, 0] and not chart[9, 0]  # naturals never draw
-    assert solved_chart(dataclasses.replace(analysis, sections=()), "optimal") is None
+    assert solved_chart(dataclasses.replace(analysis, decisions=())) is None
+
+
+# --- house baccarat beyond the exact finite shoe ---------------------------------------------------------------
+
+
+def test_paired_estimate_brackets_the_exact_finite_figure() -> None:
+    """Two players are still exact on the finite shoe, so the paired estimator can be checked against it."""
+    analysis = Session("house-baccarat", RunOptions(players=2)).analyze("seed")
+    exact = float(analysis.wager("main").expected_value)
+    chart = solved_chart(analysis)
+    assert chart is not None
+    played = Strategy.of("optimal", chart)
+    infinite = seat_counts(Shoe.of_decks(8), 2, played, SHEET_TABLEAU, "never", infinite=True)
+    exact_infinite = seat_ev(infinite, played, Fraction(1))
+    plain, paired = paired_estimate(8, 2, chart, SHEET_TABLEAU, "never", Fraction(1), exact_infinite, rounds=200_000)
+    assert abs(paired.mean - exact) <= paired.half_width
+    assert abs(plain.mean - exact) <= plain.half_width
+    assert paired.half_width < plain.half_width
+
+
+def test_more_players_than_the_exact_finite_shoe_compare_nothing_but_add_the_paired_estimate() -> None:
+    players = FINITE_EXACT_MAX_PLAYERS + 1
+    sim = run("house-baccarat", "seed", 20_000, seed=3, players=players)
+    assert not sim.checked and all(e.exact is None for e in sim.estimates)
+    figures = {e.figure: e for e in sim.estimates if e.wager == "main"}
+    assert set(figures) == {"expected_value", "hit_frequency", "paired_expected_value"}
+    assert figures["paired_expected_value"].half_width < figures["expected_value"].half_width
+    assert any("INFINITE shoe" in n for n in sim.notes)
+    assert sim.rules["players"] == players
 
 
 # --- agreement with the exact values ------------------------------------------------------------------------
@@ -150,7 +183,8 @@ CASES = [
 
 
 @pytest.mark.parametrize(("game", "table", "rounds", "opts"), CASES, ids=[f"{g}-{t}" for g, t, _, _ in CASES])
-def test_exact_values_inside_the_99_percent_interval(game: str, table: str, rounds: int, opts: dict[str, object]) -> None:
+def test_exact_values_inside_the_99_percent_interval(game: str, table: str, rounds: int,
+                                                      opts: dict[str, object]) -> None:
     sim = run(game, table, rounds, seed=2024, **opts)  # type: ignore[arg-type]
     assert sim.checked, "nothing compared"
     figures = {(e.wager, e.figure) for e in sim.checked}
@@ -203,13 +237,9 @@ def test_cli_text_and_json() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["simulate", "punto-banco", "-n", "0"], "must be a positive integer"),
-    (["simulate", "punto-banco", "-n", "-10"], "must be a positive integer"),
-    (["simulate", "punto-banco", "--seed", "-1"], "non-negative"),
     (["simulate", "let-it-ride", "--decks", "2"], "--decks does not apply to let-it-ride"),
     (["simulate", "caribbean", "--strategy", "optimal"], "cannot play caribbean's optimal strategy"),
     (["simulate", "house-baccarat", "--strategy", "draw-6-2"], "unknown strategy"),
-    (["simulate", "house-baccarat", "--players", "8"], "--players must be 1 to 7"),
 ])
 def test_bad_arguments_exit_4_without_traceback(args: list[str], message: str) -> None:
     r = CliRunner().invoke(main, args)
@@ -217,3 +247,19 @@ def test_bad_arguments_exit_4_without_traceback(args: list[str], message: str) -
     assert message in r.output
     assert "Traceback" not in r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+@pytest.mark.parametrize(("args", "given", "message"), [
+    (["-n", "0"], {"rounds": 0}, "must be a positive integer"),
+    (["-n", "-10"], {"rounds": -10}, "must be a positive integer"),
+    (["--seed", "-1"], {"seed": -1}, "non-negative"),
+    (["--players", "8"], {"players": 8}, "--players must be 1 to 7"),
+])
+def test_bad_numbers_are_refused_by_the_cli_and_by_run(args: list[str], given: dict[str, int], message: str) -> None:
+    """The command line's option types refuse these before run() (a usage error); run() refuses them too."""
+    game = "house-baccarat"
+    r = CliRunner().invoke(main, ["simulate", game, *args])
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    with pytest.raises(OptionError, match=message):
+        run(game, **given)  # type: ignore[arg-type]
