@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 GAME   ?= caribbean
 ARGS   ?=
 
-.PHONY: setup test report docs bench lint clean
+.PHONY: setup test report docs bench lint wheel-check clean
 
 setup: $(VENV)/.installed
 
@@ -31,7 +31,11 @@ bench: setup
 
 lint: setup
 	$(BIN)/python -m ruff check oddscalc tests benchmarks
-	$(BIN)/python -m mypy oddscalc
+	$(BIN)/python -m mypy oddscalc tests benchmarks
+
+# a wheel installed in a fresh venv outside the checkout: the shipped tables must come with it
+wheel-check: setup
+	bash .ci/wheel-check $(BIN)/python
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache
