@@ -30,13 +30,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+import numba
 import numpy as np
 from pydantic import field_validator
 
 from ..cache import Store
 from ..cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
 from ..exact import decimal_str, percent_str
-from ..hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
+from ..hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from ..tables import HandPays, Ratio, Strict, Table, TableModel, ratio_text
@@ -144,29 +145,59 @@ def pay_classes(deck: Deck, min_rank: int) -> np.ndarray:
     return np.where((cls == HandClass.HIGH_CARD.code) | low_pair, LOSS, cls).astype(np.int8)
 
 
-def _leave_one_out(combos: np.ndarray) -> list[np.ndarray]:
-    """Colex index of each row of sorted positions with its j-th entry removed, for every j."""
+def _leave_out(combos: np.ndarray, drop: int) -> list[np.ndarray]:
+    """Colex index of each row of sorted positions with ``drop`` of its entries removed, for every choice.
+
+    The subsets come in ``itertools.combinations(range(k), drop)`` order. An entry at column i keeps
+    its colex weight C(p, i + 1) when nothing before it is removed and moves down one place per
+    removed entry before it, so every index is a sum of precomputed columns.
+    """
     k = combos.shape[1]
-    return [colex_indices(combos[:, [i for i in range(k) if i != j]]) for j in range(k)]
+    columns = [np.ascontiguousarray(combos[:, i], dtype=np.intp) for i in range(k)]
+    table = [np.ascontiguousarray(BINOM[:, r], dtype=np.int32) for r in range(k + 1)]
+    weight = {(i, r): table[r][columns[i]] for i in range(k) for r in range(1, i + 2)}
+    out = []
+    for gone in itertools.combinations(range(k), drop):
+        idx = np.zeros(len(combos), dtype=np.int32)
+        for i in range(k):
+            if i not in gone:
+                idx += weight[(i, i + 1 - sum(g < i for g in gone))]
+        out.append(idx)
+    return out
+
+
+@numba.njit(cache=True)
+def _fill(hands: np.ndarray, cls: np.ndarray, binom: np.ndarray, c3: np.ndarray, c4: np.ndarray) -> None:
+    """Add every hand's pay class to each of its four- and three-card sets (colex indices)."""
+    for h in range(hands.shape[0]):
+        p = hands[h]
+        k = cls[h]
+        for a in range(5):
+            i4 = 0
+            r = 1
+            for i in range(5):
+                if i != a:
+                    i4 += binom[p[i], r]
+                    r += 1
+            c4[i4, k] += 1
+            for b in range(a + 1, 5):
+                i3 = 0
+                r = 1
+                for i in range(5):
+                    if i != a and i != b:
+                        i3 += binom[p[i], r]
+                        r += 1
+                c3[i3, k] += 1
 
 
 def count_holdings(deck: Deck, min_rank: int) -> HoldingCounts:
     """The pay-free counts, from one pass over every hand (no pays involved)."""
     n = deck.size
-    n4 = math.comb(n, 4)
-    cls = pay_classes(deck, min_rank).astype(np.int64)
-    hands = colex_combos(n, 5).astype(np.int64)
-    flat = np.zeros(n4 * CLASSES, dtype=np.int64)
-    for idx in _leave_one_out(hands):
-        flat += np.bincount(idx * CLASSES + cls, minlength=n4 * CLASSES)
-    c4 = flat.reshape(n4, CLASSES)
-    sub3 = np.stack(_leave_one_out(colex_combos(n, 4).astype(np.int64)), axis=1)
-    c3 = np.zeros((math.comb(n, 3), CLASSES), dtype=np.int64)
-    for j in range(4):
-        np.add.at(c3, sub3[:, j], c4)
-    c3 //= 2  # each hand holding t is reached through two of its four-card sets
-    bonus = _bonus_counts(deck)
-    return HoldingCounts(deck, c3.astype(np.int32), c4.astype(np.uint8), sub3.astype(np.int32), bonus)
+    c3 = np.zeros((math.comb(n, 3), CLASSES), dtype=np.int32)
+    c4 = np.zeros((math.comb(n, 4), CLASSES), dtype=np.int32)
+    _fill(colex_combos(n, 5), pay_classes(deck, min_rank), BINOM, c3, c4)
+    sub3 = np.stack(_leave_out(colex_combos(n, 4), 1), axis=1)
+    return HoldingCounts(deck, c3, c4.astype(np.uint8), sub3, _bonus_counts(deck))
 
 
 def three_card_event(cards: Sequence[int], deck: Deck = FULL_DECK) -> str:
