@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from click.testing import CliRunner
 
@@ -63,3 +68,42 @@ def test_report_json_to_file(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert data["game"] == "let-it-ride" and data["table"] == "standard"
     assert {w["wager"] for w in data["wagers"]} == {"main", "three_card_bonus"}
+
+
+def test_python_dash_m_and_shell_completion() -> None:
+    r = subprocess.run([sys.executable, "-m", "oddscalc", "--version"], capture_output=True, text=True, check=False)
+    assert r.returncode == 0 and r.stdout.startswith("oddscalc, version ")
+    env = {**os.environ, "_ODDSCALC_COMPLETE": "bash_source"}
+    r = subprocess.run([sys.executable, "-m", "oddscalc"], capture_output=True, text=True, env=env, check=False)
+    assert r.returncode == 0 and "_oddscalc_completion" in r.stdout
+
+
+def test_an_id_is_never_a_file_in_the_working_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a file named like a shipped id must not replace the shipped table, and a folder must not break it
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "standard").write_text('game = "let-it-ride"\ntitle = "impostor"\n')
+    (tmp_path / "royal-500").mkdir()
+    for ident in ("standard", "royal-500"):
+        r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", ident, "--format", "json"])
+        assert r.exit_code == 0, r.output
+        assert json.loads(r.output)["table_title"] != "impostor"
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", "./standard"])
+    assert r.exit_code == EXIT_TABLE and "pays: missing" in r.output
+
+
+def test_output_never_overwrites_the_table_it_reads(tmp_path: Path) -> None:
+    table = tmp_path / "let-it-ride" / "mine.toml"
+    table.parent.mkdir()
+    text = (ROOT / "tables" / "let-it-ride" / "standard.toml").read_text()
+    table.write_text(text)
+    r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", str(table), "-o", str(table)])
+    assert r.exit_code == EXIT_INPUT and "is the table file this report reads" in r.output
+    assert table.read_text() == text
+
+
+def test_a_table_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    r = CliRunner().invoke(main, ["validate", str(fifo), str(ROOT / "tables" / "let-it-ride" / "standard.toml")])
+    assert r.exit_code == EXIT_TABLE
+    assert "not a regular file" in r.output and "standard.toml: ok" in r.output
