@@ -24,6 +24,7 @@ import numpy as np
 
 from ..cards import Deck
 from ..hands import BINOM, hand_table
+from ..interrupts import held
 from ..progress import Progress
 
 CHUNKS = 16  # independent slices of the player hands: progress between them
@@ -206,12 +207,15 @@ def counter(deck: Deck, qualifier: int) -> Callable[[np.ndarray], np.ndarray]:
     ht = hand_table(deck)
     lens = np.array([math.comb(deck.size - k, 5 - k) for k in range(1, 5)], dtype=np.int64)
     order = np.argsort(ht.strength, kind="stable")  # hands in ascending strength: every list comes out sorted
-    lists = _build_lists(ht.position[ht.combos], ht.strength, order, deck.size, ht.n_levels, BINOM, lens)
-    below_q = tuple(_below_each(lst, int(ln), qualifier) for lst, ln in zip(lists[2:], lens[2:]))
+    with held():
+        lists = _build_lists(ht.position[ht.combos], ht.strength, order, deck.size, ht.n_levels, BINOM, lens)
+        below_q = tuple(_below_each(lst, int(ln), qualifier) for lst, ln in zip(lists[2:], lens[2:]))
 
     def count(hands: np.ndarray) -> np.ndarray:
         reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)
-        out: np.ndarray = _dealer_counts(reps_pos, deck.size, qualifier, ht.strength, BINOM, lens, *lists, *below_q)
+        with held():
+            out: np.ndarray = _dealer_counts(reps_pos, deck.size, qualifier, ht.strength, BINOM, lens, *lists,
+                                             *below_q)
         return out
 
     return count
