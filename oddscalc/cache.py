@@ -21,12 +21,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
+import sys
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .files import write_atomic
 
 FORMAT = 3
 MAGIC = b"oddscalc-counts\n"
@@ -154,6 +157,23 @@ def _array(name: str, spec: Mapping[str, Any], data: memoryview) -> np.ndarray:
 # --- the store ---------------------------------------------------------------------------------------
 
 
+STALE_SECONDS = 600  # a write takes well under a second; an older temporary file is a killed one's
+
+
+def _remove_stale(folder: Path) -> None:
+    """Delete temporary files that a killed writer left (it could not clean up after itself)."""
+    now = time.time()
+    try:
+        for tmp in folder.glob(".*.counts.*.tmp"):
+            try:
+                if now - tmp.stat().st_mtime > STALE_SECONDS:
+                    tmp.unlink()
+            except OSError:
+                pass
+    except OSError:
+        pass
+
+
 class Store:
     """Pay-free counts kept between runs.
 
@@ -166,6 +186,7 @@ class Store:
         self.directory = directory
         self.read = read and directory is not None
         self.write = write and directory is not None
+        self.warned = False
 
     @classmethod
     def default(cls, *, fresh: bool = False) -> Store:
@@ -189,18 +210,14 @@ class Store:
         if not self.write or self.directory is None:
             return
         path = entry_path(self.directory, key)
+        _remove_stale(path.parent)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(encode(key, arrays))
-                os.replace(tmp, path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except OSError:
-            pass
+            write_atomic(path, encode(key, arrays))
+        except OSError as e:
+            if not self.warned:  # once: the next count of this run would say the same
+                self.warned = True
+                print(f"oddscalc: warning: cannot store counts in {self.directory} ({e.strerror or e}); "
+                      "later runs will count again", file=sys.stderr)
 
     def get(self, key: Mapping[str, Any], build: Callable[[], Arrays]) -> dict[str, np.ndarray]:
         """Stored arrays for ``key``, else ``build()`` (stored for next time)."""

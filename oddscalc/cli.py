@@ -8,9 +8,7 @@ are defined once, below.
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -19,6 +17,7 @@ import click
 
 from . import __version__
 from .cards import CardError
+from .files import write_atomic
 from .games import GAME_KEYS
 from .protocol import OptionError
 from .tables import TableError
@@ -91,8 +90,8 @@ def players_option(f: F) -> F:
 
 
 def fresh_option(f: F) -> F:
-    """--no-cache."""
-    return click.option("--no-cache", "fresh", is_flag=True,
+    """--no-cache (or --fresh)."""
+    return click.option("--no-cache", "--fresh", "fresh", is_flag=True,
                         help="Count everything from nothing; read nothing from the on-disk store.")(f)
 
 
@@ -116,15 +115,7 @@ def _write(output: Path, text: str, protect: tuple[Path, ...] = ()) -> None:
     if any(target == p.resolve() for p in protect):
         raise Failure(f"-o {output} is the table file this report reads; write the report elsewhere", EXIT_INPUT)
     try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=output.parent, prefix=f".{output.name}.")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, output)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_atomic(output, text.encode("utf-8"))
     except OSError as e:
         raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
 

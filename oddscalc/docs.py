@@ -26,6 +26,7 @@ from . import __version__
 from .analysis import Session
 from .catalog import load_table, shipped_tables, tables_dir
 from .exact import percent_str
+from .files import write_atomic
 from .games import GAMES
 from .report import render_csv, render_json, render_markdown
 from .report.svg import render_chart
@@ -224,8 +225,7 @@ def write(files: Mapping[str, str], out: Path, prune: bool) -> list[str]:
     for name in changed:
         path = out / name
         if name in files:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(files[name].encode())
+            write_atomic(path, files[name].encode())
         else:
             path.unlink()
     return changed

@@ -1,0 +1,27 @@
+"""Writing files so that a full disk, a kill or Ctrl-C leaves the old file whole.
+
+Every write goes to a temporary file in the destination's folder and is renamed over it (an
+atomic replace on POSIX and Windows); a failed write removes its temporary file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data`` in one step; raises OSError, leaving ``path`` as it was."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
