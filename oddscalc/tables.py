@@ -49,7 +49,9 @@ class Problem:
 
 # --- exact value types -------------------------------------------------------------
 
-_RATIO = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(?::|\s+to\s+)\s*(\d+(?:\.\d+)?)\s*$")
+_RATIO = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(?::|\s+to\s+)\s*([0-9]+(?:\.[0-9]+)?)\s*$", re.ASCII)
+_AMOUNT = re.compile(r"^[0-9]+(?:\.[0-9]+)?$", re.ASCII)
+MAX_DIGITS = 40  # no real pay or amount has more; bigger ones are typos (and hard to print exactly)
 
 
 def parse_ratio(value: Any) -> Fraction:
@@ -59,6 +61,7 @@ def parse_ratio(value: Any) -> Fraction:
     if isinstance(value, int):
         if value < 0:
             raise ValueError(f"negative pay {value}")
+        _check_digits(str(value), value)
         return Fraction(value)
     if isinstance(value, float):
         raise ValueError(f"write pays as exact ratio strings such as \"5:1\", not the float {value!r}")
@@ -69,10 +72,17 @@ def parse_ratio(value: Any) -> Fraction:
     m = _RATIO.match(value)
     if not m:
         raise ValueError(f"bad ratio {value!r} (write it as \"a:b\", e.g. \"100:1\")")
+    _check_digits(m.group(1) + m.group(2), value)
     a, b = Fraction(m.group(1)), Fraction(m.group(2))
     if b == 0:
         raise ValueError(f"bad ratio {value!r}: zero denominator")
     return a / b
+
+
+def _check_digits(digits: str, shown: object) -> None:
+    n = sum(ch.isdigit() for ch in digits)
+    if n > MAX_DIGITS:
+        raise ValueError(f"{shown!r} has {n} digits; a pay or amount has at most {MAX_DIGITS}")
 
 
 class Money(Fraction):
@@ -86,12 +96,16 @@ def parse_amount(value: Any) -> Fraction:
     if isinstance(value, bool) or isinstance(value, float):
         raise ValueError(f"write amounts as integers or decimal strings such as \"0.50\", not {value!r}")
     if isinstance(value, int):
+        _check_digits(str(value), value)
         v = Fraction(value)
     elif isinstance(value, str):
-        try:
-            v = Fraction(value.strip().replace(",", "").replace("_", ""))
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"bad amount {value!r}") from None
+        text = value.strip().replace(",", "").replace("_", "")
+        if text.startswith("-"):
+            raise ValueError(f"negative amount {value!r}")
+        if not _AMOUNT.match(text):
+            raise ValueError(f"bad amount {value!r} (write it as digits, e.g. \"2500\" or \"0.50\")")
+        _check_digits(text, value)
+        v = Fraction(text)
     else:
         raise ValueError(f"bad amount {value!r}")
     if v < 0:
@@ -115,7 +129,7 @@ Amount = Annotated[Fraction, BeforeValidator(parse_amount), PlainSerializer(lamb
 class Strict(BaseModel):
     """A table block: unknown keys are errors, values frozen."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True, strict=True)
 
 
 class HandPays(Strict):
@@ -189,10 +203,18 @@ _KEYLINE = re.compile(r"^\s*([A-Za-z0-9_\-\".]+)\s*=")
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], int]:
-    """Map each key path to the (1-based) line that defines it, as well as TOML lets us see."""
+    """Map each key path to the (1-based) line that defines it, as well as TOML lets us see.
+
+    Lines inside a multi-line string are text, not keys or headers, whatever they look like.
+    """
     lines: dict[tuple[str, ...], int] = {}
     prefix: tuple[str, ...] = ()
+    inside: str | None = None  # the delimiter of the multi-line string we are in
     for n, raw in enumerate(text.splitlines(), start=1):
+        if inside is not None:
+            if raw.count(inside) % 2:
+                inside = None
+            continue
         m = _HEADER.match(raw)
         if m:
             prefix = tuple(p.strip().strip('"') for p in m.group(1).split("."))
@@ -203,6 +225,10 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
             path = prefix + tuple(p.strip().strip('"') for p in m.group(1).split("."))
             for i in range(len(prefix) + 1, len(path) + 1):
                 lines.setdefault(path[:i], n)
+        for delimiter in ('"""', "'''"):
+            if raw.count(delimiter) % 2:
+                inside = delimiter
+                break
     return lines
 
 
@@ -294,11 +320,24 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
     return Table(id=ident or path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
 
 
+_TYPE_MESSAGES = {
+    "int_type": "must be a whole number such as 8",
+    "int_parsing": "must be a whole number such as 8",
+    "bool_type": "must be true or false",
+    "string_type": "must be a string in quotes",
+    "list_type": "must be a list [ ... ]",
+    "dict_type": "must be a table of keys",
+    "model_type": "must be a table of keys",
+}
+
+
 def _message(err: Any) -> str:
     kind = err.get("type", "")
     if kind == "extra_forbidden":
         return "unknown key"
     if kind == "missing":
         return "missing"
+    if kind in _TYPE_MESSAGES:
+        return f"{_TYPE_MESSAGES[kind]}, not {err.get('input')!r}"
     msg = str(err.get("msg", "invalid"))
     return msg.removeprefix("Value error, ")

@@ -33,6 +33,7 @@ from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
 from ..exact import decimal_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
+from ..interrupts import held
 from ..progress import Progress
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
@@ -97,6 +98,13 @@ class JackpotPays(Strict):
     four_of_a_kind: Amount | None = None
     full_house: Amount | None = None
     flush: Amount | None = None
+
+    @field_validator("stake")
+    @classmethod
+    def _positive(cls, v: Fraction) -> Fraction:
+        if v <= 0:
+            raise ValueError("the stake must be more than 0")
+        return v
 
 
 class Pays(Strict):
@@ -319,8 +327,8 @@ def pay_integers(pays: RaisePays, holes: int) -> tuple[np.ndarray, int]:
     # the largest term: holes * (den + 2 * pay), four of them added
     if 4 * holes * (3 * den + 2 * max(ints)) >= _INT64_LIMIT:
         raise OptionError("caribbean: pays this large (or with this many digits) do not fit the exact integer "
-                          f"strategy solver (largest pay about {float(max(pay_list)):.4g}:1, common denominator "
-                          f"{den:,}); the solver holds pays up to about 3e12:1")
+                          f"strategy solver (largest pay about {float(max(pay_list)):.4g}:1 over a common "
+                          f"denominator of {den:,}; it holds pay x denominator up to about 3e12)")
     return np.array(ints, dtype=np.int64), den
 
 
@@ -330,9 +338,10 @@ def settle_counts(dc: DealerCounts, pays: RaisePays, strategy: str = "optimal") 
         raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
     pay_int, den = pay_integers(pays, dc.holes)
     bits, third, fourth = _rep_features(dc.reps)
-    tally, ak_raised, ak_total, gap, idx, dec, decision = _settle(
-        dc.counts, dc.weights, dc.pay_class.astype(np.int64), dc.reps.astype(np.int64), bits, third, fourth,
-        np.array(dc.deck.cards, dtype=np.int64), pay_int, den, dc.holes, STRATEGIES.index(strategy))
+    with held():
+        tally, ak_raised, ak_total, gap, idx, dec, decision = _settle(
+            dc.counts, dc.weights, dc.pay_class.astype(np.int64), dc.reps.astype(np.int64), bits, third, fourth,
+            np.array(dc.deck.cards, dtype=np.int64), pay_int, den, dc.holes, STRATEGIES.index(strategy))
     nu = dc.counts.shape[1]
     closest = tuple((int(f) // nu, int(f) % nu, Fraction(int(g), den * dc.holes), bool(d))
                     for g, f, d in zip(gap, idx, dec) if f >= 0)
@@ -379,8 +388,6 @@ def _money(x: Fraction) -> str:
 
 def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: bool) -> WagerResult:
     """The Jackpot, per stake: fixed amounts on the player's own five cards."""
-    if jp.stake == 0:
-        raise OptionError("caribbean: the jackpot stake is 0; a wager needs a positive stake")
     per_class_total = np.zeros(N_PAY, dtype=object)
     np.add.at(per_class_total, dc.pay_class.astype(np.int64), dc.weights.astype(object))
     rows = []
