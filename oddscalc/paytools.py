@@ -236,6 +236,10 @@ def solve_pay(analyze: Callable[[Table], Analysis], table: Table, ref: str, edge
         if w.house_edge == edge:
             return Solution(ref, w.wager, edge, v, steps, _printable(analyze, table, ref, wager_name, v))
         lin = linear_ev(w, a.table.model)
+        if ref not in {r.pay_ref for r in w.rows}:
+            paid = sorted({r.pay_ref for r in w.rows if r.pay_ref})
+            raise NoSolution(f"{ref} is not a pay of the {w.wager} wager's outcomes"
+                             + (f"; its pays: {', '.join(paid)}" if paid else "; it has no pay to solve for"))
         b = lin.coefficients.get(ref, Fraction(0))
         if b == 0:
             raise NoSolution(f"{ref} does not change the {w.wager} wager's edge under the solved strategy "

@@ -240,10 +240,11 @@ def settle(coups: Coups, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
     three_card_7 = c.count(lambda pt, pn, bt, bn: bt > pt and bt == 7 and bn == 3) if bp.three_card_7_pushes else 0
     with_6 = c.count(lambda pt, pn, bt, bn: bt > pt and bt == 6) if bp.win_with_6 is not None else 0
     rows = [Row("banker_wins", "Banker wins" + (" (every other hand)" if with_6 or three_card_7 else ""),
-                pay_text, bp.win * keep, banker_wins - three_card_7 - with_6)]
+                pay_text, bp.win * keep, banker_wins - three_card_7 - with_6, pay_ref="banker.win", pay_coef=keep)]
     if bp.win_with_6 is not None:
         six_text = ratio_text(bp.win_with_6) + (f" less {percent_text(bp.commission)}" if bp.commission else "")
-        rows.append(Row("banker_wins_with_6", "Banker wins with 6", six_text, bp.win_with_6 * keep, with_6))
+        rows.append(Row("banker_wins_with_6", "Banker wins with 6", six_text, bp.win_with_6 * keep, with_6,
+                        pay_ref="banker.win_with_6", pay_coef=keep))
     if bp.three_card_7_pushes:
         rows.append(Row("banker_wins_three_card_7", "Banker wins with a three-card 7", "push", push, three_card_7))
     rows += [Row("tie", "Tie", "push", push, ties), Row("player_wins", "Player wins", "", lose, player_wins)]
@@ -256,13 +257,14 @@ def settle(coups: Coups, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
 
     nat = {f"player_natural_{t}": c.count(lambda pt, pn, bt, bn, t=t: pt == t and pn == 2) for t in (8, 9)}
     wagers.append(WagerResult("player", "Player (punto)", strategy, total, (
-        Row("player_wins", "Player wins", ratio_text(pays.player.win), pays.player.win, player_wins),
+        Row("player_wins", "Player wins", ratio_text(pays.player.win), pays.player.win, player_wins,
+            pay_ref="player.win", pay_coef=Fraction(1)),
         Row("tie", "Tie", "push", push, ties),
         Row("banker_wins", "Banker wins", "", lose, banker_wins),
     ), "unit staked", extras=nat))
 
     wagers.append(WagerResult("tie", "Tie", strategy, total, (
-        Row("tie", "Tie", ratio_text(pays.tie.win), pays.tie.win, ties),
+        Row("tie", "Tie", ratio_text(pays.tie.win), pays.tie.win, ties, pay_ref="tie.win", pay_coef=Fraction(1)),
         Row("banker_wins", "Banker wins", "", lose, banker_wins),
         Row("player_wins", "Player wins", "", lose, player_wins),
     ), "unit staked"))
@@ -271,20 +273,22 @@ def settle(coups: Coups, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
         if pay is not None:
             wagers.append(WagerResult(f"{side}_pair", f"{side.capitalize()} pair", strategy, total, (
                 Row(f"{side}_pair", f"{side.capitalize()}'s first two cards are a pair (same rank)",
-                    ratio_text(pay.win), pay.win, c.pair_sequences),
+                    ratio_text(pay.win), pay.win, c.pair_sequences, pay_ref=f"{side}_pair.win", pay_coef=Fraction(1)),
                 Row(f"no_{side}_pair", "No pair", "", lose, total - c.pair_sequences),
             ), "unit staked", notes=("A pair is two cards of the same rank: a 10 and a king are no pair.",)))
 
     if pays.dragon_7 is not None:
         n = c.count(lambda pt, pn, bt, bn: bt > pt and bt == 7 and bn == 3)
         wagers.append(WagerResult("dragon_7", "Dragon 7", strategy, total, (
-            Row("dragon_7", "Banker wins with a three-card 7", ratio_text(pays.dragon_7.win), pays.dragon_7.win, n),
+            Row("dragon_7", "Banker wins with a three-card 7", ratio_text(pays.dragon_7.win), pays.dragon_7.win, n,
+                pay_ref="dragon_7.win", pay_coef=Fraction(1)),
             Row("no_dragon_7", "Anything else", "", lose, total - n),
         ), "unit staked"))
     if pays.panda_8 is not None:
         n = c.count(lambda pt, pn, bt, bn: pt > bt and pt == 8 and pn == 3)
         wagers.append(WagerResult("panda_8", "Panda 8", strategy, total, (
-            Row("panda_8", "Player wins with a three-card 8", ratio_text(pays.panda_8.win), pays.panda_8.win, n),
+            Row("panda_8", "Player wins with a three-card 8", ratio_text(pays.panda_8.win), pays.panda_8.win, n,
+                pay_ref="panda_8.win", pay_coef=Fraction(1)),
             Row("no_panda_8", "Anything else", "", lose, total - n),
         ), "unit staked"))
     return tuple(wagers)

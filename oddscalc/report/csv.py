@@ -9,14 +9,19 @@ from ..exact import decimal_str, frac_str
 from ..results import Analysis
 
 COLUMNS = [
-    "game", "table", "wager", "strategy", "event", "label", "pays", "units", "stake",
+    "game", "table", "table_sha256", "wager", "strategy", "event", "label", "pays", "units", "stake",
     "combinations", "total_combinations", "probability", "probability_decimal",
     "return", "return_decimal",
 ]
 
 
+def _text(value: str) -> str:
+    """Text as a spreadsheet shows it, never as a formula (a leading = + - @ or control is quoted)."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def render_csv(a: Analysis) -> str:
-    """Every row of every wager, exact and decimal."""
+    """Every row of every wager, exact and decimal; text cells are safe to open in a spreadsheet."""
     buf = io.StringIO()
     out = csv.writer(buf, lineterminator="\n")
     out.writerow(COLUMNS)
@@ -25,7 +30,8 @@ def render_csv(a: Analysis) -> str:
             p = w.probability(r)
             ret = w.row_return(r)
             out.writerow([
-                a.game, a.table.id, w.wager, w.strategy, r.event, r.label, r.pays,
+                a.game, _text(a.table.id), a.table.sha256, w.wager, _text(w.strategy), r.event, _text(r.label),
+                _text(r.pays),
                 frac_str(r.units), frac_str(r.stake), r.combinations, w.total_combinations,
                 frac_str(p), decimal_str(p, 12), frac_str(ret), decimal_str(ret, 12),
             ])

@@ -14,8 +14,20 @@ def _fmt_units(u: Fraction) -> str:
     return frac_str(u) if u.denominator != 1 else f"{u.numerator:+d}" if u else "0"
 
 
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text on one line of a table or a list: no HTML, no column break."""
+    return _html(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _plain(text: str) -> str:
+    """Text from a table file as literal text: no HTML, and no line that becomes a heading or a list."""
+    text = _html(text)
+    return "\n".join("\\" + line if line.lstrip()[:1] in ("#", "=", "-", "*", "+") and line.strip() else line
+                     for line in text.splitlines())
 
 
 def wager_markdown(w: WagerResult) -> str:
@@ -106,7 +118,7 @@ def published_markdown(a: Analysis) -> str:
 def render_markdown(a: Analysis) -> str:
     """The whole report as Markdown."""
     t = a.table
-    out = [f"# {t.title}", ""]
+    out = [f"# {_cell(t.title)}", ""]
     if a.headline:
         out += [f"> {h}" for h in a.headline] + [""]
     out += [
@@ -116,10 +128,10 @@ def render_markdown(a: Analysis) -> str:
         "- Rules as resolved: " + "; ".join(f"{k} = {_rule(v)}" for k, v in a.rules.items()),
     ]
     if t.model.description:
-        out += ["", t.model.description.strip()]
+        out += ["", _plain(t.model.description.strip())]
     if a.assumptions:
         out += ["", "**Assumptions** (not stated by the rule sheet):", ""]
-        out += [f"- {s}" for s in a.assumptions]
+        out += [f"- {_cell(s)}" for s in a.assumptions]
     out.append("")
     for w in a.wagers:
         out.append(wager_markdown(w))
