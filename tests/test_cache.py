@@ -85,6 +85,6 @@ def test_fresh_store_reads_nothing_and_an_unwritable_folder_is_no_error(tmp_path
     assert Store(tmp_path, read=False).load(KEY) is None
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    Store(blocked).store(KEY, _arrays())  # silently skipped: the store is only a speed-up
+    Store(blocked).store(KEY, _arrays())  # skipped with a warning: the store is only a speed-up
     assert Store(blocked).load(KEY) is None
-    assert not list(tmp_path.glob(".tmp-*"))
+    assert not list(tmp_path.glob(".*.tmp"))

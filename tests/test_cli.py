@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from oddscalc.cli import EXIT_INPUT, EXIT_TABLE, main

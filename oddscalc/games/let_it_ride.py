@@ -38,6 +38,7 @@ from ..cache import Store
 from ..cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
 from ..exact import decimal_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table
+from ..interrupts import held
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from ..tables import HandPays, Ratio, Strict, Table, TableModel, ratio_text
@@ -195,7 +196,8 @@ def count_holdings(deck: Deck, min_rank: int) -> HoldingCounts:
     n = deck.size
     c3 = np.zeros((math.comb(n, 3), CLASSES), dtype=np.int32)
     c4 = np.zeros((math.comb(n, 4), CLASSES), dtype=np.int32)
-    _fill(colex_combos(n, 5), pay_classes(deck, min_rank), BINOM, c3, c4)
+    with held():
+        _fill(colex_combos(n, 5), pay_classes(deck, min_rank), BINOM, c3, c4)
     sub3 = np.stack(_leave_out(colex_combos(n, 4), 1), axis=1)
     return HoldingCounts(deck, c3, c4.astype(np.uint8), sub3, _bonus_counts(deck))
 
