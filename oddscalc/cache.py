@@ -2,9 +2,10 @@
 
 An entry is a set of named arrays, keyed by everything that changes them (game, engine version,
 deck or shoe, the rules that shape the enumeration). One file holds it all: a magic line, the
-length of a JSON header (the key, and each array's dtype, shape and offset), a sha256 of the
-header and the data together, the header, then the raw arrays. On load the digest, the key and
-every array's bounds are checked; anything missing, damaged or mismatched is rebuilt and
+length of a JSON header (the key, and each array's dtype, shape, offset and CRC-32), a sha256 of
+the header, the header, then the raw arrays. On load the digest, the key, every array's bounds
+and every array's CRC-32 are checked (a CRC reads 130 MB in a twentieth of a second, a sha256 in
+a tenth; the sha256 covers the CRCs); anything missing, damaged or mismatched is rebuilt and
 rewritten, never trusted. Integer arrays too wide for int64 (exact counts of large shoes) are
 stored as fixed-width two's-complement bytes and come back as Python ints.
 
@@ -23,6 +24,7 @@ import json
 import os
 import sys
 import time
+import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,7 +33,7 @@ import numpy as np
 
 from .files import write_atomic
 
-FORMAT = 3
+FORMAT = 4
 MAGIC = b"oddscalc-counts\n"
 _DIGEST = 32
 _LEN = 8
@@ -88,7 +90,7 @@ def encode(key: Mapping[str, Any], arrays: Arrays) -> bytes:
         pad = (-offset) % 16
         parts.append(b"\0" * pad)
         offset += pad
-        spec.update(shape=list(a.shape), offset=offset, nbytes=len(raw))
+        spec.update(shape=list(a.shape), offset=offset, nbytes=len(raw), crc32=zlib.crc32(raw))
         specs[name] = spec
         parts.append(raw)
         offset += len(raw)
@@ -96,7 +98,7 @@ def encode(key: Mapping[str, Any], arrays: Arrays) -> bytes:
     header = json.dumps({"format": FORMAT, "key": _canonical(key), "size": len(data), "arrays": specs},
                         sort_keys=True).encode()
     header += b" " * ((-(len(MAGIC) + _LEN + _DIGEST + len(header))) % _ALIGN)
-    digest = hashlib.sha256(header + data).digest()
+    digest = hashlib.sha256(header).digest()
     return MAGIC + len(header).to_bytes(_LEN, "little") + digest + header + data
 
 
@@ -113,7 +115,7 @@ def decode(blob: bytes, key: Mapping[str, Any]) -> dict[str, np.ndarray]:
     if not 0 < n <= min(_MAX_HEADER, len(blob) - start):
         raise Damaged("bad header length")
     body = memoryview(blob)[start:]
-    if hashlib.sha256(body).digest() != blob[len(MAGIC) + _LEN:start]:
+    if hashlib.sha256(body[:n]).digest() != blob[len(MAGIC) + _LEN:start]:
         raise Damaged("digest does not match")
     try:
         header = json.loads(bytes(body[:n]))
@@ -140,6 +142,8 @@ def _array(name: str, spec: Mapping[str, Any], data: memoryview) -> np.ndarray:
     if lo < 0 or nbytes < 0 or lo + nbytes > len(data):
         raise Damaged(f"array {name} out of bounds")
     raw = data[lo:lo + nbytes]
+    if zlib.crc32(raw) != int(spec["crc32"]):
+        raise Damaged(f"array {name}: checksum does not match")
     if spec["dtype"] == BIGINT:
         width = int(spec["width"])
         if width <= 0 or count * width != nbytes:

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from math import comb
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
 
@@ -94,17 +93,9 @@ _BINOM_SMALL: NDArray[np.int64] = np.array(
 )
 
 
-@numba.njit(cache=True)
 def colex_index(positions: NDArray[np.integer]) -> int:
-    """Colex rank ``sum C(p_i, i + 1)`` of sorted deck positions ``p0 < p1 < ...`` (k <= 5).
-
-    Jitted so game kernels written in numba can call it; plain Python callers should
-    prefer ``colex_indices`` (vectorised) or ``HandTable.index``.
-    """
-    idx = 0
-    for i in range(positions.shape[0]):
-        idx += BINOM[positions[i], i + 1]
-    return idx
+    """Colex rank ``sum C(p_i, i + 1)`` of sorted deck positions ``p0 < p1 < ...`` (k <= 5)."""
+    return sum(int(BINOM[int(p), i + 1]) for i, p in enumerate(positions))
 
 
 def colex_indices(positions: NDArray[np.integer]) -> NDArray[np.int64]:

@@ -175,14 +175,15 @@ def decision_flips(a: tuple[Decisions, ...], b: tuple[Decisions, ...], examples:
     bd = {d.name: d for d in b}
     for d in a:
         other = bd.get(d.name)
-        if other is None or len(other.values) != len(d.values):
+        if other is None or len(other.array()) != len(d.array()):
             continue
-        diff = (d.values != other.values).nonzero()[0]
+        values, others = d.array(), other.array()
+        diff = (values != others).nonzero()[0]
         combos = int(d.weights[diff].astype(object).sum()) if len(diff) else 0
         # spread the examples over the flipped points rather than showing one hand's neighbours
         spread = (round(j * (len(diff) - 1) / max(examples - 1, 1)) for j in range(examples))
         picks = sorted({int(diff[k]) for k in spread}) if len(diff) else []
-        ex = tuple(f"{d.describe(i)}: {'yes' if d.values[i] else 'no'} -> {'yes' if other.values[i] else 'no'}"
+        ex = tuple(f"{d.describe(i)}: {'yes' if values[i] else 'no'} -> {'yes' if others[i] else 'no'}"
                    for i in picks)
         out.append(Flips(d.name, len(diff), combos, ex))
     return out

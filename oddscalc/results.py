@@ -303,10 +303,16 @@ class Decisions:
 
     name: str
     description: str
-    values: Any  # numpy bool array, one per point
+    values: Any  # numpy bool array, one per point, or a function computing it when first asked
     weights: Any  # numpy int array: combinations each point stands for
     describe: Callable[[int], str]  # a point in words
     keys: tuple[Hashable, ...] | None = None
+
+    def array(self) -> Any:
+        """The decision at every point (computed on first use when the game deferred it)."""
+        if callable(self.values):
+            object.__setattr__(self, "values", self.values())
+        return self.values
 
 
 @dataclass(frozen=True)

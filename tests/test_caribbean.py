@@ -20,17 +20,18 @@ from oddscalc.analysis import Session
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, parse_cards, rank_of, reduced_deck
 from oddscalc.catalog import resolve_table
-from oddscalc.games import dealer_counts
+from oddscalc.games import dealer_counts, dealer_sweep
 from oddscalc.games.caribbean import (
-    STRATEGIES,
     Caribbean,
-    DealerCounts,
+    RaisePays,
     dealer_counts_of,
     main_wager,
     qualifier_strength,
     settle_counts,
 )
+from oddscalc.games.raise_table import STRATEGIES, RaiseTable
 from oddscalc.hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table, hand_value
+from oddscalc.progress import Progress
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
 
@@ -38,9 +39,11 @@ US = resolve_table("caribbean", "us")
 SMALL = reduced_deck("8", 2)  # ranks 8..A in 2 suits: C(14,5) * 9 * C(8,4) = 1,261,260 deals
 
 
-def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: str) -> Counter[str]:
+def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: str,
+           main: RaisePays | None = None) -> Counter[str]:
     """Every deal played as the rules read: compare dealer and player hands with the plain evaluator."""
-    pays = {c: getattr(US.model.pays.main, c.value) for c in HAND_CLASSES}  # type: ignore[attr-defined]
+    table = main if main is not None else US.model.pays.main  # type: ignore[attr-defined]
+    pays = {c: getattr(table, c.value) for c in HAND_CLASSES}
     cards = deck.cards
     value = {frozenset(h): hand_value(h) for h in itertools.combinations(cards, 5)}
     key = {h: (9 - HAND_CLASSES.index(v[0]), v[1]) for h, v in value.items()}
@@ -91,12 +94,12 @@ PAYS = US.model.pays.main  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="module")
-def small_counts() -> DealerCounts:
-    return dealer_counts_of(SMALL, "ace-king")
+def small_counts() -> RaiseTable:
+    return dealer_counts_of(SMALL, "ace-king").table()
 
 
 @pytest.mark.parametrize("strategy", ["optimal", "rules-of-thumb", "raise-ak-plus"])
-def test_reduced_deck_equals_brute_force(small_counts: DealerCounts, strategy: str) -> None:
+def test_reduced_deck_equals_brute_force(small_counts: RaiseTable, strategy: str) -> None:
     w = main_wager(small_counts, PAYS, settle_counts(small_counts, PAYS, strategy))
     assert w.total_combinations == math.comb(14, 5) * 9 * math.comb(8, 4) == 1_261_260
     got = {r.event: r.combinations for r in w.rows if r.combinations}
@@ -104,14 +107,23 @@ def test_reduced_deck_equals_brute_force(small_counts: DealerCounts, strategy: s
 
 
 def test_other_qualifier_equals_brute_force() -> None:
-    dc = dealer_counts_of(SMALL, "pair of tens")
+    dc = dealer_counts_of(SMALL, "pair of tens").table()
     w = main_wager(dc, PAYS, settle_counts(dc, PAYS, "always-raise"))
     brute = _brute(SMALL, (HandClass.PAIR, (8,)), "always-raise")
     assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(brute)
 
 
-def test_symmetry_on_equals_symmetry_off(small_counts: DealerCounts) -> None:
-    off = dealer_counts_of(SMALL, "ace-king", symmetry=False)
+@pytest.mark.parametrize("deck,qualifier", [(SMALL, "ace-king"), (reduced_deck("7", 3), "pair of nines"),
+                                             (Deck((0, 1, 2, 3, 11, 12), 4), "any")])
+def test_sweep_equals_search(deck: Deck, qualifier: str) -> None:
+    # the strength sweep against the earlier binary-search kernel: two methods, one answer
+    sweep = dealer_counts_of(deck, qualifier, method="sweep")
+    search = dealer_counts_of(deck, qualifier, method="search")
+    assert (sweep.counts == search.counts).all()
+
+
+def test_symmetry_on_equals_symmetry_off(small_counts: RaiseTable) -> None:
+    off = dealer_counts_of(SMALL, "ace-king", symmetry=False).table()
     assert len(off.reps) == math.comb(14, 5) and len(small_counts.reps) < len(off.reps)
     for name in STRATEGIES:
         a = settle_counts(small_counts, PAYS, name).tally
@@ -126,6 +138,8 @@ def test_full_deck_counts_match_brute_force_on_random_hands() -> None:
     hands = [sorted(rng.sample(range(52), 5)) for _ in range(3)] + [sorted(parse_cards("As Ks Qs Js Ts")),
                                                                      sorted(parse_cards("Ah Kd 7c 5s 2h"))]
     got = dealer_counts.counter(FULL_DECK, q)(np.array(hands, dtype=np.int8))
+    swept = dealer_sweep.count_all(FULL_DECK, q, np.array(hands, dtype=np.int8), Progress(False, ""))
+    assert (swept == got).all()  # the sweep and the search agree; both are checked against brute force below
     holes = colex_combos(46, 4).astype(np.int64)
     for i, hand in enumerate(hands):
         sp = ht.strength_of(hand)
@@ -202,7 +216,7 @@ def test_damaged_entry_is_rebuilt(tmp_path: Path) -> None:
     blob[len(blob) // 2] ^= 0xFF
     entry.write_bytes(bytes(blob))
     again = game.count(rules, Store(tmp_path))
-    assert (np.asarray(again.counts) == np.asarray(first.counts)).all()
+    assert (np.asarray(again.prefix) == np.asarray(first.prefix)).all()
     assert entry.read_bytes() != bytes(blob)  # rewritten, not trusted
 
 
@@ -214,20 +228,25 @@ def test_strategy_option_and_bad_strategy(session: Session) -> None:
         session.analyze(US, RunOptions(strategy="bluff"))
 
 
-def test_pays_too_large_for_the_solver_are_refused(session: Session) -> None:
-    # a royal of 1e14:1 would overflow the int64 strategy solver: refused, never a wrong strategy
+def test_any_pay_is_exact(session: Session) -> None:
+    # pays far past int64 (royal 10**30:1): royals were raised already, so nothing else moves and the
+    # EV grows by exactly 2 x (pay difference) x P(player wins with a royal)
     counts = session.counts(session.resolve(US))
-    with pytest.raises(OptionError, match="do not fit"):
-        settle_counts(counts, PAYS.model_copy(update={"royal_flush": Fraction(10**14)}))
-    # a large pay that fits is exact: royals were raised already, so nothing else moves and the EV
-    # grows by exactly 2 x (pay difference) x P(player wins with a royal)
-    fits = PAYS.model_copy(update={"royal_flush": Fraction(10**12)})
-    big = main_wager(counts, fits, settle_counts(counts, fits))
+    huge = PAYS.model_copy(update={"royal_flush": Fraction(10**30)})
+    big = main_wager(counts, huge, settle_counts(counts, huge))
     base = main_wager(counts, PAYS, settle_counts(counts, PAYS))
     wins = base.row("win_royal_flush").combinations
     assert big.row("win_royal_flush").combinations == wins == 16_759_740
-    gain = 2 * (10**12 - PAYS.royal_flush) * Fraction(wins, base.total_combinations)
+    gain = 2 * (10**30 - PAYS.royal_flush) * Fraction(wins, base.total_combinations)
     assert big.expected_value - base.expected_value == gain
+
+
+def test_huge_pays_that_move_the_strategy_equal_brute_force(small_counts: RaiseTable) -> None:
+    # a high card paying 10**25:1 raises every hand that can win; a flush of (10**24 + 1/3):1
+    odd = PAYS.model_copy(update={"high_card": Fraction(10**25), "flush": Fraction(3 * 10**24 + 1, 3)})
+    w = main_wager(small_counts, odd, settle_counts(small_counts, odd, "optimal"))
+    brute = _brute(SMALL, (HandClass.HIGH_CARD, (12, 11)), "optimal", odd)
+    assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(brute)
 
 
 @functools.cache

@@ -27,8 +27,8 @@ from oddscalc.analysis import Session
 from oddscalc.cache import Store, entry_path
 from oddscalc.catalog import shipped_tables
 from oddscalc.cli import EXIT_INPUT, EXIT_MISMATCH, EXIT_TABLE, main
-from oddscalc.games.caribbean import DealerCounts
 from oddscalc.games.punto_banco import PuntoBanco
+from oddscalc.games.raise_table import RaiseTable
 from oddscalc.protocol import count_key
 from oddscalc.results import RunOptions
 from oddscalc.tables import MAX_TABLE_BYTES
@@ -71,25 +71,35 @@ def test_a_tampered_store_entry_gives_the_exact_figures(tmp_path: Path, sessions
     assert path.read_bytes() != bytes(blob)  # repaired
 
 
-def test_caribbean_pays_beyond_the_solver_are_refused_not_misread(tmp_path: Path) -> None:
+def test_caribbean_pays_past_int64_are_exact(tmp_path: Path) -> None:
+    # a royal of 1e14:1 overflowed the int64 solver and folded most royals with exit 0
     p = table_copy(tmp_path, "caribbean", "us", lambda t: t.replace('royal_flush = "100:1"', 'royal_flush = "1e14:1"'))
     assert cli("report", "caribbean", "--table", str(p)).exit_code == EXIT_TABLE  # not a ratio
     p = table_copy(tmp_path, "caribbean", "us",
                    lambda t: t.replace('royal_flush = "100:1"', 'royal_flush = "100000000000000:1"'))
-    r = cli("report", "caribbean", "--table", str(p))
-    assert r.exit_code == EXIT_INPUT and "do not fit the exact integer strategy solver" in r.output
+    r = cli("report", "caribbean", "--table", str(p), "--format", "json")
+    assert r.exit_code == 0, r.output
+    big = next(w for w in json.loads(r.output)["wagers"] if w["wager"] == "main")
+    base = next(w for w in json.loads((GOLDEN / "caribbean-us.json").read_text())["wagers"] if w["wager"] == "main")
+    wins = {row["event"]: row["combinations"] for row in base["rows"]}["win_royal_flush"]
+    # every royal was raised already: only its pay moves the EV, by 2 x (pay difference) x P(win with a royal)
+    assert {row["event"]: row["combinations"] for row in big["rows"]}["win_royal_flush"] == wins
+    gain = 2 * (10**14 - 100) * Fraction(wins, base["total_combinations"])
+    assert Fraction(big["expected_value"]) - Fraction(base["expected_value"]) == gain
 
 
-@pytest.mark.parametrize("game,edge", [("let-it-ride", "-1e12"), ("let-it-ride", "2000000"), ("caribbean", "-1e6")])
+@pytest.mark.parametrize("game,edge", [("let-it-ride", "-1e12"), ("let-it-ride", "2000000"), ("caribbean", "-1e7")])
 def test_solve_with_absurd_edges_says_so(game: str, edge: str) -> None:
     r = cli("solve", game, "--pay", "main.full_house", "--edge", edge)
     assert r.exit_code == EXIT_INPUT and r.output.startswith("oddscalc: ")
 
 
-def test_solve_with_a_huge_edge_is_exact_where_the_game_can_be() -> None:
-    # Let It Ride holds any pay exactly: the answer is a pay whose report gives exactly that edge
-    r = cli("solve", "let-it-ride", "--pay", "main.full_house", "--edge", "-1e6")
-    assert r.exit_code == 0 and "exact pay:   360966698753/1560 to 1" in r.output
+@pytest.mark.parametrize("game,pay", [("let-it-ride", "360966698753/1560"),
+                                      ("caribbean", "35342609559070153/58952040")])
+def test_solve_with_a_huge_edge_is_exact(game: str, pay: str) -> None:
+    # every game holds any pay exactly: the answer is a pay whose report gives exactly that edge
+    r = cli("solve", game, "--pay", "main.full_house", "--edge", "-1e6")
+    assert r.exit_code == 0 and f"exact pay:   {pay} to 1" in r.output
     assert "edge -100000000.000000%" in r.output
 
 
@@ -383,9 +393,9 @@ def _punto_banco_reference(session: Session, path: Path) -> Fraction:
 
 
 def _caribbean_reference(session: Session, path: Path) -> Fraction:
-    """Optimal EV per ante from the dealer counts, in numpy object arithmetic (no kernel)."""
+    """Optimal EV per ante from the dealer counts, each up card's choice made by the definition."""
     rules = session.resolve(str(path))
-    dc: DealerCounts = session.counts(rules)
+    dc: RaiseTable = session.counts(rules)
     if rules.strategy != "optimal":
         pytest.skip("reference is for the optimal strategy")
     pays = rules.table.model.pays.main  # type: ignore[attr-defined]
@@ -394,7 +404,8 @@ def _caribbean_reference(session: Session, path: Path) -> Fraction:
     values = by_class + [pays.high_card, pays.high_card, Fraction(0)]
     den = math.lcm(*(x.denominator for x in values))
     pay = np.array([int(x * den) for x in values], dtype=np.int64)[dc.pay_class.astype(np.int64)]  # fits: exit 0
-    nq, win, push = (dc.counts[:, :, j].astype(np.int64) for j in range(3))
+    slots = np.diff(dc.prefix.astype(np.int64), axis=1)  # per up card, in the table's sorted order
+    nq, win, push = (slots[:, :, j] for j in range(3))
     lose = dc.holes - nq - win - push
     raise_gain = (nq + win - 3 * lose) * den + 2 * win * pay[:, None]  # in antes x den, per hole set
     best = np.maximum(raise_gain, -dc.holes * den)  # folding loses the ante

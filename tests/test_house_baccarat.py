@@ -270,9 +270,9 @@ def test_one_player_optimum(session: Session, table: str, draw_on: list[int], ev
     grid = a.section("best_by_composition").rows
     assert sum(cell != "nat" for row in grid for cell in row[1:]) == 100 - 20  # 20 ordered natural pairs
     draw = a.decision("draw")
-    assert draw.keys is not None and len(draw.keys) == 55 - 11 == len(draw.values)
+    assert draw.keys is not None and len(draw.keys) == 55 - 11 == len(draw.array())
     pairs = [cast(tuple[int, int], k) for k in draw.keys]
-    assert {(u + w) % 10 for (u, w), d in zip(pairs, draw.values) if d} == set(draw_on)
+    assert {(u + w) % 10 for (u, w), d in zip(pairs, draw.array()) if d} == set(draw_on)
 
 
 def test_named_strategies_and_draw_on(session: Session, tmp_path: Path) -> None:

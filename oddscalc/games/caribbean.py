@@ -7,13 +7,15 @@ the published convention).
 
 Count (pay-free, stored). For each of the 134,459 suit classes of player hands (with their
 weights) and each of the 47 up cards, the dealer hands that do not qualify, lose to the player
-or tie, by inclusion and exclusion over the player's cards (``dealer_counts``). The counts
-depend on the deck and the qualifier only, so one count serves every pay table and strategy.
+or tie, by inclusion and exclusion over the player's cards, in one sweep over the dealer's hands
+in ascending strength (``dealer_sweep``). Then, per hand, the up cards sorted by the pay above
+which raising beats folding (``raise_table``). None of it depends on the pays: one count serves
+every pay table and strategy.
 
 Settle (per pay table). Raising is worth (nq + win * (1 + 2 * pay) - 3 * lose) / C(46,4) antes
 against -1 for folding; the optimal strategy raises exactly when that is larger (an exact tie
-folds: the same EV at a lower stake). Integer arithmetic throughout (pays scaled to a common
-denominator), refused where int64 cannot hold it exactly.
+folds: the same EV at a lower stake). With the up cards sorted by that threshold, a pay table's
+optimal decisions are a prefix of each hand's up cards, decided exactly, for any pay.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 from pydantic import field_validator
 
@@ -33,15 +34,17 @@ from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
 from ..exact import decimal_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
-from ..interrupts import held
 from ..progress import Progress
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
 from ..tables import Amount, HandPays, Ratio, Strict, Table, TableModel, ratio_text
-from . import dealer_counts
+from . import raise_table
+from .raise_table import AK, FIXED, N_PAY, STRATEGIES, RaiseTable, fixed_decisions
 
-STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb")
+RAISE_TABLE_ARRAYS = ("reps", "weights", "pay_class", "keys", "perm", "prefix", "fixed_tally", "fixed_ak", "ak_total",
+                      "shortlist")
+OTHER_HIGH = 10
 
 # --- table file -------------------------------------------------------------------------
 
@@ -151,8 +154,6 @@ class CaribbeanRules(Rules):
 # --- count: dealer hands per (player-hand suit class, up card) -------------------------------------
 
 
-N_PAY = 12  # pay classes: 0..8 royal..pair, 9 ace-king high, 10 other high card (11 unused)
-AK, OTHER_HIGH = 9, 10
 N_CLOSE = 10  # closest decisions reported
 
 
@@ -166,20 +167,9 @@ class DealerCounts:
     counts: np.ndarray  # (m, n-5, 3) int32: not qualifying, player wins, push; up cards ascending
     pay_class: np.ndarray  # (m,) int8: 0..8 royal flush..pair, 9 ace-king, 10 other high card
 
-    @property
-    def holes(self) -> int:
-        """Dealer hole-card sets per (hand, up card): C(n-6, 4)."""
-        return math.comb(self.deck.size - 6, 4)
-
-    @property
-    def total(self) -> int:
-        """Every deal: C(n,5) x (n-5) x C(n-6,4)."""
-        return math.comb(self.deck.size, 5) * (self.deck.size - 5) * self.holes
-
-    def up_cards(self, i: int) -> list[int]:
-        """The up cards of row i, in the order its counts are stored."""
-        hand = set(self.reps[i].tolist())
-        return [c for c in self.deck.cards if c not in hand]
+    def table(self) -> RaiseTable:
+        """The counts in the form settling wants."""
+        return raise_table.build(self.deck, self.reps, self.weights, self.pay_class, self.counts)
 
 
 def _pay_classes(deck: Deck, reps: np.ndarray) -> np.ndarray:
@@ -198,105 +188,27 @@ def qualifier_strength(deck: Deck, qualifier: str) -> int:
     return hand_table(deck).strength_at_least(cls, ranks)
 
 
-def dealer_counts_of(deck: Deck, qualifier: str, symmetry: bool = True,
-                     progress: Progress | None = None) -> DealerCounts:
-    """Count over the suit classes of player hands (or, with ``symmetry=False``, every hand), unstored."""
+def dealer_counts_of(deck: Deck, qualifier: str, symmetry: bool = True, progress: Progress | None = None,
+                     method: str = "sweep") -> DealerCounts:
+    """Count over the suit classes of player hands (or, with ``symmetry=False``, every hand), unstored.
+
+    ``method`` "sweep" visits the dealer hands once in ascending strength (``dealer_sweep``);
+    "search" is the earlier binary-search kernel (``dealer_counts``), kept as the second method.
+    """
     if symmetry:
         reps, weights = suit_classes(5, deck)
     else:
         reps, weights = hand_table(deck).combos, np.ones(math.comb(deck.size, 5), dtype=np.int64)
-    counts = dealer_counts.count_all(deck, qualifier_strength(deck, qualifier), np.asarray(reps),
-                                     progress or Progress(False, ""))
+    if method == "sweep":
+        from . import dealer_sweep as kernel
+    else:
+        from . import dealer_counts as kernel  # type: ignore[no-redef]
+    counts = kernel.count_all(deck, qualifier_strength(deck, qualifier), np.asarray(reps),
+                              progress or Progress(False, ""))
     return DealerCounts(deck, np.asarray(reps), np.asarray(weights), counts, _pay_classes(deck, np.asarray(reps)))
 
 
 # --- settle: a pay table under every named strategy at once ---------------------------------------
-
-
-def _rep_features(reps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per player hand: bit mask of the ranks held, third- and fourth-highest rank."""
-    ranks = np.sort(reps.astype(np.int64) >> 2, axis=1)[:, ::-1]
-    bits = np.bitwise_or.reduce(np.left_shift(1, ranks), axis=1)
-    return bits, np.ascontiguousarray(ranks[:, 2]), np.ascontiguousarray(ranks[:, 3])
-
-
-@numba.njit(cache=True)
-def _settle(counts: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, reps: np.ndarray, rank_bits: np.ndarray,
-            third: np.ndarray, fourth: np.ndarray, cards: np.ndarray, pays: np.ndarray, den: int, holes: int,
-            chosen: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Decide every (hand class, up card) under every named strategy and tally the weighted deals.
-
-    Strategies by index: 0 optimal (raise iff its exact EV beats folding's), 1 raise pair or
-    better, 2 raise ace-king or better, 3 always raise, 4 rules of thumb. Returns
-    tally[strategy, pay class, outcome] (0 fold, 1 dealer not qualified, 2 player wins, 3 push,
-    4 dealer wins); for the ``chosen`` strategy the ace-king chart (raised, total) by
-    [third-highest rank, up-card rank] and the N_CLOSE entries with the smallest raise-minus-fold gap.
-    """
-    m, nu = counts.shape[0], counts.shape[1]
-    tally = np.zeros((5, N_PAY, 5), dtype=np.int64)
-    ak_raised = np.zeros((13, 13), dtype=np.int64)
-    ak_total = np.zeros((13, 13), dtype=np.int64)
-    close_gap = np.full(N_CLOSE, np.iinfo(np.int64).max, dtype=np.int64)
-    close_idx = np.full(N_CLOSE, -1, dtype=np.int64)
-    close_dec = np.zeros(N_CLOSE, dtype=np.bool_)
-    close_signed = np.zeros(N_CLOSE, dtype=np.int64)
-    chosen_dec = np.zeros((m, nu), dtype=np.bool_)
-    dec = np.zeros(5, dtype=np.bool_)
-    for i in range(m):
-        c = pay_class[i]
-        w = weights[i]
-        bits = rank_bits[i]
-        has_q = (bits >> 10) & 1 == 1
-        has_qj = has_q or (bits >> 9) & 1 == 1
-        ui = 0
-        for card in cards:
-            if (card == reps[i, 0] or card == reps[i, 1] or card == reps[i, 2] or card == reps[i, 3]
-                    or card == reps[i, 4]):
-                continue
-            u = card >> 2
-            nq = np.int64(counts[i, ui, 0])
-            win = np.int64(counts[i, ui, 1])
-            push = np.int64(counts[i, ui, 2])
-            lose = holes - nq - win - push
-            g = nq * den + win * (den + 2 * pays[c]) - 3 * lose * den + holes * den
-            made = c <= 8
-            ak = c == AK
-            matches = (bits >> u) & 1 == 1
-            dec[0] = g > 0
-            dec[1] = made
-            dec[2] = made or ak
-            dec[3] = True
-            dec[4] = made or (ak and ((u <= 10 and matches) or (u >= 11 and has_qj)
-                                      or (not matches and has_q and u < fourth[i])))
-            for k in range(5):
-                if dec[k]:
-                    tally[k, c, 1] += w * nq
-                    tally[k, c, 2] += w * win
-                    tally[k, c, 3] += w * push
-                    tally[k, c, 4] += w * lose
-                else:
-                    tally[k, c, 0] += w * holes
-            r = dec[chosen]
-            chosen_dec[i, ui] = r
-            if ak:
-                ak_total[third[i], u] += w * holes
-                if r:
-                    ak_raised[third[i], u] += w * holes
-            a = abs(g)
-            if a < close_gap[N_CLOSE - 1]:
-                k = N_CLOSE - 1
-                while k > 0 and close_gap[k - 1] > a:
-                    close_gap[k] = close_gap[k - 1]
-                    close_idx[k] = close_idx[k - 1]
-                    close_dec[k] = close_dec[k - 1]
-                    close_signed[k] = close_signed[k - 1]
-                    k -= 1
-                close_signed[k] = g
-                close_gap[k] = a
-                close_idx[k] = i * nu + ui
-                close_dec[k] = r
-            ui += 1
-    return tally, ak_raised, ak_total, close_signed, close_idx, close_dec, chosen_dec
 
 
 @dataclass(frozen=True)
@@ -307,8 +219,8 @@ class Settled:
     tallies: dict[str, np.ndarray]  # strategy -> (N_PAY, 5)
     ak_raised: np.ndarray  # (13, 13) by [third-highest rank, up-card rank], chosen strategy
     ak_total: np.ndarray
-    closest: tuple[tuple[int, int, Fraction, bool], ...]  # (row, up-card index, raise - fold EV, raised)
-    decision: np.ndarray | None = None  # (m, n-5) bool: raise, for the chosen strategy
+    closest: tuple[tuple[int, int, Fraction, bool], ...]  # (row, up-card slot, raise - fold EV, raised)
+    decision: Callable[[], np.ndarray] | None = None  # (m, n-5) bool by sorted position: raise (chosen strategy)
 
     @property
     def tally(self) -> np.ndarray:
@@ -316,37 +228,45 @@ class Settled:
         return self.tallies[self.strategy]
 
 
-_INT64_LIMIT = 2**62  # headroom below 2**63 for the sums the kernel forms
+def pay_list(pays: RaisePays) -> list[Fraction]:
+    """The raise pay of each pay class (ace-king and other high card share high_card)."""
+    return [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card, Fraction(0)]
 
 
-def pay_integers(pays: RaisePays, holes: int) -> tuple[np.ndarray, int]:
-    """Pays scaled to a common denominator as int64, refused when the kernel's sums could overflow."""
-    pay_list = [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card, Fraction(0)]
-    den = math.lcm(*(p.denominator for p in pay_list))
-    ints = [int(p * den) for p in pay_list]
-    # the largest term: holes * (den + 2 * pay), four of them added
-    if 4 * holes * (3 * den + 2 * max(ints)) >= _INT64_LIMIT:
-        raise OptionError("caribbean: pays this large (or with this many digits) do not fit the exact integer "
-                          f"strategy solver (largest pay about {float(max(pay_list)):.4g}:1 over a common "
-                          f"denominator of {den:,}; it holds pay x denominator up to about 3e12)")
-    return np.array(ints, dtype=np.int64), den
-
-
-def settle_counts(dc: DealerCounts, pays: RaisePays, strategy: str = "optimal") -> Settled:
-    """Settle one pay table under every named strategy in one pass (``strategy`` picks the chart)."""
+def settle_counts(rt: RaiseTable, pays: RaisePays, strategy: str = "optimal", closest: bool = True) -> Settled:
+    """Settle one pay table under every named strategy (``strategy`` picks the charts and decisions)."""
     if strategy not in STRATEGIES:
         raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
-    pay_int, den = pay_integers(pays, dc.holes)
-    bits, third, fourth = _rep_features(dc.reps)
-    with held():
-        tally, ak_raised, ak_total, gap, idx, dec, decision = _settle(
-            dc.counts, dc.weights, dc.pay_class.astype(np.int64), dc.reps.astype(np.int64), bits, third, fourth,
-            np.array(dc.deck.cards, dtype=np.int64), pay_int, den, dc.holes, STRATEGIES.index(strategy))
-    nu = dc.counts.shape[1]
-    closest = tuple((int(f) // nu, int(f) % nu, Fraction(int(g), den * dc.holes), bool(d))
-                    for g, f, d in zip(gap, idx, dec) if f >= 0)
-    return Settled(strategy, {name: tally[k] for k, name in enumerate(STRATEGIES)}, ak_raised, ak_total, closest,
-                   decision)
+    by_class = pay_list(pays)
+    opt = raise_table.optimal(rt, by_class)
+    nu = rt.keys.shape[1]
+    tallies = {"optimal": opt.tally, **{name: rt.fixed_tally[i] for i, name in enumerate(FIXED)}}
+
+    def decision() -> np.ndarray:  # by (hand, sorted position): the same points for every pay table
+        if strategy == "optimal":
+            return opt.sorted_raised(nu)
+        by_slot = fixed_decisions(strategy, rt.pay_class, rt.reps, raise_table.up_cards(rt.deck, rt.reps))
+        return np.take_along_axis(by_slot, rt.perm.astype(np.int64), axis=1)
+
+    if strategy == "optimal":
+        ak_raised = raise_table.ak_chart(rt, opt)
+    else:
+        ak_raised = rt.fixed_ak[FIXED.index(strategy)]
+    nearest = _closest(rt, by_class, strategy) if closest else ()
+    return Settled(strategy, tallies, ak_raised, rt.ak_total, nearest, decision)
+
+
+def _closest(rt: RaiseTable, by_class: list[Fraction], strategy: str) -> tuple[tuple[int, int, Fraction, bool], ...]:
+    """The N_CLOSE decisions with the smallest |raise EV - fold EV|, with the chosen strategy's decision."""
+    out = []
+    for i, ui, gap in raise_table.closest(rt, by_class, N_CLOSE):
+        if strategy == "optimal":
+            raised = gap > 0
+        else:
+            ups = raise_table.up_cards(rt.deck, rt.reps[i:i + 1])
+            raised = bool(fixed_decisions(strategy, rt.pay_class[i:i + 1], rt.reps[i:i + 1], ups)[0, ui])
+        out.append((i, ui, gap, raised))
+    return tuple(out)
 
 
 # --- the wagers ---------------------------------------------------------------------------------
@@ -355,7 +275,7 @@ WIN_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card
 WIN_EVENTS = [c.value for c in HAND_CLASSES[:9]] + ["ace_king", "other_high_card"]
 
 
-def main_wager(dc: DealerCounts, pays: RaisePays, st: Settled) -> WagerResult:
+def main_wager(dc: RaiseTable, pays: RaisePays, st: Settled) -> WagerResult:
     """The ante and raise, per ante."""
     t = [[int(x) for x in row] for row in st.tally.tolist()]
     pay_list = [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card]
@@ -386,7 +306,7 @@ def _money(x: Fraction) -> str:
     return f"{x.numerator:,}" if x.denominator == 1 else decimal_str(x, 2)
 
 
-def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: bool) -> WagerResult:
+def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bool) -> WagerResult:
     """The Jackpot, per stake: fixed amounts on the player's own five cards."""
     per_class_total = np.zeros(N_PAY, dtype=object)
     np.add.at(per_class_total, dc.pay_class.astype(np.int64), dc.weights.astype(object))
@@ -398,7 +318,7 @@ def jackpot_wager(dc: DealerCounts, jp: JackpotPays, st: Settled, paid_on_fold: 
             continue
         code = HAND_CLASSES.index(c)
         if paid_on_fold:
-            n = int(per_class_total[code]) * dc.counts.shape[1] * dc.holes
+            n = int(per_class_total[code]) * dc.keys.shape[1] * dc.holes
         else:
             n = sum(int(x) for x in st.tally[code, 1:])
         won += n
@@ -441,11 +361,12 @@ def _ak_section(st: Settled) -> Section:
         notes=(f"Ace-king deals raised: {ak_raised:,} of {ak_total:,} ({share}); folded: {ak_total - ak_raised:,}.",))
 
 
-def _closest_section(dc: DealerCounts, st: Settled) -> Section:
+def _closest_section(dc: RaiseTable, st: Settled) -> Section:
     rows: list[tuple[Cell, ...]] = []
     for i, ui, ev_gap, raised_it in st.closest:
         hand = cards_str(sorted(dc.reps[i].tolist(), reverse=True))
-        rows.append((hand, cards_str([dc.up_cards(i)[ui]]), ev_gap, "raise" if raised_it else "fold"))
+        up = raise_table.up_cards(dc.deck, dc.reps[i:i + 1])[0, ui]
+        rows.append((hand, cards_str([int(up)]), ev_gap, "raise" if raised_it else "fold"))
     return Section(
         "closest_decisions", "Closest decisions",
         (Column("hand", "Player hand"), Column("up_card", "Up card"),
@@ -455,7 +376,7 @@ def _closest_section(dc: DealerCounts, st: Settled) -> Section:
                "for its suit pattern.",))
 
 
-def _comparison_section(dc: DealerCounts, pays: RaisePays, st: Settled) -> Section:
+def _comparison_section(dc: RaiseTable, pays: RaisePays, st: Settled) -> Section:
     rows: list[tuple[Cell, ...]] = []
     for name in STRATEGIES:
         w = main_wager(dc, pays, Settled(name, st.tallies, st.ak_raised, st.ak_total, ()))
@@ -470,9 +391,10 @@ def _comparison_section(dc: DealerCounts, pays: RaisePays, st: Settled) -> Secti
         tuple(rows))
 
 
-def _describe_point(dc: DealerCounts, flat: int) -> str:
-    i, ui = divmod(flat, dc.counts.shape[1])
-    return f"{cards_str(sorted(dc.reps[i].tolist(), reverse=True))} against up card {cards_str([dc.up_cards(i)[ui]])}"
+def _describe_point(dc: RaiseTable, flat: int) -> str:
+    i, j = divmod(flat, dc.keys.shape[1])
+    up = int(raise_table.up_cards(dc.deck, dc.reps[i:i + 1])[0, int(dc.perm[i, j])])
+    return f"{cards_str(sorted(dc.reps[i].tolist(), reverse=True))} against up card {cards_str([up])}"
 
 
 # --- the game ------------------------------------------------------------------------------------------
@@ -485,7 +407,7 @@ class Caribbean:
     title: ClassVar[str] = "Caribbean Stud Poker"
     default_table: ClassVar[str] = "us"
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
-    engine_version: ClassVar[int] = 2
+    engine_version: ClassVar[int] = 4  # 3: the stored raise table; 4: its shortlist
     table_model: ClassVar[type[TableModel]] = CaribbeanTable
 
     def resolve(self, table: Table, options: RunOptions) -> CaribbeanRules:
@@ -500,30 +422,31 @@ class Caribbean:
                               deck=options.deck or FULL_DECK, qualifier=model.rules.dealer_qualifier,
                               jackpot_paid_on_fold=model.rules.jackpot_paid_on_fold)
 
-    def count(self, rules: CaribbeanRules, store: Store) -> DealerCounts:
-        """The dealer counts of the rules' deck and qualifier, from the store when it has them."""
+    def count(self, rules: CaribbeanRules, store: Store) -> RaiseTable:
+        """The raise table of the rules' deck and qualifier, from the store when it has them."""
         progress = Progress(rules.options.progress, "caribbean: counting dealer hands")
 
         def build() -> dict[str, np.ndarray]:
-            dc = dealer_counts_of(rules.deck, rules.qualifier, progress=progress)
-            return {"reps": dc.reps, "weights": dc.weights, "counts": dc.counts, "pay_class": dc.pay_class}
+            rt = dealer_counts_of(rules.deck, rules.qualifier, progress=progress).table()
+            return {name: getattr(rt, name) for name in RAISE_TABLE_ARRAYS}
 
         arrays = store.get(count_key(self, rules), build)
-        return DealerCounts(rules.deck, arrays["reps"], arrays["weights"], arrays["counts"], arrays["pay_class"])
+        return RaiseTable(rules.deck, **{name: arrays[name] for name in RAISE_TABLE_ARRAYS})
 
-    def settle(self, counts: DealerCounts, rules: CaribbeanRules) -> Analysis:
+    def settle(self, counts: RaiseTable, rules: CaribbeanRules) -> Analysis:
         """Every wager, the ace-king chart, the closest decisions and the named strategies compared."""
         dc, model = counts, rules.model
-        st = settle_counts(dc, model.pays.main, rules.strategy)
+        st = settle_counts(dc, model.pays.main, rules.strategy, closest=not rules.options.brief)
         wagers = [main_wager(dc, model.pays.main, st)]
         if model.pays.jackpot is not None:
             wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
         sections = () if rules.options.brief else (
             _ak_section(st), _closest_section(dc, st), _comparison_section(dc, model.pays.main, st))
+        decide = st.decision
         decisions = Decisions(
-            "raise", "raise (else fold), per player hand suit pattern and dealer up card",
-            st.decision.ravel() if st.decision is not None else np.zeros(0, dtype=np.bool_),
-            np.repeat(dc.weights * dc.holes, dc.counts.shape[1]),
+            "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",
+            (lambda: decide().ravel()) if decide is not None else np.zeros(0, dtype=np.bool_),
+            np.repeat(dc.weights * dc.holes, dc.keys.shape[1]),
             lambda f: _describe_point(dc, f))
         deck = rules.deck
         return Analysis(

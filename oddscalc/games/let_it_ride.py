@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 from pydantic import field_validator
 
@@ -167,37 +166,15 @@ def _leave_out(combos: np.ndarray, drop: int) -> list[np.ndarray]:
     return out
 
 
-@numba.njit(cache=True)
-def _fill(hands: np.ndarray, cls: np.ndarray, binom: np.ndarray, c3: np.ndarray, c4: np.ndarray) -> None:
-    """Add every hand's pay class to each of its four- and three-card sets (colex indices)."""
-    for h in range(hands.shape[0]):
-        p = hands[h]
-        k = cls[h]
-        for a in range(5):
-            i4 = 0
-            r = 1
-            for i in range(5):
-                if i != a:
-                    i4 += binom[p[i], r]
-                    r += 1
-            c4[i4, k] += 1
-            for b in range(a + 1, 5):
-                i3 = 0
-                r = 1
-                for i in range(5):
-                    if i != a and i != b:
-                        i3 += binom[p[i], r]
-                        r += 1
-                c3[i3, k] += 1
-
-
 def count_holdings(deck: Deck, min_rank: int) -> HoldingCounts:
     """The pay-free counts, from one pass over every hand (no pays involved)."""
     n = deck.size
     c3 = np.zeros((math.comb(n, 3), CLASSES), dtype=np.int32)
     c4 = np.zeros((math.comb(n, 4), CLASSES), dtype=np.int32)
+    from .holding_counts import fill  # compiled: imported only when counting
+
     with held():
-        _fill(colex_combos(n, 5), pay_classes(deck, min_rank), BINOM, c3, c4)
+        fill(colex_combos(n, 5), pay_classes(deck, min_rank), BINOM, c3, c4)
     sub3 = np.stack(_leave_out(colex_combos(n, 4), 1), axis=1)
     return HoldingCounts(deck, c3, c4.astype(np.uint8), sub3, _bonus_counts(deck))
 

@@ -135,10 +135,10 @@ def solved_chart(analysis: Analysis) -> BoolArray | None:
         draw = analysis.decision("draw")
     except KeyError:
         return None
-    if draw.keys is None or len(draw.keys) != len(draw.values):
+    if draw.keys is None or len(draw.keys) != len(draw.array()):
         return None
     grid = np.zeros((10, 10), dtype=bool)
-    for key, drawn in zip(draw.keys, np.asarray(draw.values, dtype=bool).tolist()):
+    for key, drawn in zip(draw.keys, np.asarray(draw.array(), dtype=bool).tolist()):
         if not _is_composition(key):
             return None
         u, w = (int(x) for x in key)
