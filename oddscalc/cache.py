@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .files import write_atomic
+from .files import cache_dir, write_atomic
 
 FORMAT = 4
 MAGIC = b"oddscalc-counts\n"
@@ -42,16 +42,6 @@ _MAX_HEADER = 1 << 20
 BIGINT = "bigint"
 
 Arrays = Mapping[str, np.ndarray]
-
-
-def cache_dir() -> Path:
-    """The folder entries live in."""
-    env = os.environ.get("ODDSCALC_CACHE_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("oddscalc"))
 
 
 def _canonical(key: Mapping[str, Any]) -> Any:

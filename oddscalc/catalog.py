@@ -14,9 +14,12 @@ import importlib.util
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .games import GAMES, TABLE_MODELS
-from .tables import Problem, Table, TableError, load_table_file
+from .keys import DEFAULT_TABLES, GAME_KEYS
+
+if TYPE_CHECKING:  # loading a table needs the games' models; finding one does not
+    from .tables import Table
 
 SHIPPED_PACKAGE = "oddscalc.shipped"
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -39,7 +42,7 @@ def is_path(ref: str) -> bool:
 def shipped_tables(game: str | None = None) -> list[Path]:
     """The shipped table files of ``game`` (default: every game), sorted."""
     base = tables_dir()
-    games = [game] if game else sorted(g for g in GAMES if (base / g).is_dir())
+    games = [game] if game else sorted(g for g in GAME_KEYS if (base / g).is_dir())
     out: list[Path] = []
     for g in games:
         out.extend(sorted((base / g).glob("*.toml")))
@@ -48,8 +51,10 @@ def shipped_tables(game: str | None = None) -> list[Path]:
 
 def load_table(path: Path, expect_game: str | None = None) -> Table:
     """Read and validate a table file of any registered game."""
-    shipped = _shipped_id(path)
-    return load_table_file(path, TABLE_MODELS, expect_game, ident=shipped)
+    from .games import TABLE_MODELS
+    from .tables import load_table_file
+
+    return load_table_file(path, TABLE_MODELS, expect_game, ident=_shipped_id(path))
 
 
 def _shipped_id(path: Path) -> str | None:
@@ -62,7 +67,9 @@ def _shipped_id(path: Path) -> str | None:
 
 def resolve_table(game: str, ref: str | None = None) -> Table:
     """``ref`` is a shipped id, a path (see :func:`is_path`), or None for the game's default table."""
-    ident = ref if ref is not None else GAMES[game].default_table
+    from .tables import Problem, TableError
+
+    ident = ref if ref is not None else DEFAULT_TABLES[game]
     if is_path(ident):
         return load_table(Path(ident), expect_game=game)
     known = ", ".join(p.stem for p in shipped_tables(game)) or "none"

@@ -18,9 +18,8 @@ import click
 from . import __version__
 from .cards import CardError
 from .files import write_atomic
-from .games import GAME_KEYS
+from .keys import DEFAULT_TABLES, GAME_KEYS
 from .protocol import OptionError
-from .tables import TableError
 
 EXIT_TABLE = 3
 EXIT_INPUT = 4
@@ -50,8 +49,6 @@ class Commands(click.Group):
         """Run the command, mapping user errors to exit codes."""
         try:
             return super().invoke(ctx)
-        except TableError as e:
-            _fail(f"bad table:\n{e}", EXIT_TABLE)
         except (OptionError, CardError) as e:
             _fail(str(e), EXIT_INPUT)
         except Failure as e:
@@ -59,6 +56,12 @@ class Commands(click.Group):
         except KeyboardInterrupt:
             click.echo("Aborted!", err=True)
             sys.exit(EXIT_INTERRUPTED)
+        except Exception as e:
+            from .tables import TableError  # loaded already if a table was read: the fast paths never need it
+
+            if isinstance(e, TableError):
+                _fail(f"bad table:\n{e}", EXIT_TABLE)
+            raise
 
 
 # --- options shared by several commands ---------------------------------------------------------------
@@ -141,18 +144,34 @@ def main() -> None:
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
            decks: int | None, players: int | None, symbolic: bool, fresh: bool) -> None:
     """Exact pay-table report for GAME."""
-    from .report import RENDERERS
+    from . import replay
 
-    analysis = _session(game, strategy, decks, players, brief=False, fresh=fresh).analyze(table_ref)
-    if symbolic:
-        from .paytools import with_symbolic
+    request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
+    key = None if fresh else replay.key(game, _table_path(game, table_ref), request)
+    text = replay.lookup(key) if key is not None else None
+    if text is None:
+        from .report import RENDERERS
 
-        analysis = with_symbolic(analysis)
-    text = RENDERERS[fmt](analysis)
+        analysis = _session(game, strategy, decks, players, brief=False, fresh=fresh).analyze(table_ref)
+        if symbolic:
+            from .paytools import with_symbolic
+
+            analysis = with_symbolic(analysis)
+        text = RENDERERS[fmt](analysis)
+        if key is not None:
+            replay.keep(key, text)
     if output is None:
         click.echo(text, nl=False)
     else:
-        _write(output, text, protect=(analysis.table.path,))
+        _write(output, text, protect=(_table_path(game, table_ref),))
+
+
+def _table_path(game: str, ref: str | None) -> Path:
+    """The file a table reference names (whether or not it exists: reading it reports that)."""
+    from .catalog import is_path, tables_dir
+
+    ident = ref if ref is not None else DEFAULT_TABLES[game]
+    return Path(ident) if is_path(ident) else tables_dir() / game / f"{ident}.toml"
 
 
 @main.command()
@@ -160,6 +179,7 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 def tables(game: str | None) -> None:
     """List the shipped tables (game, id, title)."""
     from .catalog import load_table, shipped_tables
+    from .tables import TableError
 
     for path in shipped_tables(game):
         try:
@@ -174,6 +194,7 @@ def tables(game: str | None) -> None:
 def validate(paths: tuple[Path, ...]) -> None:
     """Check table files and explain every problem."""
     from .catalog import load_table
+    from .tables import TableError
 
     bad = 0
     for p in paths:
@@ -198,6 +219,7 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
     """
     from .catalog import load_table, table_label, tables_dir
     from .results import Check
+    from .tables import TableError
     from .verify import blocks, describe_failure, render_checks, table_paths
 
     files = table_paths(list(paths) or [tables_dir()])

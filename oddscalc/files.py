@@ -1,4 +1,4 @@
-"""Writing files so that a full disk, a kill or Ctrl-C leaves the old file whole.
+"""Where oddscalc keeps files, and writing them so that a full disk, a kill or Ctrl-C leaves the old file whole.
 
 Every write goes to a temporary file in the destination's folder and is renamed over it (an
 atomic replace on POSIX and Windows); a failed write removes its temporary file.
@@ -9,6 +9,16 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+
+
+def cache_dir() -> Path:
+    """The folder of the stores (``ODDSCALC_CACHE_DIR``, else the platform's user cache folder)."""
+    env = os.environ.get("ODDSCALC_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("oddscalc"))
 
 
 def write_atomic(path: Path, data: bytes) -> None:

@@ -260,8 +260,6 @@ class HandTable:
     deck: Deck
     # (n,) card ids of the deck, ascending
     cards: NDArray[np.int8] = field(repr=False)
-    # (N, 5) card ids, each row ascending; rows in colex order of deck positions
-    combos: NDArray[np.int8] = field(repr=False)
     # (N,) dense strength: 0 = weakest value occurring in this deck, equal hands equal
     strength: NDArray[np.int16] = field(repr=False)
     # (N,) code into HAND_CLASSES
@@ -271,6 +269,13 @@ class HandTable:
     position: NDArray[np.int8] = field(repr=False)
     # (n_levels,) ascending packed value key of each strength
     level_keys: NDArray[np.int64] = field(repr=False)
+
+    @functools.cached_property
+    def combos(self) -> NDArray[np.int8]:
+        """(N, 5) card ids, each row ascending; rows in colex order of deck positions (built when first asked)."""
+        combos = self.cards[colex_combos(len(self.cards), 5)]
+        combos.flags.writeable = False
+        return combos
 
     def _positions(self, cards: Sequence[int]) -> list[int]:
         if len(cards) != 5 or len(set(cards)) != 5:
@@ -335,8 +340,8 @@ def _hand_table(deck: Deck) -> HandTable:
 
     ms_ranks, codes, keys = _multiset_values()
     # Which (multiset, suited) values can be dealt from this deck decides the dense levels.
-    counts = np.zeros((len(ms_ranks), 13), dtype=np.int64)
-    np.add.at(counts, (np.arange(len(ms_ranks))[:, None], ms_ranks), 1)
+    cells = (np.arange(len(ms_ranks))[:, None] * 13 + ms_ranks).ravel()
+    counts = np.bincount(cells, minlength=len(ms_ranks) * 13).reshape(len(ms_ranks), 13)
     per_rank = np.bincount(ranks, minlength=13)  # suits held of each rank
     ways = np.ones(len(ms_ranks), dtype=np.int64)
     for rk in range(13):
@@ -361,23 +366,23 @@ def _hand_table(deck: Deck) -> HandTable:
 
     n_states4 = comb(16, 4) * 5
     old_ms, old_suit = np.divmod(np.arange(n_states4), 5)
-    strength = np.empty(comb(n, 5), dtype=np.int16)
-    hand_class = np.empty(comb(n, 5), dtype=np.int8)
+    packed = np.empty(comb(n, 5), dtype=np.int32)  # level * 16 + class code: one gather per hand, not two
+    both = level_of.astype(np.int32) * 16 + codes
+    index = state.astype(np.intp)
     for t, start, cnt in colex_blocks(n, 5):
-        new_ms = old_ms + comb(int(ranks[t]) + 4, 5)
-        suited = (old_suit == suits[t]).astype(np.intp)
-        new_ms = np.minimum(new_ms, len(ms_ranks) - 1)  # unreachable states may overshoot
-        s4 = state[:cnt]
-        strength[start : start + cnt] = level_of[new_ms, suited][s4]
-        hand_class[start : start + cnt] = codes[new_ms, suited][s4]
+        new_ms = np.minimum(old_ms + comb(int(ranks[t]) + 4, 5), len(ms_ranks) - 1)  # unreachable states overshoot
+        lut = both[new_ms, (old_suit == suits[t]).astype(np.intp)]
+        np.take(lut, index[:cnt], out=packed[start : start + cnt])
+    strength = np.empty(len(packed), dtype=np.int16)
+    hand_class = np.empty(len(packed), dtype=np.int8)
+    np.right_shift(packed, 4, out=strength, casting="unsafe")
+    np.bitwise_and(packed, 15, out=hand_class, casting="unsafe")
 
-    combos = cards[colex_combos(n, 5)]
-    for arr in (cards, position, combos, strength, hand_class, level_keys):
+    for arr in (cards, position, strength, hand_class, level_keys):
         arr.flags.writeable = False
     return HandTable(
         deck=deck,
         cards=cards,
-        combos=combos,
         strength=strength,
         hand_class=hand_class,
         n_levels=len(level_keys),

@@ -364,12 +364,13 @@ def _lir_reference(session: Session, path: Path) -> Fraction:
     ints = [int(x * den) for x in pays]
     wide = max(abs(x) for x in ints) * 2**11 >= 2**62  # beyond int64 sums, Python ints
     v = np.array(ints, dtype=object if wide else np.int64)
-    s3 = counts.c3.astype(v.dtype) @ v
+    s3 = counts.c3.astype(v.dtype) @ v  # per suit class, to be weighted by the class sizes
     s4 = counts.c4.astype(v.dtype) @ v
-    n3, n4, hands = len(s3), len(s4), int(counts.c3[0].sum())
+    w3, w4 = counts.weights3.astype(object), counts.weights4.astype(object)
+    n3, n4, hands = int(counts.weights3.sum()), int(counts.weights4.sum()), int(counts.c3[0].sum())
     # EV = E[bet 3] + E[bet 1 when it rides] + E[bet 2 when it rides]: a bet rides exactly on a positive sum
-    return (Fraction(int(s3.sum()), den * n3 * hands) + Fraction(int(s3[s3 > 0].sum()), den * n3 * hands)
-            + Fraction(int(s4[s4 > 0].sum()), den * n4 * 48))
+    return (Fraction(int((w3 * s3).sum()), den * n3 * hands) + Fraction(int((w3 * s3)[s3 > 0].sum()), den * n3 * hands)
+            + Fraction(int((w4 * s4)[s4 > 0].sum()), den * n4 * 48))
 
 
 def _punto_banco_reference(session: Session, path: Path) -> Fraction:

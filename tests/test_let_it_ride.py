@@ -15,7 +15,7 @@ from oddscalc.cache import Store
 from oddscalc.cards import Deck, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.exact import decimal_str
-from oddscalc.games.let_it_ride import PAYING, LetItRide, count_holdings, solve
+from oddscalc.games.let_it_ride import BONUS_EVENTS, PAYING, LetItRide, count_holdings, solve, three_card_event
 from oddscalc.hands import HandClass, hand_value
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table
@@ -188,5 +188,11 @@ def test_counts_are_stored_and_reread(standard: Table, tmp_path: Path) -> None:
     fresh = game.count(rules, Store(tmp_path))
     again = game.count(rules, Store(tmp_path))
     assert len(list(tmp_path.glob("*.counts"))) == 1
-    for name in ("c3", "c4", "sub3", "bonus"):
+    for name in ("reps3", "weights3", "reps4", "weights4", "c3", "c4", "sub3", "bonus"):
         assert (getattr(fresh, name) == getattr(again, name)).all(), name
+
+
+@pytest.mark.parametrize("deck", [reduced_deck("8", 3), Deck((0, 1, 2, 3, 11, 12), 3), Deck((1, 2, 3, 12), 4)])
+def test_bonus_counts_equal_the_plain_classifier(deck: Deck) -> None:
+    counts = Counter(three_card_event(t, deck) for t in itertools.combinations(deck.cards, 3))
+    assert count_holdings(deck, 8).bonus.tolist() == [counts[e] for e in (*BONUS_EVENTS, "loss")]

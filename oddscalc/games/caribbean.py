@@ -34,6 +34,7 @@ from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
 from ..exact import decimal_str, percent_str
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
+from ..keys import DEFAULT_TABLES
 from ..progress import Progress
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
@@ -405,7 +406,7 @@ class Caribbean:
 
     key: ClassVar[str] = "caribbean"
     title: ClassVar[str] = "Caribbean Stud Poker"
-    default_table: ClassVar[str] = "us"
+    default_table: ClassVar[str] = DEFAULT_TABLES["caribbean"]
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
     engine_version: ClassVar[int] = 4  # 3: the stored raise table; 4: its shortlist
     table_model: ClassVar[type[TableModel]] = CaribbeanTable

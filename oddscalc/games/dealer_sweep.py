@@ -28,7 +28,7 @@ import numba
 import numpy as np
 
 from ..cards import Deck
-from ..hands import BINOM, hand_table
+from ..hands import BINOM, colex_combos, hand_table
 from ..interrupts import held
 from ..progress import Progress
 
@@ -150,7 +150,7 @@ def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress)
     ht = hand_table(deck)
     n = deck.size
     strength = np.asarray(ht.strength)
-    hand_pos = np.asarray(ht.position[ht.combos], dtype=np.int64)
+    hand_pos = colex_combos(n, 5)  # the deck positions of every hand, colex order: the hand table's rows
     order = np.argsort(strength, kind="stable").astype(np.int64)
     level_start = np.concatenate([[0], np.cumsum(np.bincount(strength, minlength=ht.n_levels))]).astype(np.int64)
     reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)

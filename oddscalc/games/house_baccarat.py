@@ -52,6 +52,7 @@ from pydantic import Field, model_validator
 
 from ..cache import Store
 from ..exact import frac_str, percent_str
+from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from ..tables import Strict, Table, TableModel, ratio_text
@@ -545,7 +546,7 @@ class HouseBaccarat:
 
     key: ClassVar[str] = "house-baccarat"
     title: ClassVar[str] = "House baccarat (rule sheet)"
-    default_table: ClassVar[str] = "seed"
+    default_table: ClassVar[str] = DEFAULT_TABLES["house-baccarat"]
     options: ClassVar[frozenset[str]] = frozenset({"decks", "players", "strategy"})
     engine_version: ClassVar[int] = 1
     table_model: ClassVar[type[TableModel]] = HouseBaccaratTable

@@ -5,11 +5,13 @@ in the order they are shown: C(52,3) * 49 * 48 = 51,979,200 equally likely deals
 a four-card set q (the player's three and the first community card), which of q's cards was
 shown (4 ways, leaving the three-card set t), and the last card (48 ways).
 
-Count (pay-free, stored). For every four-card set q, how many of its 48 completions end in
-each final pay class (royal flush .. the minimum pair, or a loss): ``c4[q, k]``. Every
-five-card hand holds five four-card sets, so one pass over the C(52,5) hands fills it. For a
-three-card set t, ``c3[t, k]`` is half the sum of ``c4`` over the 49 four-card sets holding t
-(each hand holding t is reached through two of them).
+Count (pay-free, stored). Permuting the suits changes no outcome, so every count is kept per
+suit class of holdings (16,432 four-card and 1,755 three-card classes on 52 cards, with their
+sizes): for a four-card class, how many of its 48 completions end in each final pay class
+(royal flush .. the minimum pair, or a loss), ``c4``, found by evaluating those hands; for a
+three-card class t, how many of its C(49,2) completions do, ``c3``: half the sum of ``c4`` over
+the 49 four-card sets holding t (each hand holding t is reached through two of them); and the
+classes of each four-card class's four three-card subsets, ``sub3``.
 
 Decisions. Each bet is paid on the same final hand, so the bets are independent: bet 1 rides
 exactly when E[pay | three cards] > 0 and bet 2 exactly when E[pay | four cards] > 0, whatever
@@ -17,14 +19,13 @@ was done with the other. With v the net units of one bet by pay class, those exp
 proportional to S3 = c3 . v and S4 = c4 . v, exact integers (pays scaled to a common
 denominator). An EV of exactly zero pulls the bet back (the cheaper of two equal choices)
 unless the table sets ``ride_on_zero``. The deals by (final class, bets in play) are then
-sums of c4 rows: q with its card j shown has 1 + ride1[q minus j] + ride2[q] bets in play.
+sums of c4 rows: q with its card j shown has 1 + ride1[q minus j] + ride2[q] bets in play,
+times the class size.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -36,10 +37,11 @@ from pydantic import field_validator
 from ..cache import Store
 from ..cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
 from ..exact import decimal_str, percent_str
-from ..hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table
-from ..interrupts import held
+from ..hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
+from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
+from ..symmetry import suit_class_index, suit_classes
 from ..tables import HandPays, Ratio, Strict, Table, TableModel, ratio_text
 from .ride_card import strategy_section
 
@@ -85,6 +87,7 @@ class LetItRideTable(TableModel):
     pays: Pays
 
 
+HOLDING_ARRAYS = ("reps3", "weights3", "reps4", "weights4", "c3", "c4", "sub3", "bonus")
 PAYING = HAND_CLASSES[:9]  # royal flush .. pair (high card never pays)
 LOSS = 9  # pay-class code of a losing hand
 CLASSES = 10
@@ -121,12 +124,16 @@ class LetItRideRules(Rules):
 
 @dataclass(frozen=True)
 class HoldingCounts:
-    """Pay-free counts: completions of every three- and four-card holding by final pay class."""
+    """Pay-free counts per suit class of three- and four-card holdings, by final pay class."""
 
     deck: Deck
-    c3: np.ndarray  # (C(n,3), 10): hands holding each three-card set (colex), by pay class
-    c4: np.ndarray  # (C(n,4), 10): completions of each four-card set, by pay class
-    sub3: np.ndarray  # (C(n,4), 4): colex index of the four-card set without its j-th card
+    reps3: np.ndarray  # (m3, 3) int8 card ids of each three-card class
+    weights3: np.ndarray  # (m3,) int64 class sizes
+    reps4: np.ndarray  # (m4, 4)
+    weights4: np.ndarray  # (m4,)
+    c3: np.ndarray  # (m3, 10): completions of each three-card class (C(n-3,2) of them), by pay class
+    c4: np.ndarray  # (m4, 10): completions of each four-card class (n-4 of them), by pay class
+    sub3: np.ndarray  # (m4, 4): the three-card class of the four-card class without its j-th card
     bonus: np.ndarray  # (7,): three-card hands of each BONUS_EVENTS class, then the losers
 
     @property
@@ -145,38 +152,38 @@ def pay_classes(deck: Deck, min_rank: int) -> np.ndarray:
     return np.where((cls == HandClass.HIGH_CARD.code) | low_pair, LOSS, cls).astype(np.int8)
 
 
-def _leave_out(combos: np.ndarray, drop: int) -> list[np.ndarray]:
-    """Colex index of each row of sorted positions with ``drop`` of its entries removed, for every choice.
-
-    The subsets come in ``itertools.combinations(range(k), drop)`` order. An entry at column i keeps
-    its colex weight C(p, i + 1) when nothing before it is removed and moves down one place per
-    removed entry before it, so every index is a sum of precomputed columns.
-    """
-    k = combos.shape[1]
-    columns = [np.ascontiguousarray(combos[:, i], dtype=np.intp) for i in range(k)]
-    table = [np.ascontiguousarray(BINOM[:, r], dtype=np.int32) for r in range(k + 1)]
-    weight = {(i, r): table[r][columns[i]] for i in range(k) for r in range(1, i + 2)}
-    out = []
-    for gone in itertools.combinations(range(k), drop):
-        idx = np.zeros(len(combos), dtype=np.int32)
-        for i in range(k):
-            if i not in gone:
-                idx += weight[(i, i + 1 - sum(g < i for g in gone))]
-        out.append(idx)
-    return out
+def _extended(deck: Deck, reps: np.ndarray) -> np.ndarray:
+    """(m, n - k, k + 1) sorted deck positions of each holding plus each card it does not hold."""
+    position = np.full(52, -1, dtype=np.int64)
+    position[list(deck.cards)] = np.arange(deck.size)
+    pos = position[reps.astype(np.int64)]
+    free = np.ones((len(reps), deck.size), dtype=bool)
+    free[np.arange(len(reps))[:, None], pos] = False
+    other = np.nonzero(free)[1].reshape(len(reps), deck.size - reps.shape[1])
+    both = np.concatenate([np.broadcast_to(pos[:, None, :], other.shape + (reps.shape[1],)), other[..., None]], axis=2)
+    both.sort(axis=2)
+    return both
 
 
 def count_holdings(deck: Deck, min_rank: int) -> HoldingCounts:
-    """The pay-free counts, from one pass over every hand (no pays involved)."""
-    n = deck.size
-    c3 = np.zeros((math.comb(n, 3), CLASSES), dtype=np.int32)
-    c4 = np.zeros((math.comb(n, 4), CLASSES), dtype=np.int32)
-    from .holding_counts import fill  # compiled: imported only when counting
-
-    with held():
-        fill(colex_combos(n, 5), pay_classes(deck, min_rank), BINOM, c3, c4)
-    sub3 = np.stack(_leave_out(colex_combos(n, 4), 1), axis=1)
-    return HoldingCounts(deck, c3, c4.astype(np.uint8), sub3, _bonus_counts(deck))
+    """The pay-free counts (numpy only: a few hundred thousand hand lookups, no pays involved)."""
+    cls = pay_classes(deck, min_rank)
+    reps3, weights3 = suit_classes(3, deck)
+    reps4, weights4 = suit_classes(4, deck)
+    hands = colex_indices(_extended(deck, reps4))  # (m4, n-4): the completed hands of each class
+    m4 = len(reps4)
+    c4 = np.bincount((np.arange(m4)[:, None] * CLASSES + cls[hands]).ravel(),
+                     minlength=m4 * CLASSES).reshape(m4, CLASSES)
+    class4 = suit_class_index(4, deck)
+    supersets = class4[colex_indices(_extended(deck, reps3))]  # (m3, n-3): class of t plus each other card
+    c3 = c4[supersets].sum(axis=1) // 2
+    position = np.full(52, -1, dtype=np.int64)
+    position[list(deck.cards)] = np.arange(deck.size)
+    pos4 = np.sort(position[reps4.astype(np.int64)], axis=1)
+    class3 = suit_class_index(3, deck)
+    sub3 = np.stack([class3[colex_indices(np.delete(pos4, j, axis=1))] for j in range(4)], axis=1)
+    return HoldingCounts(deck, np.asarray(reps3), np.asarray(weights3), np.asarray(reps4), np.asarray(weights4),
+                         c3.astype(np.int32), c4.astype(np.int32), sub3.astype(np.int32), _bonus_counts(deck))
 
 
 def three_card_event(cards: Sequence[int], deck: Deck = FULL_DECK) -> str:
@@ -197,8 +204,17 @@ def three_card_event(cards: Sequence[int], deck: Deck = FULL_DECK) -> str:
 
 
 def _bonus_counts(deck: Deck) -> np.ndarray:
-    counts = Counter(three_card_event(t, deck) for t in itertools.combinations(deck.cards, 3))
-    return np.array([counts[e] for e in (*BONUS_EVENTS, "loss")], dtype=np.int64)
+    """Three-card hands of each BONUS_EVENTS class, then the losers (vectorised ``three_card_event``)."""
+    c = np.array(deck.cards, dtype=np.int64)[colex_combos(deck.size, 3)]
+    r, suit = np.sort(c >> 2, axis=1), c & 3
+    flush = (suit == suit[:, :1]).all(axis=1)
+    distinct = 1 + (r[:, 1] != r[:, 0]) + (r[:, 2] != r[:, 1])  # rows are sorted
+    wheel = (r[:, 0] == 0) & (r[:, 1] == 1) & (r[:, 2] == 12) & all(x in deck.ranks for x in (0, 1, 12))
+    straight = (distinct == 3) & ((r[:, 2] - r[:, 0] == 2) | wheel)
+    royal = straight & flush & (r[:, 0] == 10)
+    kind = np.select([royal, straight & flush, distinct == 1, straight, flush & (distinct == 3), distinct == 2],
+                     [0, 1, 2, 3, 4, 5], 6)
+    return np.bincount(kind, minlength=7).astype(np.int64)
 
 
 # --- settle -----------------------------------------------------------------------------------------
@@ -208,10 +224,10 @@ def _bonus_counts(deck: Deck) -> np.ndarray:
 class Solution:
     """The solved decisions and the deals by (pay class, bets in play)."""
 
-    ride1: np.ndarray  # (n3,) bool: bet 1 rides on this three-card set
-    ride2: np.ndarray  # (n4,) bool
-    s3: np.ndarray  # (n3,) S3 in units of 1/denominator (int64, or Python ints for huge pays)
-    s4: np.ndarray  # (n4,)
+    ride1: np.ndarray  # (m3,) bool: bet 1 rides on this three-card class
+    ride2: np.ndarray  # (m4,) bool, per four-card class
+    s3: np.ndarray  # (m3,) S3 in units of 1/denominator (int64, or Python ints for huge pays)
+    s4: np.ndarray  # (m4,)
     denominator: int
     tally: dict[tuple[int, int], int]  # (pay class, bets) -> deals
 
@@ -228,8 +244,8 @@ def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = 
     s3, s4 = c3 @ v, c4 @ v
     ride1 = s3 >= 0 if ride_on_zero else s3 > 0
     ride2 = s4 >= 0 if ride_on_zero else s4 > 0
-    bets = 1 + ride1[counts.sub3].astype(np.int64) + ride2[:, None].astype(np.int64)  # (n4, 4)
-    ways = np.stack([(bets == b).sum(axis=1) for b in (1, 2, 3)], axis=1)  # (n4, 3)
+    bets = 1 + ride1[counts.sub3].astype(np.int64) + ride2[:, None].astype(np.int64)  # (m4, 4)
+    ways = np.stack([(bets == b).sum(axis=1) for b in (1, 2, 3)], axis=1) * counts.weights4[:, None]
     by = counts.c4.astype(np.int64).T @ ways  # (10, 3)
     tally = {(k, b): int(by[k, b - 1]) for k in range(CLASSES) for b in (1, 2, 3)}
     return Solution(np.asarray(ride1, dtype=bool), np.asarray(ride2, dtype=bool), s3, s4, den, tally)
@@ -254,17 +270,19 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
                 units=unit * bets, combinations=sol.tally.get((k, bets), 0), stake=Fraction(bets),
                 pay_ref=f"main.{ev}" if k < 9 else "", pay_coef=Fraction(bets if k < 9 else 0),
             ))
-    n3, n4 = len(sol.ride1), len(sol.ride2)
+    w3, w4 = counts.weights3.astype(object), counts.weights4.astype(object)  # sums of class sizes: exact
     size = counts.deck.size
-    bet1_return = Fraction(int(sol.s3[sol.ride1].sum()), sol.denominator * n3 * math.comb(size - 3, 2))
-    bet2_return = Fraction(int(sol.s4[sol.ride2].sum()), sol.denominator * n4 * (size - 4))
-    zero3, zero4 = int((sol.s3 == 0).sum()), int((sol.s4 == 0).sum())
+    n3, n4 = math.comb(size, 3), math.comb(size, 4)
+    bet1_return = Fraction(int((w3 * sol.s3)[sol.ride1].sum()), sol.denominator * n3 * math.comb(size - 3, 2))
+    bet2_return = Fraction(int((w4 * sol.s4)[sol.ride2].sum()), sol.denominator * n4 * (size - 4))
+    zero3, zero4 = int(counts.weights3[sol.s3 == 0].sum()), int(counts.weights4[sol.s4 == 0].sum())
+    ride3, ride4 = int(counts.weights3[sol.ride1].sum()), int(counts.weights4[sol.ride2].sum())
     extras: dict[str, Fraction | int] = {
-        "bet1_ride_hands": int(sol.ride1.sum()),
-        "bet1_ride_probability": Fraction(int(sol.ride1.sum()), n3),
+        "bet1_ride_hands": ride3,
+        "bet1_ride_probability": Fraction(ride3, n3),
         "bet1_expected_return": bet1_return,
-        "bet2_ride_hands": int(sol.ride2.sum()),
-        "bet2_ride_probability": Fraction(int(sol.ride2.sum()), n4),
+        "bet2_ride_hands": ride4,
+        "bet2_ride_probability": Fraction(ride4, n4),
         "bet2_expected_return": bet2_return,
         "bet1_zero_ev_hands": zero3,
         "bet2_zero_ev_hands": zero4,
@@ -316,17 +334,8 @@ def _by_hand_section(sol: Solution, pays: Sequence[Fraction], min_rank: int) -> 
                    tuple(rows))
 
 
-def _describe_set(deck: Deck, k: int, index: int) -> str:
-    """The k cards at this colex index of deck positions, high to low."""
-    positions = []
-    rest = index
-    for j in range(k, 0, -1):
-        p = j - 1
-        while math.comb(p + 1, j) <= rest:
-            p += 1
-        positions.append(p)
-        rest -= math.comb(p, j)
-    return cards_str(sorted((deck.cards[p] for p in positions), reverse=True))
+def _cards(rep: np.ndarray) -> str:
+    return cards_str(sorted(rep.tolist(), reverse=True))
 
 
 # --- the game ---------------------------------------------------------------------------
@@ -337,9 +346,9 @@ class LetItRide:
 
     key: ClassVar[str] = "let-it-ride"
     title: ClassVar[str] = "Let It Ride"
-    default_table: ClassVar[str] = "standard"
+    default_table: ClassVar[str] = DEFAULT_TABLES["let-it-ride"]
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
-    engine_version: ClassVar[int] = 2
+    engine_version: ClassVar[int] = 3  # 3: counts per suit class
     table_model: ClassVar[type[TableModel]] = LetItRideTable
     strategies = ("optimal",)
 
@@ -357,10 +366,10 @@ class LetItRide:
         """The pay-free holding counts of the rules' deck and minimum pair, from the store when it has them."""
         def build() -> dict[str, np.ndarray]:
             h = count_holdings(rules.deck, rules.min_rank)
-            return {"c3": h.c3, "c4": h.c4, "sub3": h.sub3, "bonus": h.bonus}
+            return {name: getattr(h, name) for name in HOLDING_ARRAYS}
 
         a = store.get(count_key(self, rules), build)
-        return HoldingCounts(rules.deck, a["c3"], a["c4"], a["sub3"], a["bonus"])
+        return HoldingCounts(rules.deck, **{name: a[name] for name in HOLDING_ARRAYS})
 
     def settle(self, counts: HoldingCounts, rules: LetItRideRules) -> Analysis:
         """Both pull-back decisions solved, every wager, and the strategy card."""
@@ -372,16 +381,17 @@ class LetItRide:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
         sections = [_by_hand_section(sol, pays, rules.min_rank)]
         if not rules.options.brief:
-            sections.append(strategy_section("bet1_strategy", "Strategy: bet 1 (after the player's three cards)", 3,
-                                             sol.ride1, sol.s3, deck, rules.min_rank, rules.ride_on_zero))
-            sections.append(strategy_section("bet2_strategy", "Strategy: bet 2 (after the first community card)", 4,
-                                             sol.ride2, sol.s4, deck, rules.min_rank, rules.ride_on_zero))
-        n3, n4 = len(sol.ride1), len(sol.ride2)
+            sections.append(strategy_section("bet1_strategy", "Strategy: bet 1 (after the player's three cards)",
+                                             counts.reps3, counts.weights3, sol.ride1, sol.s3, deck, rules.min_rank,
+                                             rules.ride_on_zero))
+            sections.append(strategy_section("bet2_strategy", "Strategy: bet 2 (after the first community card)",
+                                             counts.reps4, counts.weights4, sol.ride2, sol.s4, deck, rules.min_rank,
+                                             rules.ride_on_zero))
         decisions = (
-            Decisions("bet1", "let bet 1 ride, per three-card hand", sol.ride1,
-                      np.full(n3, (deck.size - 3) * (deck.size - 4)), lambda i: _describe_set(deck, 3, i)),
-            Decisions("bet2", "let bet 2 ride, per four cards seen", sol.ride2, np.full(n4, 4 * (deck.size - 4)),
-                      lambda i: _describe_set(deck, 4, i)),
+            Decisions("bet1", "let bet 1 ride, per three-card hand (one point per suit pattern)", sol.ride1,
+                      counts.weights3 * (deck.size - 3) * (deck.size - 4), lambda i: _cards(counts.reps3[i])),
+            Decisions("bet2", "let bet 2 ride, per four cards seen (one point per suit pattern)", sol.ride2,
+                      counts.weights4 * 4 * (deck.size - 4), lambda i: _cards(counts.reps4[i])),
         )
         return Analysis(
             game=self.key, table=rules.table, rules=rules.shown(), decisions=decisions,

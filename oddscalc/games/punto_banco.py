@@ -30,6 +30,7 @@ from pydantic import BeforeValidator, Field, PlainSerializer
 
 from ..cache import Store
 from ..exact import decimal_str, frac_str, parse_fraction, percent_str
+from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Chart, Lines, Row, RunOptions, Section, WagerResult
 from ..tables import Ratio, Strict, Table, TableModel, ratio_text
@@ -316,7 +317,7 @@ class PuntoBanco:
 
     key: ClassVar[str] = "punto-banco"
     title: ClassVar[str] = "Punto banco"
-    default_table: ClassVar[str] = "standard"
+    default_table: ClassVar[str] = DEFAULT_TABLES["punto-banco"]
     options: ClassVar[frozenset[str]] = frozenset({"decks"})
     engine_version: ClassVar[int] = 1
     table_model: ClassVar[type[TableModel]] = PuntoBancoTable

@@ -1,7 +1,7 @@
 """Let It Ride's strategy as a strategy card words it: holdings grouped by shape, with the exceptions.
 
-Walks the suit-permutation classes of three- and four-card holdings (1,755 and 16,432 on 52
-cards) with their weights: the decision and the wording are the same for every member of a class.
+Works on the suit-permutation classes of three- and four-card holdings (1,755 and 16,432 on 52
+cards) with their sizes: the decision and the wording are the same for every member of a class.
 """
 
 from __future__ import annotations
@@ -14,9 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..cards import RANK_CHARS, Deck, rank_name, rank_of, suit_of
-from ..hands import colex_indices
 from ..results import Cell, Column, Section
-from ..symmetry import suit_classes
 
 
 def _sf_shape(ranks: list[int], deck_ranks: frozenset[int]) -> tuple[int, int] | None:
@@ -92,33 +90,56 @@ def _pattern(cards: Sequence[int]) -> str:
     return "".join(RANK_CHARS[r] for r in ranks) + ("s" if suited else "")
 
 
-def _groups(n: int, ride: np.ndarray, sums: np.ndarray, deck: Deck, min_rank: int) -> list[tuple[str, _Group]]:
-    """Every category of n-card holdings with how many ride, riders first."""
-    pos_of = np.full(52, -1, dtype=np.int64)
-    pos_of[list(deck.cards)] = np.arange(deck.size)
-    reps, weights = suit_classes(n, deck)
-    index = colex_indices(np.sort(pos_of[reps.astype(np.int64)], axis=1))
-    rides, zeros = ride[index].astype(np.int64), (sums[index] == 0).astype(np.int64)
-    groups: dict[str, _Group] = {}
-    for rep, w, r, z in zip(reps.tolist(), weights.tolist(), rides.tolist(), zeros.tolist()):
-        g = groups.setdefault(describe(rep, min_rank, deck), _Group())
-        g.ride += w * r
-        g.zero += w * z
-        g.total += w
-        g.best = max(g.best, tuple(sorted((rank_of(c) for c in rep), reverse=True)))
-        pt = g.patterns.setdefault(_pattern(rep), [0, 0])
-        pt[0] += w * r
-        pt[1] += w
+def _groups(reps: np.ndarray, weights: np.ndarray, rides: np.ndarray, zeros: np.ndarray, deck: Deck,
+            min_rank: int) -> list[tuple[str, _Group]]:
+    """Every category of n-card holdings with how many ride, riders first.
+
+    A holding's wording depends on its ranks and whether it is suited only, so each distinct
+    (ranks, suited) is worded once and the suit classes are tallied into its words by index.
+    """
+    reps = reps.astype(np.int64)
+    n = reps.shape[1]
+    ranks = -np.sort(-(reps >> 2), axis=1)  # high to low
+    suited = (reps & 3 == (reps[:, :1] & 3)).all(axis=1)
+    code = ranks @ (13 ** np.arange(n - 1, -1, -1)) * 2 + suited  # orders like the ranks, high card first
+    kinds, kind_of = np.unique(code, return_inverse=True)
+    words, pattern = [], []
+    for i in np.unique(kind_of, return_index=True)[1].tolist():  # one representative of each kind
+        rep = reps[i].tolist()
+        words.append(describe(rep, min_rank, deck))
+        pattern.append(_pattern(rep))
+    names = sorted(set(words))
+    group_of_kind = np.array([names.index(w) for w in words], dtype=np.int64)
+    group = group_of_kind[kind_of]
+    w = np.asarray(weights, dtype=np.int64)
+    per = {k: np.bincount(group, weights=x, minlength=len(names)).astype(np.int64)
+           for k, x in (("ride", w * rides), ("zero", w * zeros), ("total", w))}
+    kind_ride = np.bincount(kind_of, weights=w * rides, minlength=len(kinds)).astype(np.int64)
+    kind_total = np.bincount(kind_of, weights=w, minlength=len(kinds)).astype(np.int64)
+    groups = {name: _Group(int(per["ride"][g]), int(per["zero"][g]), int(per["total"][g]))
+              for g, name in enumerate(names)}
+    for k in np.argsort(kinds).tolist():  # ascending codes: the last one seen is a group's best ranks
+        g = groups[names[group_of_kind[k]]]
+        g.best = max(g.best, tuple(int(x) for x in _ranks_of(int(kinds[k]), n)))
+        pt = g.patterns.setdefault(pattern[k], [0, 0])
+        pt[0] += int(kind_ride[k])
+        pt[1] += int(kind_total[k])
     rows = list(groups.items())
     rows.sort(key=lambda kv: (-Fraction(kv[1].ride, kv[1].total), tuple(-x for x in kv[1].best), kv[0]))
     return rows
 
 
-def strategy_section(section_id: str, title: str, n: int, ride: np.ndarray, sums: np.ndarray, deck: Deck,
-                     min_rank: int, ride_on_zero: bool) -> Section:
-    """The decisions on n-card holdings as a strategy card: one row per kind of holding."""
-    groups = _groups(n, ride, sums, deck, min_rank)
-    total_ride, total = int(ride.sum()), len(ride)
+def _ranks_of(code: int, n: int) -> list[int]:
+    """The ranks, high to low, of a kind's code."""
+    code //= 2
+    return [code // 13 ** (n - 1 - i) % 13 for i in range(n)]
+
+
+def strategy_section(section_id: str, title: str, reps: np.ndarray, weights: np.ndarray, ride: np.ndarray,
+                     sums: np.ndarray, deck: Deck, min_rank: int, ride_on_zero: bool) -> Section:
+    """The decisions on the suit classes ``reps`` of holdings as a strategy card: one row per kind of holding."""
+    groups = _groups(reps, weights, ride.astype(np.int64), (sums == 0).astype(np.int64), deck, min_rank)
+    total_ride, total = int(weights[ride].sum()), int(weights.sum())
     zero = sum(g.zero for _, g in groups)
     intro = [f"{total_ride:,} of {total:,} holdings let the bet ride."]
     if zero:

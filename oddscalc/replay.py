@@ -1,0 +1,78 @@
+"""Rendered reports kept for an identical request: the same table bytes, options and code give the same bytes.
+
+A report is a pure function of the code, the table file and the run options (a test holds the
+renderers to byte-identical output). So the text of a report is kept in the store folder under a
+key made of a digest of the package's source files, the table file's sha256, the game and the
+options; asking again answers from it without importing the games, numpy or pydantic. The text
+is kept with its own sha256 and checked on every read; anything off is recomputed. Like the store
+of counts this is a speed-up, subject to the same threat model, and ``--no-cache`` skips it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+
+from .files import cache_dir, write_atomic
+
+MAGIC = b"oddscalc-report "
+_PACKAGE = Path(__file__).resolve().parent
+
+
+@cache
+def code_digest() -> str:
+    """sha256 over every source file of the package (a changed line is a different engine)."""
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        h.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def folder() -> Path | None:
+    """Where reports are kept (None when the stores are off)."""
+    if os.environ.get("ODDSCALC_NO_CACHE") == "1":
+        return None
+    return cache_dir() / "reports"
+
+
+def key(game: str, table: Path, request: Mapping[str, object]) -> str | None:
+    """The key of a report of ``table`` (None when the file cannot be read: the full path says why)."""
+    try:
+        if not table.is_file() or table.stat().st_size > 1 << 20:
+            return None
+        digest = hashlib.sha256(table.read_bytes()).hexdigest()
+    except OSError:
+        return None
+    text = json.dumps({"code": code_digest(), "game": game, "table": digest, **request}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
+
+
+def lookup(report_key: str) -> str | None:
+    """The report kept under ``report_key``, if it is whole."""
+    base = folder()
+    if base is None:
+        return None
+    try:
+        blob = (base / f"{report_key}.txt").read_bytes()
+    except OSError:
+        return None
+    head, _, body = blob.partition(b"\n")
+    if not head.startswith(MAGIC) or head[len(MAGIC):].decode(errors="replace") != hashlib.sha256(body).hexdigest():
+        return None
+    return body.decode("utf-8")
+
+
+def keep(report_key: str, text: str) -> None:
+    """Keep a report (failing to is not an error: this is only a speed-up)."""
+    base = folder()
+    if base is None:
+        return
+    body = text.encode("utf-8")
+    try:
+        write_atomic(base / f"{report_key}.txt", MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+    except OSError:
+        pass
