@@ -179,7 +179,7 @@ def decision_flips(a: tuple[Decisions, ...], b: tuple[Decisions, ...], examples:
             continue
         values, others = d.array(), other.array()
         diff = (values != others).nonzero()[0]
-        combos = int(d.weights[diff].astype(object).sum()) if len(diff) else 0
+        combos = int(d.weight_array()[diff].astype(object).sum()) if len(diff) else 0
         # spread the examples over the flipped points rather than showing one hand's neighbours
         spread = (round(j * (len(diff) - 1) / max(examples - 1, 1)) for j in range(examples))
         picks = sorted({int(diff[k]) for k in spread}) if len(diff) else []

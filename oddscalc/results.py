@@ -304,7 +304,7 @@ class Decisions:
     name: str
     description: str
     values: Any  # numpy bool array, one per point, or a function computing it when first asked
-    weights: Any  # numpy int array: combinations each point stands for
+    weights: Any  # numpy int array: combinations each point stands for (or a function computing it)
     describe: Callable[[int], str]  # a point in words
     keys: tuple[Hashable, ...] | None = None
 
@@ -313,6 +313,12 @@ class Decisions:
         if callable(self.values):
             object.__setattr__(self, "values", self.values())
         return self.values
+
+    def weight_array(self) -> Any:
+        """The combinations of every point (computed on first use when the game deferred it)."""
+        if callable(self.weights):
+            object.__setattr__(self, "weights", self.weights())
+        return self.weights
 
 
 @dataclass(frozen=True)

@@ -447,7 +447,7 @@ class Caribbean:
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",
             (lambda: decide().ravel()) if decide is not None else np.zeros(0, dtype=np.bool_),
-            np.repeat(dc.weights * dc.holes, dc.keys.shape[1]),
+            lambda: dc.point_weights,
             lambda f: _describe_point(dc, f))
         deck = rules.deck
         return Analysis(

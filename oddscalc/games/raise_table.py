@@ -20,6 +20,7 @@ and charts are part of the pay-free count.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -55,6 +56,20 @@ class RaiseTable:
     ak_total: np.ndarray  # (13, 13) int64: every ace-king deal by [third rank, up rank]
     shortlist: np.ndarray  # (SHORTLIST, 2) int64: (row, sorted position) of the slots that cannot win
     # nearest a tie: their gap is den x base whatever the pay, so these are the only ones closest() needs
+
+    @functools.cached_property
+    def point_weights(self) -> np.ndarray:
+        """(m x nu,) deals each decision point (hand, sorted position) stands for: the same for every pay table."""
+        return np.repeat(self.weights.astype(np.int64) * self.holes, self.keys.shape[1])
+
+    @functools.cached_property
+    def ak_cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The ace-king rows, each sorted position's chart cell (third rank x 13 + up rank), and deals per slot."""
+        rows = np.nonzero(self.pay_class == AK)[0]
+        _, third, _ = rank_features(self.reps[rows])
+        ups = up_cards(self.deck, self.reps[rows])
+        up_rank = np.take_along_axis(ups, self.perm[rows].astype(np.int64), axis=1) >> 2
+        return rows, third[:, None] * 13 + up_rank, self.weights[rows].astype(np.float64) * self.holes
 
     @property
     def holes(self) -> int:
@@ -113,14 +128,15 @@ def fixed_decisions(strategy: str, pay_class: np.ndarray, reps: np.ndarray, ups:
 
 def _by_class(count: np.ndarray, sums: np.ndarray, weights: np.ndarray, pay_class: np.ndarray, holes: int,
               nu: int) -> np.ndarray:
-    per_row = np.stack([holes * (nu - count), sums[:, 0], sums[:, 1], sums[:, 2],
-                        holes * count - sums.sum(axis=1)], axis=1).astype(np.int64)
-    out = np.zeros((N_PAY, OUTCOMES), dtype=np.int64)
-    w = weights.astype(np.int64)
-    for c in np.unique(pay_class).tolist():
-        rows = pay_class == c
-        out[c] = w[rows] @ per_row[rows]  # int64: at most every deal, 2e13 on 52 cards
-    return out
+    # float64 sums are exact here: every partial sum is a count of deals, at most 2e13 < 2**53 on 52 cards
+    w = weights.astype(np.float64)
+    if float(w.sum()) * holes * nu >= 2**53:
+        raise OverflowError("too many deals for exact float64 sums")
+    raised = np.stack([np.bincount(pay_class, weights=w * sums[:, k], minlength=N_PAY) for k in range(3)], axis=1)
+    hands = np.bincount(pay_class, weights=w * count, minlength=N_PAY)
+    every = np.bincount(pay_class, weights=w, minlength=N_PAY) * nu
+    out = np.column_stack([holes * (every - hands), raised, holes * hands - raised.sum(axis=1)])
+    return out.astype(np.int64)
 
 
 def _ak_chart(raised: np.ndarray, reps: np.ndarray, ups: np.ndarray, weights: np.ndarray, holes: int) -> np.ndarray:
@@ -189,13 +205,17 @@ def optimal(rt: RaiseTable, pays: Sequence[Fraction]) -> Optimal:
     """Settle the optimal strategy for ``pays`` (one per pay class, N_PAY of them)."""
     pay = np.array([float(p) for p in pays], dtype=np.float64)[rt.pay_class.astype(np.int64)]
     slack = WINDOW * np.maximum(1.0, np.abs(pay))
-    lo = (rt.keys < (pay - slack)[:, None]).sum(axis=1)
-    hi = (rt.keys <= (pay + slack)[:, None]).sum(axis=1)
+    lo = np.count_nonzero(rt.keys < (pay - slack)[:, None], axis=1)
     rows = np.arange(len(lo))
+    nu = rt.keys.shape[1]
+    # the window [pay - slack, pay + slack] is empty in almost every row: look past it only where it is not
+    hi = lo.copy()
+    near = np.nonzero((lo < nu) & (rt.keys[rows, np.minimum(lo, nu - 1)] <= pay + slack))[0]
+    if len(near):
+        hi[near] = np.count_nonzero(rt.keys[near] <= (pay[near] + slack[near])[:, None], axis=1)
     sums = rt.prefix[rows, lo].astype(np.int64)
     count = lo.astype(np.int64)
     exceptions: dict[int, np.ndarray] = {}
-    nu = rt.keys.shape[1]
     for r in np.nonzero(hi > lo)[0].tolist():  # keys within a hair of the pay: decide each exactly
         p = Fraction(pays[int(rt.pay_class[r])])
         flags = np.arange(nu) < lo[r]
@@ -262,13 +282,11 @@ def closest(rt: RaiseTable, by_class: Sequence[Fraction], count: int) -> list[tu
 
 def ak_chart(rt: RaiseTable, opt: Optimal) -> np.ndarray:
     """Ace-king deals the optimal strategy raises, by [third rank, up rank]."""
-    rows = np.nonzero(rt.pay_class == AK)[0]
+    rows, cells, deals = rt.ak_cells
     nu = rt.keys.shape[1]
-    by_position = np.arange(nu)[None, :] < opt.raised_count[rows, None]
+    raised = np.arange(nu)[None, :] < opt.raised_count[rows, None]
     for i, r in enumerate(rows.tolist()):
         if r in opt.exceptions:
-            by_position[i] = opt.exceptions[r]
-    raised = np.empty_like(by_position)
-    raised[np.arange(len(rows))[:, None], rt.perm[rows].astype(np.int64)] = by_position
-    reps = rt.reps[rows]
-    return _ak_chart(raised, reps, up_cards(rt.deck, reps), rt.weights[rows], rt.holes)
+            raised[i] = opt.exceptions[r]
+    chart = np.bincount(cells[raised], weights=np.broadcast_to(deals[:, None], cells.shape)[raised], minlength=169)
+    return chart.astype(np.int64).reshape(13, 13)
