@@ -24,27 +24,49 @@ _TOP_UNIT = _B**4
 _DIGITS = _B ** np.arange(4, -1, -1, dtype=np.int64)
 
 
+def _runs() -> tuple[IntArray, IntArray]:
+    """For each pattern of equal neighbours among five sorted ranks (bit i: rank i == rank i + 1):
+    the positions in tie-break order (larger groups first, higher ranks first) and the category
+    the multiplicities make (ignoring flushes and straights)."""
+    order = np.zeros((16, 5), dtype=np.int64)
+    category = np.zeros(16, dtype=np.int64)
+    by_sizes = {(1, 1, 1, 1, 1): HIGH_CARD, (2, 1, 1, 1): PAIR, (2, 2, 1): TWO_PAIR, (3, 1, 1): TRIPS,
+                (3, 2): FULL_HOUSE, (4, 1): QUADS, (5,): QUADS}  # five of a kind cannot be dealt from one deck
+    for pattern in range(16):
+        groups = [[0]]
+        for i in range(4):
+            if not pattern >> i & 1:
+                groups.append([])
+            groups[-1].append(i + 1)
+        groups.sort(key=lambda g: (len(g), g[-1]), reverse=True)  # later position = higher rank
+        order[pattern] = [i for g in groups for i in g]
+        category[pattern] = by_sizes[tuple(len(g) for g in groups)]
+    return order, category
+
+
+_ORDER, _RUN_CATEGORY = _runs()
+_BITS = np.array([1, 2, 4, 8], dtype=np.int64)
+
+
 def strength(cards: npt.ArrayLike) -> IntArray:
     """Poker strength of five-card hands, shape (..., 5) of card ids: higher beats lower, equal ties.
 
     strength = category * 13**5 + tie-break, the tie-break being the ranks ordered by (how many of
     the rank, rank) as base-13 digits (for a straight only its top card; the wheel A-2-3-4-5 is 5-high).
+    The ranks are sorted once; which neighbours are equal (16 patterns) says how they group.
     """
-    c = np.asarray(cards, dtype=np.int64)
-    ranks = c >> 2
+    c = np.asarray(cards).astype(np.int8)  # small integers all the way: memory traffic is the cost here
+    ranks = np.sort(c >> 2, axis=-1)
     suits = c & 3
     flush = np.all(suits == suits[..., :1], axis=-1)
-    count = (ranks[..., :, None] == ranks[..., None, :]).sum(axis=-1)
-    key = np.sort(count * 16 + ranks, axis=-1)[..., ::-1]
-    ordered = key & 15
-    shape = key >> 4  # multiplicities, largest first: 4 4 4 4 1, 3 3 3 2 2, 2 2 2 2 1, ...
-    distinct = shape[..., 0] == 1
-    wheel = distinct & (ordered[..., 0] == 12) & (ordered[..., 1] == 3)
-    straight = distinct & ((ordered[..., 0] - ordered[..., 4] == 4) | wheel)
-    category = np.select(
-        [straight & flush, shape[..., 0] == 4, (shape[..., 0] == 3) & (shape[..., 3] == 2), flush, straight,
-         shape[..., 0] == 3, (shape[..., 0] == 2) & (shape[..., 2] == 2), shape[..., 0] == 2],
-        [STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR], HIGH_CARD)
+    pattern = (ranks[..., 1:] == ranks[..., :-1]) @ _BITS
+    ordered = np.take_along_axis(ranks, _ORDER[pattern], axis=-1).astype(np.int64)
+    plain = _RUN_CATEGORY[pattern]
+    distinct = pattern == 0
+    wheel = distinct & (ranks[..., 4] == 12) & (ranks[..., 3] == 3)
+    straight = distinct & ((ranks[..., 4] - ranks[..., 0] == 4) | wheel)
+    category = np.select([straight & flush, plain >= FULL_HOUSE, flush, straight],
+                         [STRAIGHT_FLUSH, plain, FLUSH, STRAIGHT], plain)
     tiebreak = ordered @ _DIGITS
     top = np.where(wheel, 3, ordered[..., 0])
     tiebreak = np.where(straight, top * _TOP_UNIT, tiebreak)
