@@ -182,12 +182,18 @@ def _slot_orderings(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
 
     Value orderings of the house's two cards, your third slot and the house's third slot with each
     multiset that give each outcome, for your two-card total, your action (0 stand, 1 draw) and
-    the others' class.
+    the others' class. The house's two cards count in either order, so each unordered pair of values
+    is played once with weight 2 (1 for equal values).
     """
-    t = np.arange(VALUES).reshape(VALUES, 1, 1, 1, 1, 1, 1)
-    act = np.arange(2).reshape(1, 2, 1, 1, 1, 1, 1)
-    cls = np.arange(CLASSES).reshape(1, 1, CLASSES, 1, 1, 1, 1)
-    h1, h2, x, y = (g.reshape((1, 1, 1) + g.shape) for g in value_grid(4))
+    first, second = np.triu_indices(VALUES)
+    twice = np.where(first == second, 1, 2)
+    t = np.arange(VALUES).reshape(VALUES, 1, 1, 1, 1, 1)
+    act = np.arange(2).reshape(1, 2, 1, 1, 1, 1)
+    cls = np.arange(CLASSES).reshape(1, 1, CLASSES, 1, 1, 1)
+    pair = np.arange(len(first)).reshape(1, 1, 1, -1, 1, 1)
+    x = np.arange(VALUES).reshape(1, 1, 1, 1, VALUES, 1)
+    y = np.arange(VALUES).reshape(1, 1, 1, 1, 1, VALUES)
+    h1, h2 = first[pair], second[pair]
     h = (h1 + h2) % 10
     you_natural = t >= 8
     you_draw = (act == 1) & ~you_natural
@@ -205,7 +211,8 @@ def _slot_orderings(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     shape = np.broadcast_shapes(outcome.shape, a4.shape)
     lead = (((t * 2 + act) * CLASSES + cls) * len(four) + a4) * 4
     cells = np.broadcast_to(lead + outcome, shape).ravel()
-    counts = np.bincount(cells, minlength=VALUES * 2 * CLASSES * len(four) * 4)
+    ways = np.broadcast_to(twice[pair], shape).ravel()
+    counts = np.bincount(cells, weights=ways, minlength=VALUES * 2 * CLASSES * len(four) * 4).astype(np.int64)
     return counts.reshape(VALUES, 2, CLASSES, len(four), 4).transpose(4, 0, 1, 3, 2).copy()
 
 
