@@ -9,6 +9,7 @@ Run: ``python benchmarks/run.py [NAME ...]`` (names such as ``let_it_ride`` or
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -32,6 +33,11 @@ def scripts(names: list[str]) -> list[Path]:
 
 
 def main() -> int:
+    sys.path.insert(0, str(HERE))
+    from common import reference_seconds
+
+    os.environ["ODDSCALC_BENCH_REFERENCE"] = repr(reference_seconds())  # one reference for every script
+    print(f"reference workload: {os.environ['ODDSCALC_BENCH_REFERENCE'][:6]} s (each figure is also shown as a ratio)")
     results: list[tuple[str, str, float]] = []
     for script in scripts(sys.argv[1:]):
         print(f"== {script.name}", flush=True)

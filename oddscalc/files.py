@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -21,13 +22,15 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("oddscalc"))
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` in one step; raises OSError, leaving ``path`` as it was."""
+def write_atomic(path: Path, data: bytes | Sequence[bytes | memoryview]) -> None:
+    """Replace ``path`` with ``data`` (bytes, or pieces written in order) in one step; raises OSError,
+    leaving ``path`` as it was."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            for piece in ([data] if isinstance(data, bytes) else data):
+                f.write(piece)
         os.replace(tmp, path)
     except BaseException:
         try:

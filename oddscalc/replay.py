@@ -33,8 +33,8 @@ def code_digest() -> str:
 
 
 def folder() -> Path | None:
-    """Where reports are kept (None when the stores are off)."""
-    if os.environ.get("ODDSCALC_NO_CACHE") == "1":
+    """Where reports are kept (None when the stores are off, or ``ODDSCALC_NO_REPLAY=1`` turns this one off)."""
+    if os.environ.get("ODDSCALC_NO_CACHE") == "1" or os.environ.get("ODDSCALC_NO_REPLAY") == "1":
         return None
     return cache_dir() / "reports"
 

@@ -188,8 +188,8 @@ def raise_rows(  # noqa: C901 - one pass per hand, kept whole for numba
     keys = np.empty((m, nu), dtype=np.float64)
     perm = np.empty((m, nu), dtype=np.int8)
     prefix = np.zeros((m, nu + 1, 3), dtype=np.int32)
-    fixed = np.zeros((m, 4, 5), dtype=np.int64)  # [strategy][fold, not qualified, win, push, lose], unweighted
-    by_rank = np.zeros((m, 5, 13), dtype=np.int64)  # up cards raised by rank: 4 strategies, then every up card
+    fixed = np.zeros((m, 4, 5), dtype=np.int32)  # [strategy][fold, not qualified, win, push, lose], unweighted
+    by_rank = np.zeros((m, 5, 13), dtype=np.uint8)  # up cards raised by rank: 4 strategies, then every up card
     for r in numba.prange(m):
         c = pay_class[r]
         made = c <= 8

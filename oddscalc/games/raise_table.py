@@ -83,8 +83,8 @@ class RaiseTable:
 
 
 def up_cards(deck: Deck, reps: np.ndarray) -> np.ndarray:
-    """(m, n - 5) card ids: each hand's possible up cards, ascending (the slots' order)."""
-    cards = np.array(deck.cards, dtype=np.int64)
+    """(m, n - 5) int8 card ids: each hand's possible up cards, ascending (the slots' order)."""
+    cards = np.array(deck.cards, dtype=np.int8)
     position = np.full(52, -1, dtype=np.int64)
     position[cards] = np.arange(len(cards))
     free = np.ones((len(reps), len(cards)), dtype=bool)
@@ -153,7 +153,7 @@ def build(deck: Deck, reps: np.ndarray, weights: np.ndarray, pay_class: np.ndarr
 
     holes = math.comb(deck.size - 6, 4)
     bits, third, fourth = rank_features(reps)
-    up_ranks = up_cards(deck, reps).astype(np.int64) >> 2
+    up_ranks = up_cards(deck, reps) >> 2
     with held():
         keys, perm, prefix, fixed, by_rank = dealer_sweep.raise_rows(
             np.ascontiguousarray(counts), up_ranks, pay_class.astype(np.int64), bits, fourth, holes)
@@ -161,13 +161,13 @@ def build(deck: Deck, reps: np.ndarray, weights: np.ndarray, pay_class: np.ndarr
     fixed_tally = np.zeros((len(FIXED), N_PAY, OUTCOMES), dtype=np.int64)
     for c in np.unique(pay_class).tolist():
         rows = pay_class == c
-        fixed_tally[:, c] = np.einsum("m,msk->sk", w[rows], fixed[rows])
+        fixed_tally[:, c] = np.einsum("m,msk->sk", w[rows], fixed[rows].astype(np.int64))
     ak = pay_class == AK
     deals = w[ak] * holes
     charts = np.zeros((len(FIXED) + 1, 13, 13), dtype=np.int64)
     for t in np.unique(third[ak]).tolist():
         rows = third[ak] == t
-        charts[:, t] = np.einsum("m,msu->su", deals[rows], by_rank[ak][rows])
+        charts[:, t] = np.einsum("m,msu->su", deals[rows], by_rank[ak][rows].astype(np.int64))
     return RaiseTable(deck, reps, weights, pay_class, keys, perm, prefix, fixed_tally, charts[:4], charts[4],
                       _shortlist(keys, perm, prefix, holes))
 
