@@ -76,7 +76,7 @@ def encode_parts(key: Mapping[str, Any], arrays: Arrays) -> list[bytes | memoryv
             raw: bytes | memoryview = b"".join(int(x).to_bytes(width, "little", signed=True) for x in a.ravel())
             spec: dict[str, Any] = {"dtype": BIGINT, "width": width}
         else:
-            raw = memoryview(np.ascontiguousarray(a)).cast("B")
+            raw = memoryview(np.ascontiguousarray(a).data).cast("B")
             spec = {"dtype": a.dtype.str}
         pad = (-offset) % 16
         parts.append(b"\0" * pad)
