@@ -70,15 +70,35 @@ def _below(table: np.ndarray, ins: int, u: int, x: int, cnt: np.ndarray, off: np
     return total
 
 
+@numba.njit(cache=True)
+def _below_each_up(p: np.ndarray, x: int, table: np.ndarray, cnt: np.ndarray, off: np.ndarray, strength: np.ndarray,
+                   binom: np.ndarray, popcount: np.ndarray, sign: np.ndarray, below: np.ndarray,
+                   dest: np.ndarray) -> None:
+    """dest[ui] = L(P, u, x) for every up card u not in P, ascending (the counters are at x)."""
+    _rep_table(p, binom, table)
+    ui = 0
+    ins = 0
+    for u in range(dest.shape[0] + 5):  # deck positions: the five in P are skipped
+        if ins < 5 and p[ins] == u:
+            ins += 1
+            continue
+        dest[ui] = _below(table, ins, u, x, cnt, off, strength, binom, popcount, sign, below)
+        ui += 1
+
+
 @numba.njit(cache=True, parallel=True)
 def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
-    lev_lo: int, lev_hi: int, n: int, q: int, hand_pos: np.ndarray, order: np.ndarray, level_start: np.ndarray,
+    lev_lo: int, lev_hi: int, q: int, hand_pos: np.ndarray, order: np.ndarray, level_start: np.ndarray,
     reps_pos: np.ndarray, rep_order: np.ndarray, rep_start: np.ndarray, strength: np.ndarray, binom: np.ndarray,
     off: np.ndarray, cnt: np.ndarray, out: np.ndarray, popcount: np.ndarray, sign: np.ndarray, below: np.ndarray,
 ) -> None:
-    """Sweep strength levels [lev_lo, lev_hi): answer the player hands' questions, then count the level's hands."""
+    """Sweep strength levels [lev_lo, lev_hi): answer the player hands' questions, then count the level's hands.
+
+    Each player hand belongs to one worker (row number modulo the workers), which answers all three
+    of its questions, so no worker reads what another writes.
+    """
     workers = cnt.shape[0]
-    m = reps_pos.shape[0]
+    m, nu = out.shape[0], out.shape[1]
     n_levels = level_start.shape[0] - 1
     for w in numba.prange(workers):
         c = cnt[w]
@@ -86,39 +106,19 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
         widest = 0
         for lev in range(lev_lo, min(lev_hi, n_levels + 1)):
             widest = max(widest, rep_start[lev + 1] - rep_start[lev])
-        ups = np.empty((widest, n), dtype=np.int64)  # per player hand of the level: up card and its slot
-        before = np.empty((widest, n), dtype=np.int64)
+        before = np.empty((widest, nu), dtype=np.int64)  # per player hand of the level: weaker dealer hands
+        after = np.empty(nu, dtype=np.int64)
         for lev in range(lev_lo, lev_hi):
             if lev == q:  # every player hand: dealer hands that do not qualify
                 for ri in range(w, m, workers):
-                    p = reps_pos[ri]
-                    _rep_table(p, binom, table)
-                    ui = 0
-                    ins = 0
-                    for u in range(n):
-                        if ins < 5 and p[ins] == u:
-                            ins += 1
-                            continue
-                        out[ri, ui, 0] = _below(table, ins, u, q, c, off, strength, binom, popcount, sign, below)
-                        ui += 1
+                    _below_each_up(reps_pos[ri], q, table, c, off, strength, binom, popcount, sign, below,
+                                   out[ri, :, 0])
             lo, hi = rep_start[lev], rep_start[lev + 1]
             if lev >= q:  # player hands of this strength: dealer hands weaker, before this level is counted
                 for j in range(lo, hi):
-                    ri = rep_order[j]
-                    if ri % workers != w:  # the worker that answered this hand at Q: it wrote out[ri, :, 0]
-                        continue
-                    p = reps_pos[ri]
-                    _rep_table(p, binom, table)
-                    ui = 0
-                    ins = 0
-                    for u in range(n):
-                        if ins < 5 and p[ins] == u:
-                            ins += 1
-                            continue
-                        ups[j - lo, ui] = u * 8 + ins
-                        before[j - lo, ui] = _below(table, ins, u, lev, c, off, strength, binom, popcount, sign,
-                                                    below)
-                        ui += 1
+                    if rep_order[j] % workers == w:
+                        _below_each_up(reps_pos[rep_order[j]], lev, table, c, off, strength, binom, popcount, sign,
+                                       below, before[j - lo])
             if lev < n_levels:
                 for h in order[level_start[lev]:level_start[lev + 1]]:
                     p = hand_pos[h]
@@ -135,13 +135,11 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
                     ri = rep_order[j]
                     if ri % workers != w:
                         continue
-                    p = reps_pos[ri]
-                    _rep_table(p, binom, table)
-                    for ui in range(n - 5):
-                        u, ins = ups[j - lo, ui] >> 3, ups[j - lo, ui] & 7
-                        upto = _below(table, ins, u, lev + 1, c, off, strength, binom, popcount, sign, below)
+                    _below_each_up(reps_pos[ri], lev + 1, table, c, off, strength, binom, popcount, sign, below,
+                                   after)
+                    for ui in range(nu):
                         out[ri, ui, 1] = before[j - lo, ui] - out[ri, ui, 0]
-                        out[ri, ui, 2] = upto - before[j - lo, ui]
+                        out[ri, ui, 2] = after[ui] - before[j - lo, ui]
 
 
 def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress) -> np.ndarray:
@@ -172,7 +170,7 @@ def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress)
         lo, hi = int(bounds[c]), int(bounds[c + 1])
         if hi > lo:
             with held():
-                _sweep(lo, hi, n, qualifier, hand_pos, order, level_start, reps_pos, rep_order, rep_start, strength,
+                _sweep(lo, hi, qualifier, hand_pos, order, level_start, reps_pos, rep_order, rep_start, strength,
                        BINOM, off, cnt, out, POPCOUNT, SIGN, BELOW)
     progress.finish()
     return out

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..analysis import Session
 from ..games import house_baccarat as house_game
-from ..games.punto_banco import PuntoBancoTable
+from ..games.punto_banco import PuntoBanco, PuntoBancoTable
 from ..protocol import OptionError
 from ..results import Analysis, RunOptions
 from ..tables import Table
@@ -65,9 +65,7 @@ def punto_banco_plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis 
     model = table.model
     assert isinstance(model, PuntoBancoTable)
     rules = model.rules
-    decks = options.decks if options.decks is not None else rules.decks
-    if decks < 1:
-        raise OptionError("--decks must be at least 1")
+    decks = PuntoBanco().resolve(table, options).decks  # the game checks the options, once for both
     punto_draws = totals_mask(rules.punto_draws_on)
     banca_stood = totals_mask(rules.banca_draws_when_punto_stands)
     tableau = tableau_grid(rules.banca_tableau)
@@ -250,13 +248,8 @@ def house_baccarat_plan(table: Table, options: RunOptions) -> tuple[Plan, Analys
     model = table.model
     assert isinstance(model, house_game.HouseBaccaratTable)
     rules = model.rules
-    decks = options.decks if options.decks is not None else rules.decks
-    players = options.players if options.players is not None else rules.players
-    if decks < 1:
-        raise OptionError("--decks must be at least 1")
-    if not 1 <= players <= 7:
-        raise OptionError("--players must be 1 to 7")
-    finite_exact = players <= house_game.FINITE_EXACT_MAX_PLAYERS
+    resolved = house_game.HouseBaccarat().resolve(table, options)  # the game checks the options, once for both
+    decks, players, finite_exact = resolved.decks, resolved.players, not resolved.infinite
     notes: list[str] = []
     exact_options = options
     name = options.strategy or ("table" if rules.draw_on is not None else rules.strategy or "optimal")
