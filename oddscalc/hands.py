@@ -366,17 +366,15 @@ def _hand_table(deck: Deck) -> HandTable:
 
     n_states4 = comb(16, 4) * 5
     old_ms, old_suit = np.divmod(np.arange(n_states4), 5)
-    packed = np.empty(comb(n, 5), dtype=np.int32)  # level * 16 + class code: one gather per hand, not two
-    both = level_of.astype(np.int32) * 16 + codes
+    strength = np.empty(comb(n, 5), dtype=np.int16)
     index = state.astype(np.intp)
     for t, start, cnt in colex_blocks(n, 5):
         new_ms = np.minimum(old_ms + comb(int(ranks[t]) + 4, 5), len(ms_ranks) - 1)  # unreachable states overshoot
-        lut = both[new_ms, (old_suit == suits[t]).astype(np.intp)]
-        np.take(lut, index[:cnt], out=packed[start : start + cnt])
-    strength = np.empty(len(packed), dtype=np.int16)
-    hand_class = np.empty(len(packed), dtype=np.int8)
-    np.right_shift(packed, 4, out=strength, casting="unsafe")
-    np.bitwise_and(packed, 15, out=hand_class, casting="unsafe")
+        np.take(level_of[new_ms, (old_suit == suits[t]).astype(np.intp)], index[:cnt], out=strength[start:start + cnt])
+    # a level is one value, so it has one class: one gather from a 7,462-entry table, not a second pass
+    class_of_level = np.zeros(len(level_keys), dtype=np.int8)
+    class_of_level[level_of[dealt]] = codes[dealt]
+    hand_class = class_of_level[strength]
 
     for arr in (cards, position, strength, hand_class, level_keys):
         arr.flags.writeable = False
