@@ -40,7 +40,8 @@ def settle(game: Game[Any, Any], counts: Any, rules: Rules) -> Analysis:
     a = game.settle(counts, rules)
     model = rules.table.model
     sources = tuple(f"{b}: {getattr(model, b).source}" for b in BLOCKS if getattr(model, b) is not None)
-    checks = tuple(checks_for(a.table, a.wagers, table_label(a.table))) if rules.published_applies else ()
+    checks = (tuple(checks_for(a.table, a.wagers, table_label(a.table), a.sections)) if rules.published_applies
+              else ())
     return dataclasses.replace(a, published_applies=rules.published_applies, checks=checks, sources=sources)
 
 

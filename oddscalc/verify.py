@@ -12,6 +12,10 @@ A figure is written under its wager (``[published.main]``) by name:
   ``combinations`` (``tie = 475627426473216``), the way sources list outcomes;
 - a key of the wager's ``extras``.
 
+A figure of a report section is written under ``[published.sections.<section id>]`` as
+``"<row>.<column>"``, the row named by its first cell (``"matching-rank.total_loss"`` in
+Caribbean's ``strategies_compared``): for sources that publish a comparison, not one wager.
+
 A trailing ``_precise`` names the same figure (a second, more precise printing of it).
 
 How a value is compared is read off how it is written: an integer or a ``"p/q"`` string is
@@ -32,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .exact import decimal_str, frac_str
-from .results import Check, WagerResult
+from .results import Check, Section, WagerResult
 from .tables import Published, Table
 
 BLOCKS = ("published", "claimed")
@@ -43,6 +47,7 @@ WAGER_FIGURES = (
 ROW_FIGURES = ("combinations", "probability", "units", "stake", "return")
 RTP = "return_to_player"
 PRECISE = "_precise"
+SECTIONS = "sections"
 
 
 class FigureError(ValueError):
@@ -211,8 +216,10 @@ def blocks(table: Table) -> list[tuple[str, Published]]:
     return out
 
 
-def checks_for(table: Table, wagers: Sequence[WagerResult], label: str) -> list[Check]:
-    """Every figure of every block of ``table`` against the analysed ``wagers``, in file order."""
+def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
+               sections: Sequence[Section] = ()) -> list[Check]:
+    """Every figure of every block of ``table`` against the analysed ``wagers`` and report
+    ``sections``, in file order."""
     by_name = {w.wager: w for w in wagers}
     checks: list[Check] = []
     for block_name, block in blocks(table):
@@ -222,6 +229,9 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str) -> list[
                                     f"figure {key!r} is not under a wager: write it in [{block_name}.<wager>], "
                                     f"e.g. [{block_name}.{wagers[0].wager}]"))
                 continue
+            if key == SECTIONS and key not in by_name:
+                checks.extend(_section_checks(label, block_name, figs, sections))
+                continue
             w = by_name.get(key)
             if w is None:
                 checks.append(Check(label, block_name, key, "", "", "", ERROR,
@@ -230,6 +240,45 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str) -> list[
             for name, value in figure_names(figs):
                 checks.append(check_figure(label, block_name, w, name, value))
     return checks
+
+
+def _section_checks(label: str, block: str, figs: Mapping[str, Any], sections: Sequence[Section]) -> list[Check]:
+    by_id = {s.id: s for s in sections}
+    out = []
+    for section_id, cells in figs.items():
+        where = f"{SECTIONS}.{section_id}"
+        s = by_id.get(section_id)
+        if s is None or not isinstance(cells, dict):
+            why = (f"write the figures of section {section_id!r} in [{block}.{where}]" if s is not None else
+                   f"no section {section_id!r} in this report; sections: {', '.join(by_id) or 'none'}")
+            out.append(Check(label, block, where, "", "", "", ERROR, why))
+            continue
+        for name, value in figure_names(cells):
+            shown = value if isinstance(value, str) else repr(value)
+            try:
+                expected = parse_expected(value)
+                computed = section_value(s, name)
+            except FigureError as e:
+                out.append(Check(label, block, where, name, shown, "", ERROR, str(e)))
+                continue
+            verdict = OK if expected.holds(computed) else MISMATCH
+            out.append(Check(label, block, where, name, expected.text, _shown(computed, expected), verdict))
+    return out
+
+
+def section_value(s: Section, name: str) -> Fraction:
+    """The numeric cell ``"<row>.<column>"`` of a section, its row named by its first cell."""
+    row, _, column = name.rpartition(".")
+    ids = [c.id for c in s.columns]
+    if not row or column not in ids:
+        raise FigureError(f"{name!r}: write <row>.<column> with a column of section {s.id!r}: {', '.join(ids)}")
+    found = [r for r in s.rows if str(r[0]) == row]
+    if not found:
+        raise FigureError(f"no row {row!r} in section {s.id!r}; rows: {', '.join(str(r[0]) for r in s.rows)}")
+    cell = found[0][ids.index(column)]
+    if isinstance(cell, bool) or not isinstance(cell, (int, Fraction)):
+        raise FigureError(f"{name!r} is not a number in section {s.id!r}")
+    return Fraction(cell)
 
 
 def table_paths(paths: Sequence[Path]) -> list[Path]:

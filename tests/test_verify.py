@@ -11,8 +11,8 @@ from click.testing import CliRunner, Result
 from oddscalc.analysis import Session
 from oddscalc.catalog import load_table, shipped_tables
 from oddscalc.cli import EXIT_MISMATCH, EXIT_TABLE, main
-from oddscalc.results import Analysis, Row, RunOptions, WagerResult
-from oddscalc.verify import ERROR, MISMATCH, OK, check_figure, parse_expected
+from oddscalc.results import Analysis, Column, Row, RunOptions, Section, WagerResult
+from oddscalc.verify import ERROR, MISMATCH, OK, check_figure, checks_for, parse_expected
 
 ROOT = Path(__file__).resolve().parent.parent
 LIR = ROOT / "tables" / "let-it-ride"
@@ -110,6 +110,23 @@ def test_unknown_wager_and_figure_outside_a_wager(tmp_path: Path) -> None:
     assert r.exit_code == EXIT_MISMATCH
     assert "no wager 'jackpot' in this game; wagers: main, three_card_bonus" in r.output
     assert "figure 'house_edge' is not under a wager: write it in [published.<wager>]" in r.output
+
+
+def test_section_figures_by_row_and_column(tmp_path: Path, standard: Analysis) -> None:
+    sec = Section("compared", "Compared", (Column("name", "Name"), Column("loss", "Loss", "int"), Column("note", "")),
+                  (("a.b", 12, "x"), ("c", Fraction(1, 3), "y")))
+    figures = ('\n[published.sections.compared]\n"a.b.loss" = 12\n"c.loss" = "0.34"\n"a.b.note" = 1\n'
+               '"d.loss" = 1\n"c.lost" = 1\n\n[published.sections.missing]\n"c.loss" = 1\n')
+    table = load_table(variant(tmp_path, STANDARD.read_text() + figures))
+    got = {(c.wager, c.figure): c for c in checks_for(table, standard.wagers, "x", (sec,)) if "sections" in c.wager}
+    assert [(k[1], c.verdict) for k, c in got.items()] == [
+        ("a.b.loss", OK), ("c.loss", MISMATCH), ("a.b.note", ERROR), ("d.loss", ERROR), ("c.lost", ERROR),
+        ("", ERROR)]
+    assert got["sections.compared", "c.loss"].computed == "0.3333"
+    assert "is not a number" in got["sections.compared", "a.b.note"].message
+    assert "no row 'd' in section 'compared'; rows: a.b, c" in got["sections.compared", "d.loss"].message
+    assert "a column of section 'compared': name, loss, note" in got["sections.compared", "c.lost"].message
+    assert "no section 'missing' in this report; sections: compared" in got["sections.missing", ""].message
 
 
 def test_bad_table_file_exits_3(tmp_path: Path) -> None:
