@@ -81,6 +81,10 @@ def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: s
                 match = u in ranks
                 raise_ = made or (is_ak and ((u <= 10 and match) or (u >= 11 and (10 in ranks or 9 in ranks))
                                              or (not match and 10 in ranks and u < ranks[3])))
+            elif strategy == "ace-king-jack-8-3":
+                raise_ = made or tuple(ranks) >= (12, 11, 9, 6, 1)
+            elif strategy == "matching-rank":
+                raise_ = made or (is_ak and u in ranks)
             else:
                 raise_ = {"raise-pair-plus": made, "raise-ak-plus": made or is_ak, "always-raise": True}[strategy]
             if raise_:
@@ -98,7 +102,8 @@ def small_counts() -> RaiseTable:
     return dealer_counts_of(SMALL, "ace-king").table()
 
 
-@pytest.mark.parametrize("strategy", ["optimal", "rules-of-thumb", "raise-ak-plus"])
+@pytest.mark.parametrize("strategy", ["optimal", "rules-of-thumb", "raise-ak-plus", "ace-king-jack-8-3",
+                                      "matching-rank"])
 def test_reduced_deck_equals_brute_force(small_counts: RaiseTable, strategy: str) -> None:
     w = main_wager(small_counts, PAYS, settle_counts(small_counts, PAYS, strategy))
     assert w.total_combinations == math.comb(14, 5) * 9 * math.comb(8, 4) == 1_261_260
@@ -179,9 +184,10 @@ def test_us_return_table_adds_up(full_us: Analysis) -> None:
 
 
 def test_optimal_beats_every_named_strategy(full_us: Analysis) -> None:
-    ev = dict(zip(full_us.section("strategies_compared").column("strategy"),
-                  full_us.section("strategies_compared").column("expected_value")))
-    best = ev["optimal (this report)"]
+    compared = full_us.section("strategies_compared")
+    ev = dict(zip(compared.column("strategy"), compared.column("expected_value")))
+    assert compared.column("this_report") == ["yes"] + [""] * (len(STRATEGIES) - 1)
+    best = ev["optimal"]
     assert isinstance(best, Fraction) and best == full_us.wager("main").expected_value
     assert all(best >= v for v in ev.values())  # type: ignore[operator]
     assert ev["always-raise"] < ev["raise-ak-plus"] < best  # type: ignore[operator]

@@ -168,11 +168,13 @@ def test_more_players_than_the_exact_finite_shoe_compare_nothing_but_add_the_pai
 
 # --- agreement with the exact values ------------------------------------------------------------------------
 
-CASES = [
+CASES: list[tuple[str, str, int, dict[str, object]]] = [
     ("let-it-ride", "standard", 20_000, {}),
     ("let-it-ride", "jacks-or-better", 20_000, {}),
     ("caribbean", "us", 100_000, {}),
     ("caribbean", "spain", 100_000, {"strategy": "raise-ak-plus"}),
+    ("caribbean", "us", 100_000, {"strategy": "matching-rank"}),
+    ("caribbean", "spain", 100_000, {"strategy": "ace-king-jack-8-3"}),
     ("punto-banco", "standard", 300_000, {}),
     ("punto-banco", "seed", 300_000, {}),
     ("punto-banco", "ez-baccarat", 300_000, {}),
@@ -182,7 +184,8 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("game", "table", "rounds", "opts"), CASES, ids=[f"{g}-{t}" for g, t, _, _ in CASES])
+@pytest.mark.parametrize(("game", "table", "rounds", "opts"), CASES,
+                         ids=[f"{g}-{t}" + "".join(f"-{v}" for v in o.values()) for g, t, _, o in CASES])
 def test_exact_values_inside_the_99_percent_interval(game: str, table: str, rounds: int,
                                                       opts: dict[str, object]) -> None:
     sim = run(game, table, rounds, seed=2024, **opts)  # type: ignore[arg-type]

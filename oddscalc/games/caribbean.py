@@ -381,15 +381,20 @@ def _comparison_section(dc: RaiseTable, pays: RaisePays, st: Settled) -> Section
     rows: list[tuple[Cell, ...]] = []
     for name in STRATEGIES:
         w = main_wager(dc, pays, Settled(name, st.tallies, st.ak_raised, st.ak_total, ()))
-        mark = " (this report)" if name == st.strategy else ""
-        rows.append((name + mark, w.expected_value, w.house_edge, w.element_of_risk,
-                     Fraction(w.extras["raise_frequency"])))
+        loss = -w.expected_value * w.total_combinations  # antes lost over every deal; whole for whole pays
+        rows.append((name, "yes" if name == st.strategy else "", w.expected_value,
+                     int(loss) if loss.denominator == 1 else loss, w.house_edge,
+                     w.element_of_risk, Fraction(w.extras["raise_frequency"])))
     return Section(
         "strategies_compared", "Named strategies compared",
-        (Column("strategy", "Strategy"), Column("expected_value", "Expected value per ante", "decimal", 6),
+        (Column("strategy", "Strategy"), Column("this_report", "This report"),
+         Column("expected_value", "Expected value per ante", "decimal", 6),
+         Column("total_loss", "Antes lost over every deal", "int"),
          Column("house_edge", "House edge", "percent"), Column("element_of_risk", "Element of risk", "percent"),
          Column("raise_frequency", "Raise frequency", "percent", 2)),
-        tuple(rows))
+        tuple(rows),
+        intro=("Every named strategy played on this table's pays. The optimal one reads the pays; the others "
+               "do not (see the strategy option).",))
 
 
 def _describe_point(dc: RaiseTable, flat: int) -> str:
@@ -408,7 +413,7 @@ class Caribbean:
     title: ClassVar[str] = "Caribbean Stud Poker"
     default_table: ClassVar[str] = DEFAULT_TABLES["caribbean"]
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
-    engine_version: ClassVar[int] = 4  # 3: the stored raise table; 4: its shortlist
+    engine_version: ClassVar[int] = 5  # 3: the stored raise table; 4: its shortlist; 5: six pay-free strategies
     table_model: ClassVar[type[TableModel]] = CaribbeanTable
 
     def resolve(self, table: Table, options: RunOptions) -> CaribbeanRules:
@@ -441,8 +446,8 @@ class Caribbean:
         wagers = [main_wager(dc, model.pays.main, st)]
         if model.pays.jackpot is not None:
             wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
-        sections = () if rules.options.brief else (
-            _ak_section(st), _closest_section(dc, st), _comparison_section(dc, model.pays.main, st))
+        compared = _comparison_section(dc, model.pays.main, st)  # cheap, and published figures may name it
+        sections = (compared,) if rules.options.brief else (_ak_section(st), _closest_section(dc, st), compared)
         decide = st.decision
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",

@@ -178,16 +178,18 @@ def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress)
 
 @numba.njit(cache=True, parallel=True)
 def raise_rows(  # noqa: C901 - one pass per hand, kept whole for numba
-    counts: np.ndarray, up_ranks: np.ndarray, pay_class: np.ndarray, bits: np.ndarray, fourth: np.ndarray, holes: int,
+    counts: np.ndarray, up_ranks: np.ndarray, pay_class: np.ndarray, bits: np.ndarray, fourth: np.ndarray,
+    akj83: np.ndarray, holes: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per player hand (see ``raise_table``): its up cards sorted by raise key, cumulative counts in that
-    order, and for the four pay-free strategies the deals by outcome and the raised up cards by rank."""
+    order, and for the six pay-free strategies (``raise_table.FIXED``, in order) the deals by outcome
+    and the raised up cards by rank."""
     m, nu = counts.shape[0], counts.shape[1]
     keys = np.empty((m, nu), dtype=np.float64)
     perm = np.empty((m, nu), dtype=np.int8)
     prefix = np.zeros((m, nu + 1, 3), dtype=np.int32)
-    fixed = np.zeros((m, 4, 5), dtype=np.int32)  # [strategy][fold, not qualified, win, push, lose], unweighted
-    by_rank = np.zeros((m, 5, 13), dtype=np.uint8)  # up cards raised by rank: 4 strategies, then every up card
+    fixed = np.zeros((m, 6, 5), dtype=np.int32)  # [strategy][fold, not qualified, win, push, lose], unweighted
+    by_rank = np.zeros((m, 7, 13), dtype=np.uint8)  # up cards raised by rank: 6 strategies, then every up card
     for r in numba.prange(m):
         c = pay_class[r]
         made = c <= 8
@@ -216,16 +218,20 @@ def raise_rows(  # noqa: C901 - one pass per hand, kept whole for numba
             matches = (bits[r] >> u) & 1 == 1
             thumb = (u <= 10 and matches) or (u >= 11 and has_qj) or (not matches and has_q and u < fourth[r])
             lose = holes - nq - win - push
-            by_rank[r, 4, u] += 1
-            for s in range(4):
+            by_rank[r, 6, u] += 1
+            for s in range(6):
                 if s == 0:
                     raised = made
                 elif s == 1:
                     raised = made or ak
                 elif s == 2:
                     raised = True
-                else:
+                elif s == 3:
                     raised = made or (ak and thumb)
+                elif s == 4:
+                    raised = made or akj83[r]
+                else:
+                    raised = made or (ak and matches)
                 if raised:
                     fixed[r, s, 1] += nq
                     fixed[r, s, 2] += win

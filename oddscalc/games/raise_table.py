@@ -31,7 +31,8 @@ import numpy as np
 from ..cards import Deck
 from ..interrupts import held
 
-STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb")
+STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb", "ace-king-jack-8-3",
+              "matching-rank")
 FIXED = STRATEGIES[1:]
 N_PAY = 12  # pay classes: 0..8 royal..pair, 9 ace-king high, 10 other high card (11 unused)
 AK = 9
@@ -51,8 +52,8 @@ class RaiseTable:
     keys: np.ndarray  # (m, nu) float64, ascending per row
     perm: np.ndarray  # (m, nu) int8: the up-card slot of each sorted position
     prefix: np.ndarray  # (m, nu + 1, 3) int32: cumulative nq, win, push in sorted order
-    fixed_tally: np.ndarray  # (4, N_PAY, OUTCOMES) int64, for FIXED
-    fixed_ak: np.ndarray  # (4, 13, 13) int64: ace-king deals raised by [third rank, up rank], for FIXED
+    fixed_tally: np.ndarray  # (len(FIXED), N_PAY, OUTCOMES) int64
+    fixed_ak: np.ndarray  # (len(FIXED), 13, 13) int64: ace-king deals raised by [third rank, up rank]
     ak_total: np.ndarray  # (13, 13) int64: every ace-king deal by [third rank, up rank]
     shortlist: np.ndarray  # (SHORTLIST, 2) int64: (row, sorted position) of the slots that cannot win
     # nearest a tie: their gap is den x base whatever the pay, so these are the only ones closest() needs
@@ -99,12 +100,24 @@ def rank_features(reps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return bits, np.ascontiguousarray(ranks[:, 2]), np.ascontiguousarray(ranks[:, 3])
 
 
-def fixed_decisions(strategy: str, pay_class: np.ndarray, reps: np.ndarray, ups: np.ndarray) -> np.ndarray:
-    """(m, nu) bool: raise, under a strategy that ignores the pays.
+AKJ83 = (12, 11, 9, 6, 1)  # A K J 8 3, high to low
 
-    rules-of-thumb (as usually published): raise any pair or better; with ace-king high raise when
-    the up card is 2 to Q and matches one of your ranks, or is A or K and you hold a Q or J, or
-    matches none of your ranks while you hold a Q and it is below your fourth-highest card.
+
+def at_least_akj83(reps: np.ndarray) -> np.ndarray:
+    """(m,) bool: the five ranks, high to low, are at or above A-K-J-8-3 (for no-pair hands, the bar)."""
+    ranks = np.sort(reps.astype(np.int64) >> 2, axis=1)[:, ::-1]
+    digits = 13 ** np.arange(4, -1, -1)
+    return np.asarray(ranks @ digits >= np.array(AKJ83) @ digits)
+
+
+def fixed_decisions(strategy: str, pay_class: np.ndarray, reps: np.ndarray, ups: np.ndarray) -> np.ndarray:
+    """(m, nu) bool: raise, under a strategy that ignores the pays (all raise any pair or better).
+
+    rules-of-thumb (as usually published): with ace-king high raise when the up card is 2 to Q and
+    matches one of your ranks, or is A or K and you hold a Q or J, or matches none of your ranks
+    while you hold a Q and it is below your fourth-highest card. ace-king-jack-8-3: raise every
+    no-pair hand at or above A-K-J-8-3. matching-rank: raise ace-king only when one of your cards
+    has the up card's rank.
     """
     made = (pay_class <= 8)[:, None]
     ak = (pay_class == AK)[:, None]
@@ -115,11 +128,15 @@ def fixed_decisions(strategy: str, pay_class: np.ndarray, reps: np.ndarray, ups:
         return np.broadcast_to(made | ak, shape).copy()
     if strategy == "always-raise":
         return np.ones(shape, dtype=bool)
-    if strategy != "rules-of-thumb":
-        raise ValueError(strategy)
+    if strategy == "ace-king-jack-8-3":
+        return np.broadcast_to(made | at_least_akj83(reps)[:, None], shape).copy()
     bits, _, fourth = rank_features(reps)
     u = ups.astype(np.int64) >> 2
     matches = (bits[:, None] >> u) & 1 == 1
+    if strategy == "matching-rank":
+        return np.asarray(made | (ak & matches))
+    if strategy != "rules-of-thumb":
+        raise ValueError(strategy)
     has_q = ((bits >> 10) & 1 == 1)[:, None]
     has_qj = has_q | ((bits >> 9) & 1 == 1)[:, None]
     thumb = ((u <= 10) & matches) | ((u >= 11) & has_qj) | (~matches & has_q & (u < fourth[:, None]))
@@ -156,7 +173,8 @@ def build(deck: Deck, reps: np.ndarray, weights: np.ndarray, pay_class: np.ndarr
     up_ranks = up_cards(deck, reps) >> 2
     with held():
         keys, perm, prefix, fixed, by_rank = dealer_sweep.raise_rows(
-            np.ascontiguousarray(counts), up_ranks, pay_class.astype(np.int64), bits, fourth, holes)
+            np.ascontiguousarray(counts), up_ranks, pay_class.astype(np.int64), bits, fourth, at_least_akj83(reps),
+            holes)
     w = weights.astype(np.int64)
     fixed_tally = np.zeros((len(FIXED), N_PAY, OUTCOMES), dtype=np.int64)
     for c in np.unique(pay_class).tolist():
@@ -168,7 +186,7 @@ def build(deck: Deck, reps: np.ndarray, weights: np.ndarray, pay_class: np.ndarr
     for t in np.unique(third[ak]).tolist():
         rows = third[ak] == t
         charts[:, t] = np.einsum("m,msu->su", deals[rows], by_rank[ak][rows].astype(np.int64))
-    return RaiseTable(deck, reps, weights, pay_class, keys, perm, prefix, fixed_tally, charts[:4], charts[4],
+    return RaiseTable(deck, reps, weights, pay_class, keys, perm, prefix, fixed_tally, charts[:-1], charts[-1],
                       _shortlist(keys, perm, prefix, holes))
 
 

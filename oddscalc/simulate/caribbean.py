@@ -34,7 +34,8 @@ from .evaluator import (
 )
 from .plan import Outcome, Outcomes, Plan
 
-CARIBBEAN_STRATEGIES = ("rules-of-thumb", "raise-ak-plus", "raise-pair-plus", "always-raise")
+CARIBBEAN_STRATEGIES = ("rules-of-thumb", "raise-ak-plus", "raise-pair-plus", "always-raise", "ace-king-jack-8-3",
+                        "matching-rank")
 
 
 def qualifier_strength(text: str) -> int:
@@ -62,7 +63,9 @@ def caribbean_raises(player: IntArray, up: IntArray, s: IntArray, strategy: str)
 
     rules-of-thumb (as usually published): raise any pair or better; with ace-king high raise when the
     up card is 2 to Q and matches one of your ranks, or is A or K and you hold a Q or J, or matches none
-    of your ranks while you hold a Q and it is below your fourth-highest card.
+    of your ranks while you hold a Q and it is below your fourth-highest card. ace-king-jack-8-3: raise
+    a pair or better and every other hand at or above A-K-J-8-3. matching-rank: with ace-king high raise
+    only when one of your ranks is the up card's.
     """
     made: BoolArray = category_of(s) >= PAIR
     if strategy == "raise-pair-plus":
@@ -73,8 +76,12 @@ def caribbean_raises(player: IntArray, up: IntArray, s: IntArray, strategy: str)
         return np.asarray(made | ace_king)
     if strategy == "always-raise":
         return np.ones(len(s), dtype=bool)
+    if strategy == "ace-king-jack-8-3":
+        return np.asarray(made | (s >= strength_floor(HIGH_CARD, (12, 11, 9, 6, 1))))
     u = (up >> 2)[:, None]
     matches = (ranks == u).any(axis=1)
+    if strategy == "matching-rank":
+        return np.asarray(made | (ace_king & matches))
     queen = (ranks == 10).any(axis=1)
     jack = (ranks == 9).any(axis=1)
     uu = u[:, 0]
