@@ -72,11 +72,14 @@ def pay_value(model: TableModel, ref: str) -> Fraction:
 
 
 def with_pay(table: Table, ref: str, value: Fraction) -> Table:
-    """The same table with one pay replaced (a derived table: its id and digest say so)."""
+    """The same table with one pay replaced (a derived table: its id and digest say so).
+
+    Its published and claimed figures are dropped: they were stated for the table's own pays."""
     wager, key = ref.split(".", 1)
     pays = table.model.pays  # type: ignore[attr-defined]
     block = getattr(pays, wager).model_copy(update={key: value})
-    model = table.model.model_copy(update={"pays": pays.model_copy(update={wager: block})})
+    model = table.model.model_copy(update={"pays": pays.model_copy(update={wager: block}), "published": None,
+                                           "claimed": None})
     tag = f"{ref}={ratio_text(value)}"
     digest = hashlib.sha256(f"{table.sha256}\n{tag}".encode()).hexdigest()
     return Table(id=f"{table.id}[{tag}]", path=table.path, sha256=digest, model=model)

@@ -9,6 +9,7 @@ Markdown, CSV and JSON; ``records()`` and ``to_frame()`` turn it into plain rows
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,7 +83,10 @@ class Prize:
 
 @dataclass(frozen=True)
 class WagerResult:
-    """Exact results of one wager on the layout; every figure is derived from the integer rows."""
+    """Exact results of one wager on the layout; every figure is derived from the integer rows.
+
+    The sums over rows are computed once (cached_property: the instance is frozen, its rows never change).
+    """
 
     wager: str  # "main", "jackpot", "three_card_bonus", "banker", ...
     title: str
@@ -111,7 +115,7 @@ class WagerResult:
         """The row's share of the expected value: units x probability."""
         return row.units * self.probability(row)
 
-    @property
+    @functools.cached_property
     def expected_value(self) -> Fraction:
         """Net units won per unit bet, on average."""
         return sum((Fraction(r.units * r.combinations) for r in self.rows), Fraction(0)) / self.total_combinations
@@ -121,7 +125,7 @@ class WagerResult:
         """Minus the expected value."""
         return -self.expected_value
 
-    @property
+    @functools.cached_property
     def average_stake(self) -> Fraction:
         """Units at risk per unit bet, on average."""
         return sum((r.stake * r.combinations for r in self.rows), Fraction(0)) / self.total_combinations
@@ -133,7 +137,7 @@ class WagerResult:
             return None
         return self.house_edge / self.average_stake
 
-    @property
+    @functools.cached_property
     def variance(self) -> Fraction:
         """Variance of the net units won."""
         second = sum((r.units * r.units * r.combinations for r in self.rows), Fraction(0))

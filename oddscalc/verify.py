@@ -281,6 +281,16 @@ def section_value(s: Section, name: str) -> Fraction:
     return Fraction(cell)
 
 
+def named_sections(table: Table) -> frozenset[str]:
+    """The report sections the table's figure blocks name (a game may skip unnamed ones in brief runs)."""
+    names: set[str] = set()
+    for _, block in blocks(table):
+        figs = (block.model_extra or {}).get(SECTIONS)
+        if isinstance(figs, dict):
+            names.update(figs)
+    return frozenset(names)
+
+
 def table_paths(paths: Sequence[Path]) -> list[Path]:
     """The files to verify: each given file, every ``*.toml`` under each given folder."""
     out: list[Path] = []

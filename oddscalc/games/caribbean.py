@@ -40,6 +40,7 @@ from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
 from ..tables import Amount, HandPays, Ratio, Strict, Table, TableModel, ratio_text
+from ..verify import named_sections
 from . import raise_table
 from .raise_table import AK, FIXED, N_PAY, STRATEGIES, RaiseTable, fixed_decisions
 
@@ -446,8 +447,13 @@ class Caribbean:
         wagers = [main_wager(dc, model.pays.main, st)]
         if model.pays.jackpot is not None:
             wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
-        compared = _comparison_section(dc, model.pays.main, st)  # cheap, and published figures may name it
-        sections = (compared,) if rules.options.brief else (_ak_section(st), _closest_section(dc, st), compared)
+        if not rules.options.brief:
+            sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st),
+                                              _comparison_section(dc, model.pays.main, st))
+        elif "strategies_compared" in named_sections(rules.table):  # for verify
+            sections = (_comparison_section(dc, model.pays.main, st),)
+        else:
+            sections = ()
         decide = st.decision
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",
