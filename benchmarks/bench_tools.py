@@ -14,8 +14,8 @@ from common import Targets, best_cli, cli, scratch
 
 COMMANDS: list[tuple[list[str], float | None]] = [
     (["compare", "caribbean", "us", "spain"], 0.5),
-    (["solve", "caribbean", "--pay", "royal_flush", "--edge", "5%"], 0.6),
-    (["solve", "caribbean", "--pay", "high_card", "--edge", "4%"], 0.6),
+    (["solve", "caribbean", "--table", "us", "--pay", "royal_flush", "--edge", "5%"], 0.6),
+    (["solve", "caribbean", "--table", "us", "--pay", "high_card", "--edge", "4%"], 0.6),
     (["verify"], 1.5),
     (["compare", "let-it-ride", "standard", "royal-500"], None),
     (["compare", "punto-banco", "standard", "ez-baccarat"], None),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 DEFAULT_TABLES: dict[str, str] = {
     "let-it-ride": "standard",
-    "caribbean": "us",
+    "caribbean": "spain",  # the rule sheet's game: straight flush 25 and the fixed Jackpot
     "punto-banco": "standard",
     "house-baccarat": "seed",
 }
