@@ -336,12 +336,12 @@ class Check:
     expected: str
     computed: str
     verdict: str  # "ok", "MISMATCH" or "ERROR"
-    message: str = ""  # why, when the verdict is ERROR
+    message: str = ""  # why, when the verdict is ERROR or "differs"
 
     @property
     def ok(self) -> bool:
-        """The figure holds."""
-        return self.verdict == "ok"
+        """The figure holds, or differs from its source for the reason the table states."""
+        return self.verdict in ("ok", "differs")
 
 
 # --- the analysis -----------------------------------------------------------------------------------------

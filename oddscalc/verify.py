@@ -16,6 +16,11 @@ A figure of a report section is written under ``[published.sections.<section id>
 ``"<row>.<column>"``, the row named by its first cell (``"matching-rank.total_loss"`` in
 Caribbean's ``strategies_compared``): for sources that publish a comparison, not one wager.
 
+A source's figure that is wrong, for a reason found and stated (a table printed from floats, a
+typo), is not tuned away: it goes in a ``[[published.differs]]`` entry (``wager``, ``figure``,
+``published``, ``reason``), and the report shows it beside the exact value with the reason. Such an
+entry must still differ: once the figure agrees it is an ERROR (move it back among the figures).
+
 A trailing ``_precise`` names the same figure (a second, more precise printing of it).
 
 How a value is compared is read off how it is written: an integer or a ``"p/q"`` string is
@@ -27,6 +32,7 @@ exact variance (sqrt(V) lies in [lo, hi] iff lo^2 <= V <= hi^2 for lo, hi >= 0).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -48,6 +54,7 @@ ROW_FIGURES = ("combinations", "probability", "units", "stake", "return")
 RTP = "return_to_player"
 PRECISE = "_precise"
 SECTIONS = "sections"
+DIFFERS = "differs"
 
 
 class FigureError(ValueError):
@@ -191,7 +198,8 @@ def _shown(value: Computed, like: Expected) -> str:
 
 # --- checks ----------------------------------------------------------------------------------
 
-OK, MISMATCH, ERROR = "ok", "MISMATCH", "ERROR"
+OK, MISMATCH, ERROR, DIFFERS = "ok", "MISMATCH", "ERROR", "differs"
+DIFFERS_KEYS = ("wager", "figure", "published", "reason")
 
 
 def check_figure(table: str, block: str, w: WagerResult, name: str, value: object) -> Check:
@@ -224,6 +232,9 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
     checks: list[Check] = []
     for block_name, block in blocks(table):
         for key, figs in (block.model_extra or {}).items():
+            if key == DIFFERS and isinstance(figs, list):
+                checks.extend(_differs(label, block_name, figs, by_name))
+                continue
             if not isinstance(figs, dict):
                 checks.append(Check(label, block_name, "", key, str(figs), "", ERROR,
                                     f"figure {key!r} is not under a wager: write it in [{block_name}.<wager>], "
@@ -240,6 +251,31 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
             for name, value in figure_names(figs):
                 checks.append(check_figure(label, block_name, w, name, value))
     return checks
+
+
+def _differs(label: str, block: str, entries: list[Any], wagers: Mapping[str, WagerResult]) -> list[Check]:
+    out = []
+    for i, e in enumerate(entries, start=1):
+        where = f"{DIFFERS} #{i}"
+        if not isinstance(e, dict) or set(e) != set(DIFFERS_KEYS) or not all(
+                isinstance(e[k], str) for k in ("wager", "figure", "reason")) or not e["reason"].strip():
+            out.append(Check(label, block, where, "", "", "", ERROR,
+                             f"a [[{block}.{DIFFERS}]] entry has exactly the keys {', '.join(DIFFERS_KEYS)} "
+                             "(wager, figure and a non-empty reason as strings)"))
+            continue
+        w = wagers.get(e["wager"])
+        if w is None:
+            out.append(Check(label, block, e["wager"], e["figure"], "", "", ERROR,
+                             f"no wager {e['wager']!r} in this game; wagers: {', '.join(wagers)}"))
+            continue
+        c = check_figure(label, block, w, e["figure"], e["published"])
+        if c.verdict == OK:
+            c = dataclasses.replace(c, verdict=ERROR, message=f"listed under {DIFFERS} but it holds: move it back "
+                                                               "among the figures")
+        elif c.verdict == MISMATCH:
+            c = dataclasses.replace(c, verdict=DIFFERS, message=e["reason"].strip())
+        out.append(c)
+    return out
 
 
 def _section_checks(label: str, block: str, figs: Mapping[str, Any], sections: Sequence[Section]) -> list[Check]:
@@ -305,11 +341,14 @@ COLUMNS = ("table", "block", "wager", "figure", "expected", "computed", "verdict
 
 
 def render_checks(checks: Iterable[Check]) -> str:
-    """A plain-text verdict table, one line per figure, with ERROR reasons below it."""
+    """A plain-text verdict table, one line per figure, with the reasons of the explained differences below it."""
+    checks = list(checks)
     rows = [COLUMNS] + [(c.table, c.block, c.wager, c.figure, c.expected, c.computed, c.verdict) for c in checks]
     widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
     lines = ["  ".join(cell.ljust(wd) for cell, wd in zip(r, widths)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * wd for wd in widths))
+    lines += [f"{c.table} [{c.block}.{c.wager}] {c.figure}: the source says {c.expected}, exactly {c.computed}: "
+              f"{c.message}" for c in checks if c.verdict == DIFFERS]
     return "\n".join(lines) + "\n"
 
 

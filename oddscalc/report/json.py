@@ -81,7 +81,8 @@ def to_data(a: Analysis) -> dict[str, Any]:
         "wagers": [wager_data(w) for w in a.wagers],
         "sections": {s.id: section_data(s) for s in a.sections},
         "published_checks": [{"block": c.block, "wager": c.wager, "figure": c.figure, "stated": c.expected,
-                              "computed": c.computed, "verdict": c.verdict} for c in a.checks],
+                              "computed": c.computed, "verdict": c.verdict,
+                              **({"note": c.message} if c.message else {})} for c in a.checks],
     }
 
 

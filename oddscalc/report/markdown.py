@@ -111,7 +111,9 @@ def published_markdown(a: Analysis) -> str:
         verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
         lines.append(f"| {c.block} | {c.wager} | {c.figure} | {c.expected} | {c.computed} | {_cell(verdict)} |")
     held = sum(c.ok for c in a.checks)
-    lines += ["", f"{held} of {len(a.checks)} figures hold."]
+    differ = sum(c.verdict == "differs" for c in a.checks)
+    lines += ["", f"{held} of {len(a.checks)} figures hold" + (
+        f" ({differ} of them differ from the source, for the reason stated)." if differ else ".")]
     return "\n".join(lines) + "\n"
 
 
