@@ -210,6 +210,7 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
     lines: dict[tuple[str, ...], int] = {}
     prefix: tuple[str, ...] = ()
     inside: str | None = None  # the delimiter of the multi-line string we are in
+    arrays: dict[tuple[str, ...], int] = {}
     for n, raw in enumerate(text.splitlines(), start=1):
         if inside is not None:
             if raw.count(inside) % 2:
@@ -219,6 +220,11 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
         if m:
             prefix = tuple(p.strip().strip('"') for p in m.group(1).split("."))
             lines.setdefault(prefix, n)
+            if raw.lstrip().startswith("[["):  # an array of tables: its i-th element is key path + (i,)
+                index = arrays.get(prefix, 0)
+                arrays[prefix] = index + 1
+                prefix = (*prefix, str(index))
+                lines.setdefault(prefix, n)
             continue
         m = _KEYLINE.match(raw)
         if m:
