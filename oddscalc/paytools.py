@@ -35,6 +35,14 @@ if TYPE_CHECKING:
 # --- pays in a table -----------------------------------------------------------------------
 
 
+def _pay_items(block: Any) -> dict[str, Fraction]:
+    """A pays block's exact pays by key: its own ``pay_items()`` (rule lists), else its Fraction fields."""
+    items = getattr(block, "pay_items", None)
+    if callable(items):
+        return dict(items())
+    return {key: value for key, value in block if isinstance(value, Fraction)}
+
+
 def pay_refs(model: TableModel) -> list[str]:
     """Every pay of a table as "<wager>.<key>" (only exact ratio/amount values)."""
     pays = getattr(model, "pays", None)
@@ -44,9 +52,7 @@ def pay_refs(model: TableModel) -> list[str]:
     for wager, block in pays:
         if block is None or not hasattr(type(block), "model_fields"):
             continue
-        for key, value in block:
-            if isinstance(value, Fraction):
-                out.append(f"{wager}.{key}")
+        out.extend(f"{wager}.{key}" for key in _pay_items(block))
     return out
 
 
@@ -66,9 +72,7 @@ def resolve_pay(model: TableModel, name: str) -> str:
 def pay_value(model: TableModel, ref: str) -> Fraction:
     """The value of one pay of a table."""
     wager, key = ref.split(".", 1)
-    value = getattr(getattr(model.pays, wager), key)  # type: ignore[attr-defined]
-    assert isinstance(value, Fraction)
-    return value
+    return _pay_items(getattr(model.pays, wager))[key]  # type: ignore[attr-defined]
 
 
 def with_pay(table: Table, ref: str, value: Fraction) -> Table:
@@ -77,9 +81,15 @@ def with_pay(table: Table, ref: str, value: Fraction) -> Table:
     Its published and claimed figures are dropped: they were stated for the table's own pays."""
     wager, key = ref.split(".", 1)
     pays = table.model.pays  # type: ignore[attr-defined]
-    block = getattr(pays, wager).model_copy(update={key: value})
-    model = table.model.model_copy(update={"pays": pays.model_copy(update={wager: block}), "published": None,
-                                           "claimed": None})
+    old = getattr(pays, wager)
+    replace = getattr(old, "with_pay", None)
+    block = replace(key, value) if callable(replace) else old.model_copy(update={key: value})
+    if wager in type(pays).model_fields:
+        new_pays = pays.model_copy(update={wager: block})
+    else:  # a side bet held as an extra key of the pays block
+        new_pays = pays.model_copy()
+        new_pays.__pydantic_extra__[wager] = block
+    model = table.model.model_copy(update={"pays": new_pays, "published": None, "claimed": None})
     tag = f"{ref}={ratio_text(value)}"
     digest = hashlib.sha256(f"{table.sha256}\n{tag}".encode()).hexdigest()
     return Table(id=f"{table.id}[{tag}]", path=table.path, sha256=digest, model=model)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from baccarat_brute import by_coup, settle_by_hand
 from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from oddscalc.analysis import Session
 from oddscalc.cache import Store, entry_path
 from oddscalc.catalog import shipped_tables
 from oddscalc.cli import EXIT_INPUT, EXIT_MISMATCH, EXIT_TABLE, main
+from oddscalc.games.coup_features import features
 from oddscalc.games.punto_banco import PuntoBanco
 from oddscalc.games.raise_table import RaiseTable
 from oddscalc.protocol import count_key
@@ -253,7 +255,9 @@ def test_solve_works_for_every_game(game: str, pay: str, edge: str) -> None:
 
 def test_solve_says_plainly_when_a_value_is_no_pay_of_the_outcomes() -> None:
     r = cli("solve", "punto-banco", "--pay", "banker.commission", "--edge", "1%")
-    assert r.exit_code == EXIT_INPUT and "is not a pay of the banker wager's outcomes" in r.output
+    assert r.exit_code == EXIT_INPUT and "no pay 'banker.commission' in this table; pays: player.win" in r.output
+    r = cli("solve", "punto-banco", "--pay", "player_pair.player_pair", "--edge", "1%")
+    assert r.exit_code == 0 and "exact pay:" in r.output
 
 
 def test_a_forged_entry_is_the_documented_risk_and_fresh_ignores_it(tmp_path: Path,
@@ -268,7 +272,9 @@ def test_a_forged_entry_is_the_documented_risk_and_fresh_ignores_it(tmp_path: Pa
     arrays = Store(tmp_path).load(key)
     assert arrays is not None
     forged = {name: np.array(a, dtype=object) if a.dtype == object else np.array(a) for name, a in arrays.items()}
-    forged["outcomes"][forged["outcomes"].nonzero()[0][:2]] += np.array([1, -1], dtype=object)  # same total
+    winner = features().winner
+    moved = [int(np.flatnonzero((forged["cells"] != 0) & (winner == w))[0]) for w in ("banker", "player")]
+    forged["cells"][moved] += np.array([1, -1], dtype=object)  # the same total, one coup moved to the banker
     Store(tmp_path).store(key, forged)
     assert cli("verify", str(TABLES / "punto-banco" / "standard.toml")).exit_code == EXIT_MISMATCH
     assert cli("verify", "--fresh", str(TABLES / "punto-banco" / "standard.toml")).exit_code == 0
@@ -375,23 +381,11 @@ def _lir_reference(session: Session, path: Path) -> Fraction:
 
 
 def _punto_banco_reference(session: Session, path: Path) -> Fraction:
-    """The banker bet settled by hand from the coup outcome counts."""
+    """The banker bet settled by hand, coup by coup, from the engine's cell counts."""
     rules = session.resolve(str(path))
-    coups = session.counts(rules)
-    b = rules.table.model.pays.banker  # type: ignore[attr-defined]
-    total = Fraction(0)
-    for (pt, _, bt, bn), n in coups.outcomes.items():
-        if bt > pt:
-            if b.three_card_7_pushes and bt == 7 and bn == 3:
-                units = Fraction(0)
-            elif b.win_with_6 is not None and bt == 6:
-                units = b.win_with_6 * (1 - b.commission)
-            else:
-                units = b.win * (1 - b.commission)
-        else:
-            units = Fraction(0) if bt == pt else Fraction(-1)
-        total += units * n
-    return Fraction(total, coups.total)
+    cells = session.counts(rules)
+    tally = settle_by_hand(by_coup(cells), rules.table.model.pays)["banker"]  # type: ignore[attr-defined]
+    return Fraction(sum(u * n for u, n in tally.items()), int(cells.sum()))
 
 
 def _caribbean_reference(session: Session, path: Path) -> Fraction:

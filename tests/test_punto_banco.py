@@ -1,30 +1,32 @@
-"""Punto banco: published 8-deck figures, a brute force over every ordered deal of small shoes,
-the shipped tables, and the CLI."""
+"""Punto banco: published figures, the shipped tables, wagers as data and their errors, and the CLI
+(the brute force over every ordered deal of small shoes is in test_coup_features)."""
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections import Counter
+import re
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from oddscalc.analysis import Session
 from oddscalc.catalog import resolve_table, shipped_tables
 from oddscalc.cli import main
 from oddscalc.games import GAMES
 from oddscalc.games.house_baccarat import HouseBaccaratTable
-from oddscalc.games.punto_banco import PuntoBancoPays, PuntoBancoTable, TableRules, count_coups, settle
+from oddscalc.games.punto_banco import PuntoBancoTable
 from oddscalc.games.shoe import STANDARD_TABLEAU, Shoe
 from oddscalc.protocol import OptionError
-from oddscalc.results import Analysis, RunOptions, WagerResult
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.verify import parse_expected
 
 GAME = GAMES["punto-banco"]
 TABLES = [p.stem for p in shipped_tables("punto-banco")]
 TOTAL_8 = 4_998_398_275_503_360
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +55,7 @@ def test_banker_edge_is_the_commission_formula(analyses: dict[str, Analysis]) ->
 def test_probabilities_sum_to_one(analyses: dict[str, Analysis]) -> None:
     for a in analyses.values():
         for w in a.wagers:
-            assert w.total_combinations == TOTAL_8
+            assert w.total_combinations == (52**6 if a.rules["decks"] == "infinite" else TOTAL_8)
             assert sum((w.probability(r) for r in w.rows), Fraction(0)) == 1
 
 
@@ -77,109 +79,6 @@ def test_seed_tableau_differs_exactly_where_the_sheet_says() -> None:
 def test_seed_assumptions_are_marked(analyses: dict[str, Analysis]) -> None:
     a = analyses["seed"]
     assert any("pays" in s for s in a.assumptions)
-
-
-# --- brute force ---------------------------------------------------------------------------
-
-VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
-
-
-def brute_force(ranks: list[str], rules: TableRules) -> Counter[tuple[int, int, int, int, bool, bool]]:
-    """Every ordered six-card sequence of actual cards, dealt as at the table:
-    punto, banca, punto, banca, then the third cards in turn."""
-    vals = [VALUE[r] for r in ranks]
-    punto_draws = set(rules.punto_draws_on)
-    banca_stood_draws = set(rules.banca_draws_when_punto_stands)
-    tab = rules.banca_tableau
-    out: Counter[tuple[int, int, int, int, bool, bool]] = Counter()
-    for p1, b1, p2, b2, c5, c6 in itertools.permutations(range(len(ranks)), 6):
-        pt = (vals[p1] + vals[p2]) % 10
-        bt = (vals[b1] + vals[b2]) % 10
-        pn = bn = 2
-        if pt < 8 and bt < 8:
-            nxt = c5
-            third = None
-            if pt in punto_draws:
-                third = vals[c5]
-                pt = (pt + third) % 10
-                pn = 3
-                nxt = c6
-            if (bt in banca_stood_draws) if third is None else tab[bt][third] == "D":
-                bt = (bt + vals[nxt]) % 10
-                bn = 3
-        out[(pt, pn, bt, bn, ranks[p1] == ranks[p2], ranks[b1] == ranks[b2])] += 1
-    return out
-
-
-def settle_by_hand(tally: Counter[tuple[int, int, int, int, bool, bool]],
-                   pays: PuntoBancoPays) -> dict[str, Counter[Fraction]]:
-    """Each wager's net units by combinations, straight from the rules of each bet."""
-    out: dict[str, Counter[Fraction]] = {}
-    for (pt, pn, bt, bn, ppair, bpair), n in tally.items():
-        b = pays.banker
-        if bt > pt:
-            if b.three_card_7_pushes and bt == 7 and bn == 3:
-                bank = Fraction(0)
-            elif b.win_with_6 is not None and bt == 6:
-                bank = b.win_with_6 * (1 - b.commission)
-            else:
-                bank = b.win * (1 - b.commission)
-        else:
-            bank = Fraction(0) if bt == pt else Fraction(-1)
-        units = {
-            "banker": bank,
-            "player": pays.player.win if pt > bt else Fraction(0) if pt == bt else Fraction(-1),
-            "tie": pays.tie.win if pt == bt else Fraction(-1),
-        }
-        if pays.player_pair:
-            units["player_pair"] = pays.player_pair.win if ppair else Fraction(-1)
-        if pays.banker_pair:
-            units["banker_pair"] = pays.banker_pair.win if bpair else Fraction(-1)
-        if pays.dragon_7:
-            units["dragon_7"] = pays.dragon_7.win if bt > pt and bt == 7 and bn == 3 else Fraction(-1)
-        if pays.panda_8:
-            units["panda_8"] = pays.panda_8.win if pt > bt and pt == 8 and pn == 3 else Fraction(-1)
-        for k, u in units.items():
-            out.setdefault(k, Counter())[u] += n
-    return out
-
-
-def by_units(w: WagerResult) -> Counter[Fraction]:
-    c: Counter[Fraction] = Counter()
-    for r in w.rows:
-        if r.combinations:
-            c[r.units] += r.combinations
-    return c
-
-
-SUIT = list("A23456789TJQK")  # one 13-card suit: 13P6 = 1,235,520 sequences
-PAIRS = ["A", "A", "5", "5", "K", "K", "Q", "T", "9", "3", "7", "4"]  # repeated ranks, several zeros
-
-
-@pytest.mark.parametrize("ranks", [SUIT, PAIRS], ids=["one-suit", "with-pairs"])
-def test_engine_equals_brute_force_on_a_small_shoe(ranks: list[str]) -> None:
-    shoe = Shoe.from_ranks(dict(Counter(ranks)))
-    models = {t: resolve_table("punto-banco", t).model for t in TABLES}
-    by_rules: dict[tuple[object, ...], Counter[tuple[int, int, int, int, bool, bool]]] = {}
-    for table, model in models.items():
-        assert isinstance(model, PuntoBancoTable)
-        r = model.rules
-        key = (r.punto_draws_on, r.banca_tableau, r.banca_draws_when_punto_stands)
-        if key not in by_rules:
-            by_rules[key] = brute_force(ranks, r)
-        tally = by_rules[key]
-        coups = count_coups(shoe, r)
-        assert coups.total == sum(tally.values()) == shoe.ordered(6)
-        final: Counter[tuple[int, int, int, int]] = Counter()
-        for (pt, pn, bt, bn, _, _), n in tally.items():
-            final[(pt, pn, bt, bn)] += n
-        assert dict(coups.outcomes) == dict(final), table
-        want = settle_by_hand(tally, model.pays)
-        wagers = settle(coups, model.pays)
-        assert {w.wager for w in wagers} == set(want)
-        for w in wagers:
-            assert by_units(w) == +want[w.wager], (table, w.wager)
-    assert len(by_rules) == 2  # the standard drawing rules and the sheet's
 
 
 def test_decks_option_and_large_shoes(session: Session) -> None:
@@ -236,3 +135,100 @@ def test_cli_markdown_and_decks() -> None:
     assert "312P6" in res.output and "Assumptions" in res.output
     res = CliRunner().invoke(main, ["report", "punto-banco", "--players", "2"])
     assert res.exit_code == 4
+
+
+# --- wagers as data -------------------------------------------------------------------------------
+
+# excelpunks.com, "Why does a Banker win on 6 pay half?" (8 decks): banker wins with each total, and the
+# house edge of a commission-free banker bet whose win with that total pays 1:2
+HALF_PAY = {1: (24_291_119_898_624, "-0.009920923"), 2: (44_681_581_871_104, "-0.007881223"),
+            3: (72_927_778_568_192, "-0.005055698"), 4: (163_359_790_133_248, "0.003990401"),
+            5: (216_715_928_915_968, "0.009327724"), 6: (269_232_304_455_680, "0.014581045"),
+            7: (384_279_324_919_808, "0.026089433"), 8: (529_914_458_673_152, "0.040657614"),
+            9: (586_850_279_002_112, "0.04635302")}
+
+
+@pytest.mark.parametrize("total", sorted(HALF_PAY))
+def test_banker_win_with_any_total_paying_half(tmp_path: Path, session: Session, total: int) -> None:
+    text = (ROOT / "tables" / "punto-banco" / "super-6.toml").read_text()
+    text = text.replace("when = { winner = \"banker\", banker_total = 6 }",
+                        f"when = {{ winner = \"banker\", banker_total = {total} }}").split("[published]")[0]
+    path = tmp_path / "punto-banco" / "half.toml"
+    path.parent.mkdir()
+    path.write_text(text)
+    banker = session.analyze(str(path)).wager("banker")
+    wins, edge = HALF_PAY[total]
+    assert banker.row("banker_wins_with_6").combinations == wins
+    assert parse_expected(edge).holds(banker.house_edge)
+
+
+def _variant(tmp_path: Path, old: str, new: str) -> Result:
+    text = (ROOT / "tables" / "punto-banco" / "ez-baccarat.toml").read_text()
+    assert old in text
+    path = tmp_path / "punto-banco" / "variant.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text.replace(old, new, 1))
+    return CliRunner().invoke(main, ["report", "punto-banco", "--table", str(path)])
+
+
+DRAGON = 'when = { winner = "banker", banker_total = 7, banker_cards = 3 }\npays = "40:1"'
+
+
+@pytest.mark.parametrize("old,new,message", [
+    (DRAGON, DRAGON.replace("banker_total", "bankr_total"), "unknown feature 'bankr_total'; features: winner,"),
+    (DRAGON, DRAGON.replace("= 7", "= 12"), "banker_total = 12 is not a value it takes (0, 1, 2"),
+    (DRAGON, DRAGON.replace('winner = "banker"', "banker_natural = true"), "rule 'dragon_7' can never hold"),
+    (DRAGON, DRAGON.replace('"40:1"', '"forty"'), "bad ratio 'forty'"),
+    ('event = "dragon_7"', 'event = "Dragon 7"', "an event id is lower case letters"),
+    ('otherwise = { event = "no_dragon_7", label = "Anything else" }\n', "",
+     "no rule pays some coups (e.g. winner tie, player 0 with 2 cards, banker 0 with 2 cards); add an otherwise"),
+    ('otherwise = { event = "no_dragon_7", label = "Anything else" }\n',
+     'otherwise = { event = "no_dragon_7" }\n\n[[pays.dragon_7.rules]]\nevent = "all"\nwhen = { cards = [4, 5, 6] }\n'
+     'pays = "1:1"\n', "rule 2 ('dragon_7') is never reached"),
+    ('[pays.panda_8]\ntitle = "Panda 8"', '[pays.panda_8]\nlimit = 5\ntitle = "Panda 8"',
+     "pays.panda_8.limit: unknown key"),
+    ('event = "banker_wins_three_card_7"', 'event = "tie"', "event 'tie' is taken by the wager's own rows"),
+])
+def test_bad_rules_name_file_line_and_key(tmp_path: Path, old: str, new: str, message: str) -> None:
+    r = _variant(tmp_path, old, new)
+    assert r.exit_code == 3, r.output
+    assert message in r.output and "Traceback" not in r.output
+    assert re.search(r"variant\.toml:\d+: pays\.", r.output), r.output
+
+
+def test_a_side_bet_in_the_old_form_says_how_to_write_it(tmp_path: Path) -> None:
+    r = _variant(tmp_path, 'title = "Panda 8"\notherwise = { event = "no_panda_8", label = "Anything else" }',
+                 'win = "25:1"')
+    text = r.output
+    assert r.exit_code == 3 and "a side bet is a list of rules ([[pays.<wager>.rules]]" in text, text
+
+
+def test_either_side_rules_share_one_row_and_one_pay(session: Session) -> None:
+    a = session.analyze("pairs")
+    either = a.wager("either_pair")
+    player, banker = a.wager("player_pair"), a.wager("banker_pair")
+    both = session.counts(session.resolve("pairs"))
+    from oddscalc.games.coup_features import features
+    f = features()
+    assert either.row("pair").combinations == int(both[f.player_pair | f.banker_pair].sum())
+    assert player.row("pair").combinations + banker.row("pair").combinations > either.row("pair").combinations
+    assert [r.event for r in either.rows] == ["pair", "no_pair"]
+
+
+def test_tie_switch_and_banca_natural_switch(tmp_path: Path, session: Session) -> None:
+    text = (ROOT / "tables" / "punto-banco" / "standard.toml").read_text().split("[published]")[0]
+    path = tmp_path / "punto-banco" / "t.toml"
+    path.parent.mkdir()
+    path.write_text(text.replace('[pays.banker]\nwin = "1:1"', '[pays.banker]\nwin = "1:1"\ntie = "lose"'))
+    a = session.analyze(str(path))
+    base = session.analyze("standard")
+    ties = base.wager("banker").row("tie").combinations
+    assert a.wager("banker").expected_value == base.wager("banker").expected_value - Fraction(ties, TOTAL_8)
+    assert a.wager("player").expected_value == base.wager("player").expected_value
+    assert "The banker bet loses on a tie." in a.wager("banker").notes
+    path.write_text(text.replace("[rules]\n", "[rules]\nbanca_natural_stops_punto = false\n"))
+    b = session.analyze(str(path))
+    assert b.rules["banca_natural_stops_punto"] is False
+    assert b.wager("banker").expected_value != base.wager("banker").expected_value
+    section = b.section("drawing_rules")
+    assert any("does not stop punto drawing" in line for line in section.intro)

@@ -8,25 +8,29 @@ total (0-7) by punto's third card (0-9); if punto stood, banca draws on the tota
 
 Counting argument. A coup is decided by at most six cards. Every coup is counted as an ordered
 sequence of the first six cards of the shoe, the published convention, so the total is
-``size P 6`` (8 decks: 416P6 = 4,998,398,275,503,360). Baccarat reads point values only, so the
-10**6 ordered value sequences are played once with numpy (no pays, no shoe): for each multiset of
-six values and each outcome (punto total and card count, banca total and card count) the number of
-value orderings. Multiplying by each multiset's falling product of value counts (see ``shoe``)
-and summing gives the exact number of card sequences of every outcome, for any number of decks.
-Pays then settle every wager from these 400 counts. The pair bets read ranks (a 10 and a king are
-no pair): ``(ordered same-rank pairs) x (size - 2) P 4``.
+``size P 6`` (8 decks: 416P6 = 4,998,398,275,503,360); an infinite shoe (``decks = "infinite"``)
+draws with replacement, 52 ** 6 sequences. ``count`` produces, once per shoe and drawing rules, the
+joint distribution of the coup's features (``coup_features``: final totals and cards of each side,
+and whether each side's first two cards share a rank or a suit): 6,400 exact counts. Every wager
+is a list of rules over those features (``bet_rules``), so settling any of them, main or side, is
+a sum of counts per rule.
+
+A second method counts the 400 outcomes from point values alone (``count_coups``): for each
+multiset of six values the value orderings of each outcome, times the multiset's falling product
+(see ``shoe``); the tests hold the two to each other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
-from pydantic import BeforeValidator, Field, PlainSerializer
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
 from ..cache import Store
 from ..exact import decimal_str, frac_str, parse_fraction, percent_str
@@ -34,6 +38,20 @@ from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Chart, Lines, Row, RunOptions, Section, WagerResult
 from ..tables import Ratio, Strict, Table, TableModel, ratio_text
+from .bet_rules import (
+    LOSE,
+    PUSH,
+    Line,
+    Rule,
+    SideBet,
+    as_tuple,
+    check_rules,
+    event_id,
+    pay_units,
+    replace_pay,
+    rule_lines,
+)
+from .coup_features import CELLS, OUTCOMES, Cards, count_cells, features
 from .shoe import (
     STANDARD_TABLEAU,
     VALUES,
@@ -41,9 +59,7 @@ from .shoe import (
     Shoe,
     Tableau,
     Totals,
-    WinPay,
     exact_dot,
-    falling,
     multiset_keys,
     tableau_array,
     tableau_section,
@@ -70,37 +86,85 @@ def percent_text(x: Fraction) -> str:
     return f"{text}%"
 
 
+def parse_decks(value: Any) -> int | str:
+    """Whole decks (at least one), or "infinite" (cards drawn with replacement)."""
+    if value == "infinite":
+        return "infinite"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f'must be a whole number of decks such as 8, or "infinite", not {value!r}')
+    if value < 1:
+        raise ValueError("a shoe has at least one deck")
+    return value
+
+
 Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(percent_text)]
 
 
-class BankerPay(Strict):
-    """The banker bet: its pay, the commission, and the house variants' banker rules."""
+class CoupBet(Strict):
+    """The tie bet: its win, and exceptions (rules) tried first."""
 
     win: Ratio
-    commission: Percent = Fraction(1, 20)  # taken from every banker win
-    win_with_6: Ratio | None = None  # Super 6: a banker win with a total of 6 pays this instead
-    three_card_7_pushes: bool = False  # EZ baccarat: a banker win with a three-card 7 is a push
+    rules: Annotated[tuple[Rule, ...], BeforeValidator(as_tuple)] = ()
+
+    STANDARD: ClassVar[tuple[str, ...]] = ("tie", "banker_wins", "player_wins")
+
+    @model_validator(mode="after")
+    def _reach(self) -> CoupBet:
+        check_rules(self.rules, covered=True, reserved=self.STANDARD)
+        return self
+
+    def pay_items(self) -> dict[str, Fraction]:
+        """The win and the exceptions' ratio pays."""
+        return {"win": self.win, **{r.event: r.pays for r in self.rules if isinstance(r.pays, Fraction)}}
+
+    def with_pay(self, key: str, value: Fraction) -> CoupBet:
+        """The same bet with the win or one exception's pay replaced."""
+        if key == "win":
+            return self.model_copy(update={"win": value})
+        return self.model_copy(update={"rules": replace_pay(self.rules, key, value)})
 
 
-class PuntoBancoPays(Strict):
-    """The ``[pays]`` of a punto banco table."""
+class HandBet(CoupBet):
+    """The player bet: as the tie bet, and what a tie does to it."""
 
-    player: WinPay
-    banker: BankerPay
-    tie: WinPay
-    player_pair: WinPay | None = None
-    banker_pair: WinPay | None = None
-    dragon_7: WinPay | None = None  # banker wins with a three-card 7
-    panda_8: WinPay | None = None  # player wins with a three-card 8
+    tie: Literal["push", "lose"] = PUSH
+
+
+class BankerBet(HandBet):
+    """The banker bet: as the player bet, less a commission on every win."""
+
+    commission: Percent = Fraction(1, 20)
+
+
+class PuntoBancoPays(BaseModel):
+    """The ``[pays]`` of a punto banco table: the three main bets, and any side bets by id."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, arbitrary_types_allowed=True, strict=True)
+    player: HandBet
+    banker: BankerBet
+    tie: CoupBet
+    __pydantic_extra__: dict[str, SideBet] = Field(init=False)
+
+    @model_validator(mode="after")
+    def _ids(self) -> PuntoBancoPays:
+        for key in self.side_bets:
+            event_id(key)
+        return self
+
+    @property
+    def side_bets(self) -> dict[str, SideBet]:
+        """The side bets in table order."""
+        return dict(self.__pydantic_extra__ or {})
 
 
 class TableRules(Strict):
     """The ``[rules]`` of a punto banco table: the shoe and the drawing rules."""
 
-    decks: int = Field(8, ge=1)
+    decks: Annotated[int | Literal["infinite"], BeforeValidator(parse_decks)] = 8
     punto_draws_on: Totals = (0, 1, 2, 3, 4, 5)
     banca_tableau: Tableau = STANDARD_TABLEAU
     banca_draws_when_punto_stands: Totals = (0, 1, 2, 3, 4, 5)
+    banca_natural_stops_punto: bool = True  # a banca two-card 8 or 9 ends the coup before punto draws
 
 
 class PuntoBancoTable(TableModel):
@@ -116,7 +180,8 @@ class PuntoBancoTable(TableModel):
 class PuntoBancoRules(Rules):
     """A punto banco table resolved for a run."""
 
-    decks: int
+    decks: int  # with infinite, the proportions of this many decks (any number: the same odds)
+    infinite: bool
     drawing: TableRules
 
     @property
@@ -127,34 +192,35 @@ class PuntoBancoRules(Rules):
         return model
 
     @property
-    def shoe(self) -> Shoe:
-        """The shoe of ``decks`` standard decks."""
-        return Shoe.of_decks(self.decks)
+    def cards(self) -> Cards:
+        """The shoe by card class."""
+        return Cards.of_decks(1 if self.infinite else self.decks)
 
     def count_key(self) -> dict[str, Any]:
         """The shoe and the drawing rules."""
         r = self.drawing
-        return {"shoe": list(self.shoe.counts), "pairs": list(self.shoe.same_rank_pairs),
+        return {"cards": list(self.cards.copies), "infinite": self.infinite,
                 "punto_draws_on": list(r.punto_draws_on), "banca_tableau": list(r.banca_tableau),
-                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands)}
+                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
+                "banca_natural_stops_punto": r.banca_natural_stops_punto}
 
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
         r = self.drawing
-        return {"decks": self.decks, "punto_draws_on": list(r.punto_draws_on),
+        return {"decks": "infinite" if self.infinite else self.decks, "punto_draws_on": list(r.punto_draws_on),
                 "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
+                "banca_natural_stops_punto": r.banca_natural_stops_punto,
                 "banca_tableau": list(r.banca_tableau)}
 
 
-# --- stage 1: count the coups (no pays) --------------------------------------------------
+# --- the second method: outcomes from point values alone ---------------------------------------
 
 Outcome = tuple[int, int, int, int]  # (punto total, punto cards, banca total, banca cards)
-_OUTCOMES = 400  # 10 totals x 2 card counts, for each side
 
 
 @cache
 def _outcome_orderings(punto_draws_on: tuple[int, ...], tableau: tuple[str, ...],
-                       banca_when_punto_stands: tuple[int, ...]) -> np.ndarray:
+                       banca_when_punto_stands: tuple[int, ...], banca_natural_stops: bool) -> np.ndarray:
     """(5005, 400) int64: value orderings of each six-value multiset that end in each outcome.
 
     A side's two cards count in either order, so each unordered pair of values is played once
@@ -167,7 +233,7 @@ def _outcome_orderings(punto_draws_on: tuple[int, ...], tableau: tuple[str, ...]
     p1, p2, b1, b2 = first[pi], second[pi], first[bi], second[bi]  # x is the fifth card dealt, y the sixth
     pt0 = (p1 + p2) % 10
     bt0 = (b1 + b2) % 10
-    natural = (pt0 >= 8) | (bt0 >= 8)
+    natural = (pt0 >= 8) | ((bt0 >= 8) & banca_natural_stops)
     pdraw = ~natural & totals_mask(punto_draws_on)[pt0]
     bdraw = ~natural & np.where(pdraw, tableau_array(tableau)[bt0, x], totals_mask(banca_when_punto_stands)[bt0])
     b3 = np.where(pdraw, y, x)  # banca takes the fifth card when punto stood
@@ -176,132 +242,111 @@ def _outcome_orderings(punto_draws_on: tuple[int, ...], tableau: tuple[str, ...]
     outcome = ((pt * 2 + pdraw) * 10 + bt) * 2 + bdraw
     ms = Multisets.of_size(6)
     idx = ms.index(np.broadcast_to(multiset_keys((p1, p2, b1, b2, x, y)), shape))
-    cells = np.broadcast_to(idx * _OUTCOMES + outcome, shape).ravel()
+    cells = np.broadcast_to(idx * OUTCOMES + outcome, shape).ravel()
     ways = np.broadcast_to(twice[pi] * twice[bi], shape).ravel()
-    counts = np.bincount(cells, weights=ways, minlength=len(ms) * _OUTCOMES)  # at most 10**6: exact
-    return counts.astype(np.int64).reshape(len(ms), _OUTCOMES)
+    counts = np.bincount(cells, weights=ways, minlength=len(ms) * OUTCOMES)  # at most 10**6: exact
+    return counts.astype(np.int64).reshape(len(ms), OUTCOMES)
 
 
-@dataclass(frozen=True)
-class Coups:
-    """Every coup of one shoe, counted as ordered six-card sequences."""
-
-    shoe: Shoe
-    total: int
-    outcomes: Mapping[Outcome, int]  # only outcomes that happen
-    pair_sequences: int  # six-card sequences whose first two cards of one side are a pair
-
-    def count(self, pred: Any) -> int:
-        """Coups whose (punto total, cards, banca total, cards) satisfy ``pred``."""
-        return sum(n for o, n in self.outcomes.items() if pred(*o))
-
-
-def count_coups(shoe: Shoe, rules: TableRules) -> Coups:
-    """Stage 1 for a shoe: exact counts of every (punto, banca) final hand."""
-    orderings = _outcome_orderings(rules.punto_draws_on, rules.banca_tableau, rules.banca_draws_when_punto_stands)
+def count_coups(shoe: Shoe, rules: TableRules) -> dict[Outcome, int]:
+    """Card sequences of every (punto total, cards, banca total, cards) that happens, from point values."""
+    orderings = _outcome_orderings(rules.punto_draws_on, rules.banca_tableau, rules.banca_draws_when_punto_stands,
+                                   rules.banca_natural_stops_punto)
     counts = exact_dot(Multisets.of_size(6).weights(shoe), orderings)
-    return _coups(shoe, counts, shoe.pair_sequences * falling(shoe.size - 2, 4))
-
-
-def _coups(shoe: Shoe, counts: np.ndarray, pair_sequences: int) -> Coups:
-    """Coups from the 400 outcome counts (index ((pt * 2 + punto drew) * 10 + bt) * 2 + banca drew)."""
-    outcomes: dict[Outcome, int] = {}
+    out: dict[Outcome, int] = {}
     for k, n in enumerate(counts):
         if n:
             rest, bn = divmod(k, 2)
             rest, bt = divmod(rest, 10)
             pt, pn = divmod(rest, 2)
-            outcomes[(pt, pn + 2, bt, bn + 2)] = int(n)
-    total = shoe.ordered(6)
-    if sum(outcomes.values()) != total:
-        raise AssertionError("outcome counts do not add up to the ordered six-card total")
-    return Coups(shoe, total, outcomes, pair_sequences)
+            out[(pt, pn + 2, bt, bn + 2)] = int(n)
+    return out
 
 
-# --- stage 2: settle the wagers ------------------------------------------------------------
+# --- settle: every wager from the cells -------------------------------------------------------------
 
 
-def _banker_wins(pt: int, pn: int, bt: int, bn: int) -> bool:
-    return bt > pt
+def _total(cells: np.ndarray, mask: np.ndarray) -> int:
+    return int(cells[mask].sum()) if mask.any() else 0
 
 
-def _player_wins(pt: int, pn: int, bt: int, bn: int) -> bool:
-    return pt > bt
+def _rows(wager: str, lines: Sequence[Line], cells: np.ndarray, keep: Fraction = Fraction(1),
+          less: str = "") -> list[Row]:
+    """Rows of declared lines: a ratio pays ``keep`` of itself (after commission) and is the table's pay."""
+    rows = []
+    for ln in lines:
+        n = _total(cells, ln.mask)
+        if isinstance(ln.pays, Fraction):
+            ref = f"{wager}.{ln.event}" if ln.is_rule else ""
+            rows.append(Row(ln.event, ln.label, ratio_text(ln.pays) + less, ln.pays * keep, n, pay_ref=ref,
+                            pay_coef=keep if ref else Fraction(0)))
+        else:
+            rows.append(Row(ln.event, ln.label, PUSH if ln.pays == PUSH else "", pay_units(ln.pays), n))
+    return rows
 
 
-def _tie(pt: int, pn: int, bt: int, bn: int) -> bool:
-    return pt == bt
+_SIDES = {"banker": ("Banker", "banker_wins"), "player": ("Player", "player_wins")}
 
 
-def settle(coups: Coups, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
-    """Every wager on the layout, exactly, from the outcome counts."""
-    c = coups
-    total = c.total
-    banker_wins = c.count(_banker_wins)
-    player_wins = c.count(_player_wins)
-    ties = c.count(_tie)
-    strategy = "none (the drawing rules decide)"
-    push = Fraction(0)
-    lose = Fraction(-1)
+def _hand_bet(wager: str, title: str, bet: HandBet, cells: np.ndarray, keep: Fraction, less: str,
+              notes: Sequence[str], extras: dict[str, int]) -> WagerResult:
+    f = features()
+    other = "player" if wager == "banker" else "banker"
+    exceptions, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
+    name, win_event = _SIDES[wager]
+    won = Line(win_event, f"{name} wins" + (" (every other hand)" if bet.rules else ""), bet.win,
+               free & (f.winner == wager), False)
+    tie = Line("tie", "Tie", bet.tie, free & (f.winner == "tie"), False)
+    lost = Line(_SIDES[other][1], f"{_SIDES[other][0]} wins", LOSE, free & (f.winner == other), False)
+    rows = _rows(wager, [won], cells, keep, less)
+    rows[0] = dataclasses.replace(rows[0], pay_ref=f"{wager}.win", pay_coef=keep)
+    rows += _rows(wager, [*exceptions, tie, lost], cells, keep, less)
+    total = sum(r.combinations for r in rows)
+    return WagerResult(wager, title, STRATEGY, total, tuple(rows), "unit staked", extras=extras, notes=tuple(notes))
 
-    # banker
+
+STRATEGY = "none (the drawing rules decide)"
+
+
+def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
+    """Every wager on the layout, exactly, from the cell counts (``coup_features.count_cells``)."""
+    f = features()
     bp = pays.banker
     keep = 1 - bp.commission
-    pay_text = ratio_text(bp.win) + (f" less {percent_text(bp.commission)}" if bp.commission else "")
-    three_card_7 = c.count(lambda pt, pn, bt, bn: bt > pt and bt == 7 and bn == 3) if bp.three_card_7_pushes else 0
-    with_6 = c.count(lambda pt, pn, bt, bn: bt > pt and bt == 6) if bp.win_with_6 is not None else 0
-    rows = [Row("banker_wins", "Banker wins" + (" (every other hand)" if with_6 or three_card_7 else ""),
-                pay_text, bp.win * keep, banker_wins - three_card_7 - with_6, pay_ref="banker.win", pay_coef=keep)]
-    if bp.win_with_6 is not None:
-        six_text = ratio_text(bp.win_with_6) + (f" less {percent_text(bp.commission)}" if bp.commission else "")
-        rows.append(Row("banker_wins_with_6", "Banker wins with 6", six_text, bp.win_with_6 * keep, with_6,
-                        pay_ref="banker.win_with_6", pay_coef=keep))
-    if bp.three_card_7_pushes:
-        rows.append(Row("banker_wins_three_card_7", "Banker wins with a three-card 7", "push", push, three_card_7))
-    rows += [Row("tie", "Tie", "push", push, ties), Row("player_wins", "Player wins", "", lose, player_wins)]
-    notes = ["Banker and player bets push on a tie."]
+    less = f" less {percent_text(bp.commission)}" if bp.commission else ""
+    notes = []
+    if bp.tie == pays.player.tie:
+        notes.append(f"Banker and player bets {'push' if bp.tie == PUSH else 'lose'} on a tie.")
+    else:
+        notes.append(f"The banker bet {'pushes' if bp.tie == PUSH else 'loses'} on a tie.")
     if bp.commission:
         notes.append(f"A winning banker bet pays {ratio_text(bp.win)} less {percent_text(bp.commission)} commission.")
-    nat = {f"banker_natural_{t}": c.count(lambda pt, pn, bt, bn, t=t: bt == t and bn == 2) for t in (8, 9)}
-    wagers = [WagerResult("banker", "Banker (banca)", strategy, total, tuple(rows), "unit staked",
-                          extras=nat, notes=tuple(notes))]
+    nat = {f"banker_natural_{t}": _total(cells, f.banker_natural & (f.banker_total == t)) for t in (8, 9)}
+    wagers = [_hand_bet("banker", "Banker (banca)", bp, cells, keep, less, notes, nat)]
+    nat = {f"player_natural_{t}": _total(cells, f.player_natural & (f.player_total == t)) for t in (8, 9)}
+    player_notes = () if bp.tie == pays.player.tie else (
+        f"The player bet {'pushes' if pays.player.tie == PUSH else 'loses'} on a tie.",)
+    wagers.append(_hand_bet("player", "Player (punto)", pays.player, cells, Fraction(1), "", player_notes, nat))
 
-    nat = {f"player_natural_{t}": c.count(lambda pt, pn, bt, bn, t=t: pt == t and pn == 2) for t in (8, 9)}
-    wagers.append(WagerResult("player", "Player (punto)", strategy, total, (
-        Row("player_wins", "Player wins", ratio_text(pays.player.win), pays.player.win, player_wins,
-            pay_ref="player.win", pay_coef=Fraction(1)),
-        Row("tie", "Tie", "push", push, ties),
-        Row("banker_wins", "Banker wins", "", lose, banker_wins),
-    ), "unit staked", extras=nat))
+    exceptions, free = rule_lines(pays.tie.rules, np.ones(CELLS, dtype=bool))
+    tie_won = _rows("tie", [Line("tie", "Tie", pays.tie.win, free & (f.winner == "tie"), False)], cells)
+    tie_won[0] = dataclasses.replace(tie_won[0], pay_ref="tie.win", pay_coef=Fraction(1))
+    rows = tie_won + _rows("tie", [*exceptions, Line("banker_wins", "Banker wins", LOSE, free & (f.winner == "banker"),
+                                                     False),
+                                   Line("player_wins", "Player wins", LOSE, free & (f.winner == "player"), False)],
+                           cells)
+    total = int(cells.sum())
+    wagers.append(WagerResult("tie", "Tie", STRATEGY, total, tuple(rows), "unit staked"))
 
-    wagers.append(WagerResult("tie", "Tie", strategy, total, (
-        Row("tie", "Tie", ratio_text(pays.tie.win), pays.tie.win, ties, pay_ref="tie.win", pay_coef=Fraction(1)),
-        Row("banker_wins", "Banker wins", "", lose, banker_wins),
-        Row("player_wins", "Player wins", "", lose, player_wins),
-    ), "unit staked"))
-
-    for side, pay in (("player", pays.player_pair), ("banker", pays.banker_pair)):
-        if pay is not None:
-            wagers.append(WagerResult(f"{side}_pair", f"{side.capitalize()} pair", strategy, total, (
-                Row(f"{side}_pair", f"{side.capitalize()}'s first two cards are a pair (same rank)",
-                    ratio_text(pay.win), pay.win, c.pair_sequences, pay_ref=f"{side}_pair.win", pay_coef=Fraction(1)),
-                Row(f"no_{side}_pair", "No pair", "", lose, total - c.pair_sequences),
-            ), "unit staked", notes=("A pair is two cards of the same rank: a 10 and a king are no pair.",)))
-
-    if pays.dragon_7 is not None:
-        n = c.count(lambda pt, pn, bt, bn: bt > pt and bt == 7 and bn == 3)
-        wagers.append(WagerResult("dragon_7", "Dragon 7", strategy, total, (
-            Row("dragon_7", "Banker wins with a three-card 7", ratio_text(pays.dragon_7.win), pays.dragon_7.win, n,
-                pay_ref="dragon_7.win", pay_coef=Fraction(1)),
-            Row("no_dragon_7", "Anything else", "", lose, total - n),
-        ), "unit staked"))
-    if pays.panda_8 is not None:
-        n = c.count(lambda pt, pn, bt, bn: pt > bt and pt == 8 and pn == 3)
-        wagers.append(WagerResult("panda_8", "Panda 8", strategy, total, (
-            Row("panda_8", "Player wins with a three-card 8", ratio_text(pays.panda_8.win), pays.panda_8.win, n,
-                pay_ref="panda_8.win", pay_coef=Fraction(1)),
-            Row("no_panda_8", "Anything else", "", lose, total - n),
-        ), "unit staked"))
+    for wager, bet in pays.side_bets.items():
+        lines, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
+        if bet.otherwise is not None:
+            o = bet.otherwise
+            lines.append(Line(o.event, o.label, o.pays, free, False))
+        elif _total(cells, free):
+            raise AssertionError(f"{wager}: coups no rule pays (the table check should have refused it)")
+        wagers.append(WagerResult(wager, bet.title, STRATEGY, total, tuple(_rows(wager, lines, cells)), "unit staked",
+                                  notes=bet.notes))
     return tuple(wagers)
 
 
@@ -311,10 +356,12 @@ def settle(coups: Coups, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
 def _drawing_section(rules: TableRules) -> Section:
     stood = ("When punto stood, banca stands whatever its total." if not rules.banca_draws_when_punto_stands else
              f"When punto stood, banca draws on {_totals_text(rules.banca_draws_when_punto_stands)}.")
+    natural = ("A two-card 8 or 9 on either side is a natural: both hands stand." if rules.banca_natural_stops_punto
+               else "A punto two-card 8 or 9 is a natural: both hands stand. A banca two-card 8 or 9 stands but "
+                    "does not stop punto drawing.")
     return tableau_section(
         "drawing_rules", "Drawing rules", rules.banca_tableau, "Banca total", "punto's third card",
-        intro=("A two-card 8 or 9 on either side is a natural: both hands stand.",
-               f"Punto draws on {_totals_text(rules.punto_draws_on)} and stands otherwise.", stood,
+        intro=(natural, f"Punto draws on {_totals_text(rules.punto_draws_on)} and stands otherwise.", stood,
                "When punto drew, banca follows the tableau (banca's total down, punto's third card across):"))
 
 
@@ -329,40 +376,42 @@ class PuntoBanco:
     title: ClassVar[str] = "Punto banco"
     default_table: ClassVar[str] = DEFAULT_TABLES["punto-banco"]
     options: ClassVar[frozenset[str]] = frozenset({"decks"})
-    engine_version: ClassVar[int] = 1
+    engine_version: ClassVar[int] = 2  # 2: the coup-feature cells
     table_model: ClassVar[type[TableModel]] = PuntoBancoTable
 
     def resolve(self, table: Table, options: RunOptions) -> PuntoBancoRules:
         """The table's rules, with ``--decks`` applied."""
         model = table.model
         assert isinstance(model, PuntoBancoTable)
-        decks = options.decks if options.decks is not None else model.rules.decks
-        if decks < 1:
+        stated = model.rules.decks
+        decks = options.decks if options.decks is not None else stated
+        if isinstance(decks, int) and decks < 1:
             raise OptionError("--decks must be at least 1")
-        return PuntoBancoRules(table=table, options=options, strategy="none",
-                               published_applies=decks == model.rules.decks, decks=decks, drawing=model.rules)
+        infinite = decks == "infinite"
+        return PuntoBancoRules(table=table, options=options, strategy="none", published_applies=decks == stated,
+                               decks=1 if infinite else int(decks), infinite=infinite, drawing=model.rules)
 
-    def count(self, rules: PuntoBancoRules, store: Store) -> Coups:
-        """Every coup of the shoe by final hands, from the store when it has them."""
+    def count(self, rules: PuntoBancoRules, store: Store) -> np.ndarray:
+        """The coups of the shoe, cell by cell (``coup_features``), from the store when it has them."""
         def build() -> dict[str, np.ndarray]:
-            shoe, r = rules.shoe, rules.drawing
-            orderings = _outcome_orderings(r.punto_draws_on, r.banca_tableau, r.banca_draws_when_punto_stands)
-            pairs = shoe.pair_sequences * falling(shoe.size - 2, 4)
-            return {"outcomes": np.asarray(exact_dot(Multisets.of_size(6).weights(shoe), orderings), dtype=object),
-                    "pair_sequences": np.array([pairs], dtype=object)}
+            return {"cells": count_cells(rules.cards, rules.drawing, rules.infinite)}
 
-        a = store.get(count_key(self, rules), build)
-        return _coups(rules.shoe, a["outcomes"], int(a["pair_sequences"][0]))
+        return store.get(count_key(self, rules), build)["cells"]
 
-    def settle(self, counts: Coups, rules: PuntoBancoRules) -> Analysis:
+    def settle(self, counts: np.ndarray, rules: PuntoBancoRules) -> Analysis:
         """Every wager on the layout."""
-        shoe = rules.shoe
         wagers = settle(counts, rules.model.pays)
-        convention = (
-            f"one combination is one ordered sequence of the first six cards of a shoe of {shoe.label}: "
-            f"{shoe.size}P6 = {shoe.ordered(6):,}, the published convention; a coup that leaves cards "
-            "undealt counts once for every way those cards can lie"
-        )
+        if rules.infinite:
+            convention = ("one combination is one sequence of six cards drawn with replacement from an infinite shoe, "
+                          f"each of the 52 cards equally likely: 52^6 = {52**6:,}; a coup that leaves cards undealt "
+                          "counts once for every card they could be")
+        else:
+            shoe = rules.cards.shoe
+            convention = (
+                f"one combination is one ordered sequence of the first six cards of a shoe of {shoe.label}: "
+                f"{shoe.size}P6 = {shoe.ordered(6):,}, the published convention; a coup that leaves cards "
+                "undealt counts once for every way those cards can lie"
+            )
         return Analysis(self.key, rules.table, rules.shown(), convention, wagers, headline=_headline(wagers),
                         sections=(_drawing_section(rules.drawing),), assumptions=tuple(rules.model.assumptions),
                         published_applies=rules.published_applies)

@@ -229,6 +229,25 @@ def exact_dot(big: np.ndarray, small: np.ndarray) -> np.ndarray:
     return from_limbs(small.T @ limbs, bits)  # (K,)
 
 
+def exact_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b`` exactly, as Python ints: a (M, K) and b (K, N) non-negative, b int64 or Python ints.
+
+    float64 BLAS on limbs of b narrow enough that every sum stays below 2**53, where floats hold
+    integers exactly; when a itself is too large for that, one exact dot product per column.
+    """
+    a = np.asarray(a, dtype=np.int64)
+    if int(a.min(initial=0)) < 0:
+        raise ValueError("exact_matmul of a negative number")
+    head = max(1, int(a.max(initial=0)) * a.shape[1]).bit_length()
+    bits = 52 - head
+    if bits < 8:
+        return np.stack([exact_dot(b[:, n], a.T) for n in range(b.shape[1])], axis=1)
+    limbs = to_limbs(np.asarray(b), bits)  # (K, N, L)
+    k, n, width = limbs.shape
+    parts = a.astype(np.float64) @ limbs.reshape(k, n * width).astype(np.float64)
+    return from_limbs(np.rint(parts).astype(np.int64).reshape(a.shape[0], n, width), bits)
+
+
 # --- rule data shared by the table files ------------------------------------------------
 
 

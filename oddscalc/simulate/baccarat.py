@@ -14,7 +14,7 @@ estimate of the finite-shoe EV beside the plain one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import TypeGuard
 
@@ -22,6 +22,7 @@ import numpy as np
 
 from ..analysis import Session
 from ..games import house_baccarat as house_game
+from ..games.bet_rules import Rule
 from ..games.punto_banco import PuntoBanco, PuntoBancoTable
 from ..protocol import OptionError
 from ..results import Analysis, RunOptions
@@ -60,58 +61,97 @@ def _chunk_rounds(shoe_size: int) -> int:
 # --- punto banco ----------------------------------------------------------------------------------
 
 
+def coup_features(cards: IntArray, punto_draws: BoolArray, tableau: BoolArray, banca_stood: BoolArray,
+                  banca_natural_stops: bool) -> dict[str, IntArray | BoolArray]:
+    """Each feature a wager can name (see ``games.coup_features.FEATURES``), per dealt six-card round."""
+    ranks, suits = cards >> 2, cards & 3
+    v = POINTS[ranks]
+    p0 = (v[:, 0] + v[:, 2]) % 10
+    b0 = (v[:, 1] + v[:, 3]) % 10
+    p_nat, b_nat = p0 >= 8, b0 >= 8
+    stop = p_nat | (b_nat & banca_natural_stops)
+    p_draws = ~stop & punto_draws[p0]
+    b_draws = ~stop & ~b_nat & np.where(p_draws, tableau[b0, v[:, 4]], banca_stood[b0])
+    b_third = np.where(p_draws, v[:, 5], v[:, 4])  # the next card of the shoe
+    pt = np.where(p_draws, (p0 + v[:, 4]) % 10, p0)
+    bt = np.where(b_draws, (b0 + b_third) % 10, b0)
+    pn, bn = 2 + p_draws, 2 + b_draws
+    return {
+        "winner": np.where(pt > bt, "player", np.where(bt > pt, "banker", "tie")),
+        "player_total": pt, "banker_total": bt, "player_cards": pn, "banker_cards": bn, "cards": pn + bn,
+        "margin": np.abs(pt - bt),
+        "player_natural": (pn == 2) & p_nat, "banker_natural": (bn == 2) & b_nat,
+        "natural": ((pn == 2) & p_nat) | ((bn == 2) & b_nat),
+        "player_pair": ranks[:, 0] == ranks[:, 2], "banker_pair": ranks[:, 1] == ranks[:, 3],
+        "player_suited": suits[:, 0] == suits[:, 2], "banker_suited": suits[:, 1] == suits[:, 3],
+    }
+
+
+def _holds(when: Mapping[str, tuple[object, ...]], feats: Mapping[str, IntArray | BoolArray]) -> BoolArray:
+    n = len(feats["player_total"])
+    held = np.ones(n, dtype=bool)
+    for name, values in when.items():
+        column = feats[name]
+        held &= np.isin(column, np.array(list(values)).astype(column.dtype))
+    return held
+
+
+def _units(pay: Fraction | str, keep: Fraction = Fraction(1)) -> float:
+    return 0.0 if pay == "push" else -1.0 if pay == "lose" else float(Fraction(pay) * keep)
+
+
+def _first_match(rules: Sequence[Rule], feats: Mapping[str, IntArray | BoolArray], keep: Fraction,
+                 rest: FloatArray) -> FloatArray:
+    """Units of each round: the first rule that holds, else ``rest``."""
+    out = rest.copy()
+    free = np.ones(len(rest), dtype=bool)
+    for r in rules:
+        held = free & _holds(r.when, feats)
+        out[held] = _units(r.pays, keep)
+        free &= ~held
+    return out
+
+
 def punto_banco_plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
     """Deal six cards a round; punto then banca draw by the table's rules; settle every wager of the table."""
     model = table.model
     assert isinstance(model, PuntoBancoTable)
     rules = model.rules
-    decks = PuntoBanco().resolve(table, options).decks  # the game checks the options, once for both
+    resolved = PuntoBanco().resolve(table, options)  # the game checks the options, once for both
+    if resolved.infinite:
+        raise OptionError("simulate deals from a finite shoe; give --decks N for a table with decks = \"infinite\"")
+    decks = resolved.decks
     punto_draws = totals_mask(rules.punto_draws_on)
     banca_stood = totals_mask(rules.banca_draws_when_punto_stands)
     tableau = tableau_grid(rules.banca_tableau)
     pays = model.pays
     banker = pays.banker
     keep = 1 - banker.commission
-    banker_win = float(banker.win * keep)
-    banker_six = float(banker.win_with_6 * keep) if banker.win_with_6 is not None else banker_win
     shoe = full_shoe(decks)
+
+    def hand_bet(side: str, win: float, tie: str, feats: Mapping[str, IntArray | BoolArray]) -> FloatArray:
+        w = feats["winner"]
+        return np.where(w == side, win, np.where(w == "tie", 0.0 if tie == "push" else -1.0, -1.0))
 
     def play(rng: np.random.Generator, n: int) -> Outcomes:
         cards = deal(rng, shoe, n, 6)  # punto, banca, punto, banca, then the third cards in turn
-        ranks = cards >> 2
-        v = POINTS[ranks]
-        p0 = (v[:, 0] + v[:, 2]) % 10
-        b0 = (v[:, 1] + v[:, 3]) % 10
-        natural = (p0 >= 8) | (b0 >= 8)
-        p_draws = ~natural & punto_draws[p0]
-        p_third = v[:, 4]
-        b_draws = ~natural & np.where(p_draws, tableau[b0, p_third], banca_stood[b0])
-        b_third = np.where(p_draws, v[:, 5], v[:, 4])  # the next card of the shoe
-        pt = np.where(p_draws, (p0 + p_third) % 10, p0)
-        bt = np.where(b_draws, (b0 + b_third) % 10, b0)
-        banker_wins = bt > pt
-        player_wins = pt > bt
-        tie = pt == bt
-        b_units = np.where(banker_wins, np.where(bt == 6, banker_six, banker_win), np.where(tie, 0.0, -1.0))
-        if banker.three_card_7_pushes:
-            b_units = np.where(banker_wins & (bt == 7) & b_draws, 0.0, b_units)
+        feats = coup_features(cards, punto_draws, tableau, banca_stood, rules.banca_natural_stops_punto)
+        tie_rest = np.where(feats["winner"] == "tie", float(pays.tie.win), -1.0)
         out: Outcomes = {
-            "banker": Outcome(b_units),
-            "player": Outcome(np.where(player_wins, float(pays.player.win), np.where(tie, 0.0, -1.0))),
-            "tie": Outcome(np.where(tie, float(pays.tie.win), -1.0)),
+            "banker": Outcome(_first_match(banker.rules, feats, keep,
+                                           hand_bet("banker", float(banker.win * keep), banker.tie, feats))),
+            "player": Outcome(_first_match(pays.player.rules, feats, Fraction(1),
+                                           hand_bet("player", float(pays.player.win), pays.player.tie, feats))),
+            "tie": Outcome(_first_match(pays.tie.rules, feats, Fraction(1), tie_rest)),
         }
-        if pays.player_pair is not None:
-            out["player_pair"] = Outcome(np.where(ranks[:, 0] == ranks[:, 2], float(pays.player_pair.win), -1.0))
-        if pays.banker_pair is not None:
-            out["banker_pair"] = Outcome(np.where(ranks[:, 1] == ranks[:, 3], float(pays.banker_pair.win), -1.0))
-        if pays.dragon_7 is not None:
-            out["dragon_7"] = Outcome(np.where(banker_wins & (bt == 7) & b_draws, float(pays.dragon_7.win), -1.0))
-        if pays.panda_8 is not None:
-            out["panda_8"] = Outcome(np.where(player_wins & (pt == 8) & p_draws, float(pays.panda_8.win), -1.0))
+        for wager, bet in pays.side_bets.items():
+            rest = _units(bet.otherwise.pays) if bet.otherwise is not None else np.nan
+            out[wager] = Outcome(_first_match(bet.rules, feats, Fraction(1), np.full(n, rest)))
         return out
 
     rules_out = {"decks": decks, "punto_draws_on": list(rules.punto_draws_on),
-                 "banca_draws_when_punto_stands": list(rules.banca_draws_when_punto_stands)}
+                 "banca_draws_when_punto_stands": list(rules.banca_draws_when_punto_stands),
+                 "banca_natural_stops_punto": rules.banca_natural_stops_punto}
     return Plan(play, "none (the drawing rules decide)", RunOptions(decks=options.decks), rules_out,
                 chunk=_chunk_rounds(52 * decks),
                 notes=[f"Each coup is dealt from a freshly shuffled shoe of {decks} deck(s) (no cut card)."]), None
