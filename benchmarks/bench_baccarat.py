@@ -2,6 +2,7 @@
 
 - ``report punto-banco`` (8 decks, every wager) and ``report house-baccarat`` (one seat, optimal
   play solved), nothing stored (``ODDSCALC_NO_CACHE=1``): targets 0.3 s and 0.4 s;
+- settling one more side bet from the stored coup-feature cells: target 50 ms;
 - house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each
   (the limit's reason); beyond it the report is exact on an infinite shoe, also timed;
 - with ``--limit``: one exact finite-shoe evaluation of the other seats for the first seat count
@@ -29,6 +30,22 @@ t = time.perf_counter()
 others_finite(Shoe.of_decks(8).counts, seats, draws, Multisets.of_size(6).counts)
 print(f"{time.perf_counter() - t:.1f}")
 """
+SETTLE_PROBE = """
+import time
+from oddscalc.analysis import Session
+from oddscalc.results import RunOptions
+session = Session("punto-banco", RunOptions(brief=True))
+def settle_seconds(table):
+    rules = session.resolve(table)
+    cells = session.counts(rules)  # stored once: every table here has the same shoe and drawing rules
+    best = min(_timed(lambda: session.game.settle(cells, rules)) for _ in range(7))
+    return best, len(rules.model.pays.side_bets)
+def _timed(f):
+    t = time.perf_counter(); f(); return time.perf_counter() - t
+base, _ = settle_seconds("standard")
+more, bets = settle_seconds("winning-total")
+print(base, (more - base) / (bets - 2), bets - 2)
+"""
 COLD = {"ODDSCALC_NO_CACHE": "1"}
 
 
@@ -46,6 +63,11 @@ def main() -> int:
     for table in ("standard", "ez-baccarat", "super-6", "seed"):
         best, _ = best_cli(repeats, report("punto-banco", "--table", table), COLD)
         out.seconds(f"report punto-banco --table {table}, nothing stored", best, 0.3)
+    probe = subprocess.run([sys.executable, "-c", SETTLE_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
+    base, per_bet, bets = probe.stdout.split()
+    out.seconds("settle punto-banco standard from stored cells (3 wagers)", float(base), None)
+    out.seconds(f"settle one more side bet from stored cells (each of winning-total's {bets} beyond standard's)",
+                float(per_bet), 0.05)
     for table in ("seed", "seed-house-draws"):
         best, _ = best_cli(repeats, report("house-baccarat", "--table", table), COLD)
         out.seconds(f"report house-baccarat --table {table} (1 seat), nothing stored", best, 0.4)
