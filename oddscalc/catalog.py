@@ -11,11 +11,11 @@ table).
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .files import is_path
 from .keys import DEFAULT_TABLES, GAME_KEYS
 
 if TYPE_CHECKING:  # loading a table needs the games' models; finding one does not
@@ -32,11 +32,6 @@ def tables_dir() -> Path:
     if not locations:
         raise RuntimeError(f"the shipped tables ({SHIPPED_PACKAGE}) are not installed")
     return Path(locations[0])
-
-
-def is_path(ref: str) -> bool:
-    """A reference with a path separator or a ``.toml`` ending names a file; anything else is an id."""
-    return ref.endswith(".toml") or "/" in ref or os.sep in ref or (os.altsep is not None and os.altsep in ref)
 
 
 def shipped_tables(game: str | None = None) -> list[Path]:

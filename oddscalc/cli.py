@@ -60,7 +60,7 @@ class Commands(click.Group):
             from .tables import TableError  # loaded already if a table was read: the fast paths never need it
 
             if isinstance(e, TableError):
-                _fail(f"bad table:\n{e}", EXIT_TABLE)
+                _fail(f"bad {e.what}:\n{e}", EXIT_TABLE)
             raise
 
 
@@ -78,7 +78,8 @@ def table_option(f: F) -> F:
 
 def strategy_option(f: F) -> F:
     """--strategy NAME."""
-    return click.option("--strategy", help="Named strategy (overrides the table's).")(f)
+    return click.option("--strategy", help="Named strategy, or a strategy card file (a path: caribbean); "
+                                           "overrides the table's.")(f)
 
 
 def decks_option(f: F) -> F:
@@ -145,9 +146,11 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
            decks: int | None, players: int | None, symbolic: bool, fresh: bool) -> None:
     """Exact pay-table report for GAME."""
     from . import replay
+    from .files import is_path
 
     request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
-    key = None if fresh else replay.key(game, _table_path(game, table_ref), request)
+    card = (Path(strategy),) if strategy and is_path(strategy) else ()
+    key = None if fresh else replay.key(game, _table_path(game, table_ref), request, card)
     text = replay.lookup(key) if key is not None else None
     if text is None:
         from .report import RENDERERS
@@ -168,7 +171,8 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 
 def _table_path(game: str, ref: str | None) -> Path:
     """The file a table reference names (whether or not it exists: reading it reports that)."""
-    from .catalog import is_path, tables_dir
+    from .catalog import tables_dir
+    from .files import is_path
 
     ident = ref if ref is not None else DEFAULT_TABLES[game]
     return Path(ident) if is_path(ident) else tables_dir() / game / f"{ident}.toml"

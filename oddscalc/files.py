@@ -1,4 +1,5 @@
-"""Where oddscalc keeps files, and writing them so that a full disk, a kill or Ctrl-C leaves the old file whole.
+"""Which arguments name files, where oddscalc keeps files, and writing them so that a full disk, a
+kill or Ctrl-C leaves the old file whole.
 
 Every write goes to a temporary file in the destination's folder and is renamed over it (an
 atomic replace on POSIX and Windows); a failed write removes its temporary file.
@@ -10,6 +11,11 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+
+
+def is_path(ref: str) -> bool:
+    """A reference with a path separator or a ``.toml`` ending names a file; anything else is an id."""
+    return ref.endswith(".toml") or "/" in ref or os.sep in ref or (os.altsep is not None and os.altsep in ref)
 
 
 def cache_dir() -> Path:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -39,15 +39,23 @@ def folder() -> Path | None:
     return cache_dir() / "reports"
 
 
-def key(game: str, table: Path, request: Mapping[str, object]) -> str | None:
-    """The key of a report of ``table`` (None when the file cannot be read: the full path says why)."""
+def _digest(path: Path) -> str | None:
     try:
-        if not table.is_file() or table.stat().st_size > 1 << 20:
+        if not path.is_file() or path.stat().st_size > 1 << 20:
             return None
-        digest = hashlib.sha256(table.read_bytes()).hexdigest()
+        return hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError:
         return None
-    text = json.dumps({"code": code_digest(), "game": game, "table": digest, **request}, sort_keys=True)
+
+
+def key(game: str, table: Path, request: Mapping[str, object], also: Sequence[Path] = ()) -> str | None:
+    """The key of a report of ``table`` and the files ``also`` read (a strategy card); None when one
+    cannot be read: the full path says why."""
+    digests = [_digest(p) for p in (table, *also)]
+    if any(d is None for d in digests):
+        return None
+    text = json.dumps({"code": code_digest(), "game": game, "table": digests[0], "also": digests[1:], **request},
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 

@@ -20,16 +20,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, ValidationError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class TableError(Exception):
     """A table file that cannot be used; carries every problem found."""
 
-    def __init__(self, problems: Sequence[Problem]):
+    def __init__(self, problems: Sequence[Problem], what: str = "table"):
         self.problems = tuple(problems)
+        self.what = what  # the kind of file: "table", "strategy card"
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -279,12 +282,8 @@ def read_text(path: Path) -> tuple[str, bytes]:
         raise TableError([Problem(name, line, "", "not UTF-8 text")]) from None
 
 
-def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_game: str | None = None,
-                    ident: str | None = None) -> Table:
-    """Read and validate one table file against its game's model (``models``: game key -> model).
-
-    Raises :class:`TableError` listing every problem found.
-    """
+def _parse(path: Path) -> tuple[dict[str, Any], dict[tuple[str, ...], int], bytes]:
+    """A TOML file's data, its key lines, and its bytes; TableError if it is not readable TOML."""
     name = str(path)
     text, raw = read_text(path)
     try:
@@ -294,8 +293,47 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
         raise TableError([Problem(name, int(m.group(1)) if m else None, "", f"not valid TOML: {e}")]) from None
     except RecursionError:
         raise TableError([Problem(name, None, "", "not valid TOML: nested too deeply")]) from None
+    return data, key_lines(text), raw
 
-    lines = key_lines(text)
+
+def _validate(name: str, lines: Mapping[tuple[str, ...], int], model: type[BaseModel], data: Any,
+              problems: list[Problem]) -> BaseModel | None:
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        for err in e.errors():
+            loc = tuple(str(p) for p in err["loc"])
+            problems.append(Problem(name, _line_for(lines, loc), ".".join(loc), _message(err)))
+    except RecursionError:
+        problems.append(Problem(name, None, "", "nested too deeply"))
+    return None
+
+
+def load_model_file(path: Path, model: type[ModelT], what: str) -> tuple[ModelT, str]:
+    """Read and validate a TOML file (``what``: "strategy card", say) against ``model``, and its sha256.
+
+    Raises :class:`TableError` listing every problem, each with file, line and key.
+    """
+    try:
+        data, lines, raw = _parse(path)
+    except TableError as e:
+        raise TableError(e.problems, what) from None
+    problems: list[Problem] = []
+    result = _validate(str(path), lines, model, data, problems)
+    if problems or result is None:
+        raise TableError(problems, what)
+    assert isinstance(result, model)
+    return result, hashlib.sha256(raw).hexdigest()
+
+
+def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_game: str | None = None,
+                    ident: str | None = None) -> Table:
+    """Read and validate one table file against its game's model (``models``: game key -> model).
+
+    Raises :class:`TableError` listing every problem found.
+    """
+    name = str(path)
+    data, lines, raw = _parse(path)
     game = data.get("game")
     known = ", ".join(models)
     if not isinstance(game, str):
@@ -312,17 +350,10 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
     if expect_game is not None and game != expect_game:
         problems.append(Problem(name, _line_for(lines, ("game",)), "game",
                                 f"is a {game!r} table, not a {expect_game!r} table"))
-    model: TableModel | None = None
-    try:
-        model = models[game].model_validate(data)
-    except ValidationError as e:
-        for err in e.errors():
-            loc = tuple(str(p) for p in err["loc"])
-            problems.append(Problem(name, _line_for(lines, loc), ".".join(loc), _message(err)))
-    except RecursionError:
-        problems.append(Problem(name, None, "", "nested too deeply"))
+    model = _validate(name, lines, models[game], data, problems)
     if problems or model is None:
         raise TableError(problems)
+    assert isinstance(model, TableModel)
     return Table(id=ident or path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
 
 

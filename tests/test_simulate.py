@@ -175,6 +175,7 @@ CASES: list[tuple[str, str, int, dict[str, object]]] = [
     ("caribbean", "spain", 100_000, {"strategy": "raise-ak-plus"}),
     ("caribbean", "us", 100_000, {"strategy": "matching-rank"}),
     ("caribbean", "spain", 100_000, {"strategy": "ace-king-jack-8-3"}),
+    ("caribbean", "us", 100_000, {"strategy": str(ROOT / "cards" / "caribbean" / "rules-of-thumb.toml")}),
     ("punto-banco", "standard", 300_000, {}),
     ("punto-banco", "seed", 300_000, {}),
     ("punto-banco", "ez-baccarat", 300_000, {}),
@@ -184,8 +185,10 @@ CASES: list[tuple[str, str, int, dict[str, object]]] = [
 ]
 
 
-@pytest.mark.parametrize(("game", "table", "rounds", "opts"), CASES,
-                         ids=[f"{g}-{t}" + "".join(f"-{v}" for v in o.values()) for g, t, _, o in CASES])
+CASE_IDS = [f"{g}-{t}" + "".join(f"-{Path(str(v)).stem}" for v in o.values()) for g, t, _, o in CASES]
+
+
+@pytest.mark.parametrize(("game", "table", "rounds", "opts"), CASES, ids=CASE_IDS)
 def test_exact_values_inside_the_99_percent_interval(game: str, table: str, rounds: int,
                                                       opts: dict[str, object]) -> None:
     sim = run(game, table, rounds, seed=2024, **opts)  # type: ignore[arg-type]

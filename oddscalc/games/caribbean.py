@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,6 +34,7 @@ from pydantic import field_validator
 from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
 from ..exact import decimal_str, percent_str
+from ..files import is_path
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..keys import DEFAULT_TABLES
 from ..progress import Progress
@@ -41,7 +43,8 @@ from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, Ru
 from ..symmetry import suit_classes
 from ..tables import Amount, HandPays, Ratio, Strict, Table, TableModel, ratio_text
 from ..verify import named_sections
-from . import raise_table
+from . import raise_card, raise_table
+from .raise_card import Card, load_card
 from .raise_table import AK, FIXED, N_PAY, STRATEGIES, RaiseTable, fixed_decisions
 
 RAISE_TABLE_ARRAYS = ("reps", "weights", "pay_class", "keys", "perm", "prefix", "fixed_tally", "fixed_ak", "ak_total",
@@ -134,6 +137,7 @@ class CaribbeanRules(Rules):
     deck: Deck
     qualifier: str
     jackpot_paid_on_fold: bool
+    card: Card | None = None  # a strategy card file played instead of a named strategy
 
     @property
     def model(self) -> CaribbeanTable:
@@ -149,14 +153,17 @@ class CaribbeanRules(Rules):
 
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
+        strategy = self.strategy if self.card is None else (
+            f"card {self.card.path.name}: {self.card.model.title} (sha256 {self.card.sha256[:12]})")
         return {"deck": self.deck.describe(), "dealer_qualifier": self.qualifier, "raise": "2 antes",
-                "strategy": self.strategy, "jackpot_paid_on_fold": self.jackpot_paid_on_fold}
+                "strategy": strategy, "jackpot_paid_on_fold": self.jackpot_paid_on_fold}
 
 
 # --- count: dealer hands per (player-hand suit class, up card) -------------------------------------
 
 
 N_CLOSE = 10  # closest decisions reported
+CARD = "card"  # the strategy name of a strategy card file
 
 
 @dataclass(frozen=True)
@@ -223,6 +230,7 @@ class Settled:
     ak_total: np.ndarray
     closest: tuple[tuple[int, int, Fraction, bool], ...]  # (row, up-card slot, raise - fold EV, raised)
     decision: Callable[[], np.ndarray] | None = None  # (m, n-5) bool by sorted position: raise (chosen strategy)
+    card_cost: Section | None = None  # a strategy card's cost against optimal, rule by rule
 
     @property
     def tally(self) -> np.ndarray:
@@ -235,38 +243,61 @@ def pay_list(pays: RaisePays) -> list[Fraction]:
     return [getattr(pays, c.value) for c in HAND_CLASSES[:9]] + [pays.high_card, pays.high_card, Fraction(0)]
 
 
-def settle_counts(rt: RaiseTable, pays: RaisePays, strategy: str = "optimal", closest: bool = True) -> Settled:
-    """Settle one pay table under every named strategy (``strategy`` picks the charts and decisions)."""
-    if strategy not in STRATEGIES:
+def settle_counts(rt: RaiseTable, pays: RaisePays, strategy: str = "optimal", closest: bool = True,
+                  card: Card | None = None) -> Settled:
+    """Settle one pay table under every named strategy, and the card when given (``strategy`` picks the
+    charts and decisions: a name, or CARD)."""
+    if strategy not in STRATEGIES and not (strategy == CARD and card is not None):
         raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
     by_class = pay_list(pays)
     opt = raise_table.optimal(rt, by_class)
     nu = rt.keys.shape[1]
     tallies = {"optimal": opt.tally, **{name: rt.fixed_tally[i] for i, name in enumerate(FIXED)}}
+    played = raise_card.play(card, rt) if card is not None else None
+    if played is not None:
+        tallies[CARD] = raise_card.tally(rt, played.raised, N_PAY)
+
+    def by_slot(rows: slice) -> np.ndarray:  # (rows, nu) bool by up-card slot, for a fixed strategy or the card
+        if played is not None:
+            return played.raised[rows]
+        ups = raise_table.up_cards(rt.deck, rt.reps[rows])
+        return fixed_decisions(strategy, rt.pay_class[rows], rt.reps[rows], ups)
 
     def decision() -> np.ndarray:  # by (hand, sorted position): the same points for every pay table
         if strategy == "optimal":
             return opt.sorted_raised(nu)
-        by_slot = fixed_decisions(strategy, rt.pay_class, rt.reps, raise_table.up_cards(rt.deck, rt.reps))
-        return np.take_along_axis(by_slot, rt.perm.astype(np.int64), axis=1)
+        return np.take_along_axis(by_slot(slice(None)), rt.perm.astype(np.int64), axis=1)
 
     if strategy == "optimal":
         ak_raised = raise_table.ak_chart(rt, opt)
+    elif played is not None:
+        ak_raised = raise_card.ak_chart(rt, played.raised)
     else:
         ak_raised = rt.fixed_ak[FIXED.index(strategy)]
-    nearest = _closest(rt, by_class, strategy) if closest else ()
-    return Settled(strategy, tallies, ak_raised, rt.ak_total, nearest, decision)
+    nearest = _closest(rt, by_class, strategy, by_slot) if closest else ()
+    cost = None
+    if played is not None and card is not None and closest:
+        section, whole = raise_card.cost_section(card, rt, played, opt.sorted_raised(nu), by_class)
+        cost = section
+        gap = _ev(rt, pays, opt.tally) - _ev(rt, pays, tallies[CARD])
+        if whole != gap:
+            raise AssertionError(f"the card's cost by rule {whole} does not add up to optimal minus card {gap}")
+    return Settled(strategy, tallies, ak_raised, rt.ak_total, nearest, decision, cost)
 
 
-def _closest(rt: RaiseTable, by_class: list[Fraction], strategy: str) -> tuple[tuple[int, int, Fraction, bool], ...]:
+def _ev(rt: RaiseTable, pays: RaisePays, tally: np.ndarray) -> Fraction:
+    p = pay_list(pays)
+    t = [[int(x) for x in row] for row in tally.tolist()]
+    units = sum(-r[0] + r[1] + r[2] * (1 + 2 * p[k]) - 3 * r[4] for k, r in enumerate(t))
+    return Fraction(units, rt.total)
+
+
+def _closest(rt: RaiseTable, by_class: list[Fraction], strategy: str,
+             by_slot: Callable[[slice], np.ndarray]) -> tuple[tuple[int, int, Fraction, bool], ...]:
     """The N_CLOSE decisions with the smallest |raise EV - fold EV|, with the chosen strategy's decision."""
     out = []
     for i, ui, gap in raise_table.closest(rt, by_class, N_CLOSE):
-        if strategy == "optimal":
-            raised = gap > 0
-        else:
-            ups = raise_table.up_cards(rt.deck, rt.reps[i:i + 1])
-            raised = bool(fixed_decisions(strategy, rt.pay_class[i:i + 1], rt.reps[i:i + 1], ups)[0, ui])
+        raised = gap > 0 if strategy == "optimal" else bool(by_slot(slice(i, i + 1))[0, ui])
         out.append((i, ui, gap, raised))
     return tuple(out)
 
@@ -378,12 +409,13 @@ def _closest_section(dc: RaiseTable, st: Settled) -> Section:
                "for its suit pattern.",))
 
 
-def _comparison_section(dc: RaiseTable, pays: RaisePays, st: Settled) -> Section:
+def _comparison_section(dc: RaiseTable, pays: RaisePays, st: Settled, card: Card | None) -> Section:
     rows: list[tuple[Cell, ...]] = []
-    for name in STRATEGIES:
+    for name in (*STRATEGIES, *([CARD] if CARD in st.tallies else [])):
         w = main_wager(dc, pays, Settled(name, st.tallies, st.ak_raised, st.ak_total, ()))
         loss = -w.expected_value * w.total_combinations  # antes lost over every deal; whole for whole pays
-        rows.append((name, "yes" if name == st.strategy else "", w.expected_value,
+        shown = f"card {card.path.name}" if name == CARD and card is not None else name
+        rows.append((shown, "yes" if name == st.strategy else "", w.expected_value,
                      int(loss) if loss.denominator == 1 else loss, w.house_edge,
                      w.element_of_risk, Fraction(w.extras["raise_frequency"])))
     return Section(
@@ -422,12 +454,16 @@ class Caribbean:
         model = table.model
         assert isinstance(model, CaribbeanTable)
         strategy = options.strategy or model.rules.strategy
-        if strategy not in STRATEGIES:
-            raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}")
-        return CaribbeanRules(table=table, options=options, strategy=strategy,
+        card = None
+        if is_path(strategy):
+            card = load_card(Path(strategy))
+        elif strategy not in STRATEGIES:
+            raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}, "
+                              "or a strategy card file (a path)")
+        return CaribbeanRules(table=table, options=options, strategy=CARD if card else strategy,
                               published_applies=strategy == model.rules.strategy and options.deck is None,
                               deck=options.deck or FULL_DECK, qualifier=model.rules.dealer_qualifier,
-                              jackpot_paid_on_fold=model.rules.jackpot_paid_on_fold)
+                              jackpot_paid_on_fold=model.rules.jackpot_paid_on_fold, card=card)
 
     def count(self, rules: CaribbeanRules, store: Store) -> RaiseTable:
         """The raise table of the rules' deck and qualifier, from the store when it has them."""
@@ -443,15 +479,16 @@ class Caribbean:
     def settle(self, counts: RaiseTable, rules: CaribbeanRules) -> Analysis:
         """Every wager, the ace-king chart, the closest decisions and the named strategies compared."""
         dc, model = counts, rules.model
-        st = settle_counts(dc, model.pays.main, rules.strategy, closest=not rules.options.brief)
+        st = settle_counts(dc, model.pays.main, rules.strategy, closest=not rules.options.brief, card=rules.card)
         wagers = [main_wager(dc, model.pays.main, st)]
         if model.pays.jackpot is not None:
             wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
+        compared = _comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
-            sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st),
-                                              _comparison_section(dc, model.pays.main, st))
+            sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st), compared,
+                                              *([st.card_cost] if st.card_cost is not None else []))
         elif "strategies_compared" in named_sections(rules.table):  # for verify
-            sections = (_comparison_section(dc, model.pays.main, st),)
+            sections = (compared,)
         else:
             sections = ()
         decide = st.decision

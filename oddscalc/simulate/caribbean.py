@@ -9,11 +9,14 @@ same strategy.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 
 from ..cards import parse_rank
+from ..files import is_path
 from ..games.caribbean import CaribbeanTable
+from ..games.raise_card import HANDS, RaiseCard, load_card
 from ..protocol import OptionError
 from ..results import Analysis, RunOptions
 from ..tables import Table
@@ -90,6 +93,49 @@ def caribbean_raises(player: IntArray, up: IntArray, s: IntArray, strategy: str)
     return np.asarray(made | (ace_king & thumb))
 
 
+def card_raises(card: RaiseCard, player: IntArray, up: IntArray, s: IntArray) -> BoolArray:
+    """Whether the player raises, by a strategy card's rules read on the dealt cards (first match wins)."""
+    ranks = -np.sort(-(player >> 2), axis=1)  # high to low
+    u = up >> 2
+    cat = category_of(s)
+    no_pair = cat == HIGH_CARD
+    ace_king = no_pair & (ranks[:, 0] == 12) & (ranks[:, 1] == 11)
+    # the card's hand names, in its order: royal flush .. pair, then ace-king and other high card
+    by_category = {"royal_flush": is_royal(s), "straight_flush": (cat == STRAIGHT_FLUSH) & ~is_royal(s)}
+    for k, name in enumerate(CATEGORY_NAMES):
+        if name not in ("high_card", "straight_flush"):
+            by_category[name] = cat == k
+    by_category["ace_king"], by_category["high_card"] = ace_king, no_pair & ~ace_king
+    hand = np.full(len(s), -1)
+    for index, name in enumerate(HANDS):
+        hand[by_category[name]] = index
+    held = (ranks[:, :, None] == np.arange(13)).any(axis=1)  # (n, 13)
+    digits = 13 ** np.arange(4, -1, -1)
+    columns = {"hand": hand, "up_rank": u, "third_rank": ranks[:, 2], "fourth_rank": ranks[:, 3]}
+    flags = {"up_matches": held[np.arange(len(u)), u], "up_below_fourth": u < ranks[:, 3]}
+
+    def holds(name: str, v: IntArray) -> BoolArray:
+        if name in columns:
+            return np.isin(columns[name], v)
+        if name in flags:
+            return np.asarray(flags[name] == bool(v[0]))
+        if name == "at_least":
+            return np.asarray(ranks @ digits >= v @ digits)
+        return np.asarray(held[:, v].any(axis=1) if name == "holds_any" else held[:, v].all(axis=1))
+
+    out = np.zeros(len(s), dtype=bool)
+    free = np.ones(len(s), dtype=bool)
+    for r in card.rules:
+        ok = np.ones(len(s), dtype=bool)
+        for name, values in r.when.items():
+            ok &= holds(name, np.array(values, dtype=np.int64))
+        take = ok & free
+        out[take] = r.action == "raise"
+        free &= ~take
+    out[free] = card.otherwise == "raise"
+    return out
+
+
 def plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
     """Deal ten cards a round; raise by a named strategy; settle the ante and raise, and the jackpot."""
     model = table.model
@@ -104,9 +150,10 @@ def plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
         notes.append("The table asks for the optimal strategy, which needs the dealer-completion counts of every "
                      "hand and up card; the simulator plays rules-of-thumb and every exact value is the engine's "
                      "for rules-of-thumb.")
-    if chosen not in CARIBBEAN_STRATEGIES:
+    card = load_card(Path(chosen)).model if is_path(chosen) else None
+    if card is None and chosen not in CARIBBEAN_STRATEGIES:
         raise OptionError(f"unknown strategy {chosen!r} for simulate caribbean; one of: "
-                          + ", ".join(CARIBBEAN_STRATEGIES))
+                          + ", ".join(CARIBBEAN_STRATEGIES) + ", or a strategy card file (a path)")
     qualifier = qualifier_strength(model.rules.dealer_qualifier)
     # raise pays by category, the royal flush last
     raise_pays = np.array([float(getattr(model.pays.main, name)) for name in (*CATEGORY_NAMES, "royal_flush")],
@@ -120,7 +167,8 @@ def plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
         player = cards[:, :5]
         sp = strength(player)
         sd = strength(cards[:, 5:])
-        raised = caribbean_raises(player, cards[:, 5], sp, chosen)
+        up = cards[:, 5]
+        raised = card_raises(card, player, up, sp) if card is not None else caribbean_raises(player, up, sp, chosen)
         pay = raise_pays[np.where(is_royal(sp), len(CATEGORY_NAMES), category_of(sp))]
         settled = np.select([sd < qualifier, sp > sd, sp == sd], [1.0, 1.0 + 2.0 * pay, 0.0], -3.0)
         out: Outcomes = {"main": Outcome(np.where(raised, settled, -1.0), stake=np.where(raised, 3.0, 1.0))}
