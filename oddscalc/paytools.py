@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from .exact import decimal_str, percent_str
 from .protocol import OptionError
 from .results import Analysis, Cell, Column, Decisions, Section, WagerResult
-from .tables import Money, Table, TableModel, ratio_text
+from .tables import Money, Odds, Table, TableModel, ratio_text
 
 if TYPE_CHECKING:
     import sympy
@@ -82,6 +82,9 @@ def with_pay(table: Table, ref: str, value: Fraction) -> Table:
     wager, key = ref.split(".", 1)
     pays = table.model.pays  # type: ignore[attr-defined]
     old = getattr(pays, wager)
+    kind = type(_pay_items(old).get(key))
+    if kind in (Money, Odds):  # an amount stays an amount, odds stay odds
+        value = kind(value)
     replace = getattr(old, "with_pay", None)
     block = replace(key, value) if callable(replace) else old.model_copy(update={key: value})
     if wager in type(pays).model_fields:

@@ -129,6 +129,26 @@ Ratio = Annotated[Fraction, BeforeValidator(parse_ratio), PlainSerializer(_ser_f
 Amount = Annotated[Fraction, BeforeValidator(parse_amount), PlainSerializer(lambda x: str(x))]
 
 
+class Odds(Fraction):
+    """A prize stated as odds ("50:1" pays 50 stakes and returns the stake), where amounts are also allowed."""
+
+    __slots__ = ()
+
+
+def parse_prize(value: Any) -> Fraction:
+    """A prize: odds as a ratio string ("50:1"), or an amount of money (an integer or "0.50")."""
+    if isinstance(value, str) and (":" in value or " to " in value):
+        return Odds(parse_ratio(value))
+    return parse_amount(value)
+
+
+def _ser_prize(x: Fraction) -> str:
+    return ratio_text(x) if isinstance(x, Odds) else str(x)
+
+
+Prize = Annotated[Fraction, BeforeValidator(parse_prize), PlainSerializer(_ser_prize)]
+
+
 class Strict(BaseModel):
     """A table block: unknown keys are errors, values frozen."""
 

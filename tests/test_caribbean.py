@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, parse_cards, rank_of, reduced_deck
-from oddscalc.catalog import resolve_table
+from oddscalc.catalog import load_table, resolve_table
 from oddscalc.games import dealer_counts, dealer_sweep
 from oddscalc.games.caribbean import (
     Caribbean,
@@ -31,9 +31,11 @@ from oddscalc.games.caribbean import (
 )
 from oddscalc.games.raise_table import STRATEGIES, RaiseTable
 from oddscalc.hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table, hand_value
+from oddscalc.paytools import with_pay
 from oddscalc.progress import Progress
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
+from oddscalc.tables import Money, Odds
 
 US = resolve_table("caribbean", "us")
 SMALL = reduced_deck("8", 2)  # ranks 8..A in 2 suits: C(14,5) * 9 * C(8,4) = 1,261,260 deals
@@ -211,6 +213,24 @@ def test_spain_jackpot_exact(session: Session, full_us: Analysis) -> None:
     expected = Fraction(4 * 25000 + 36 * 2500 + 624 * 1250, 2_598_960) / Fraction(1, 2) - 1
     assert jp.expected_value == expected
     assert a.wager("main").house_edge > full_us.wager("main").house_edge
+
+
+def test_jackpot_prizes_as_odds_and_amounts(session: Session, tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parent.parent / "tables" / "caribbean" / "spain.toml").read_text()
+    text = text.replace("four_of_a_kind = 1250", 'four_of_a_kind = "500:1"\nfull_house = "100:1"\nflush = "50:1"')
+    path = tmp_path / "caribbean" / "odds.toml"
+    path.parent.mkdir()
+    path.write_text(text)
+    table = load_table(path)
+    jp = session.analyze(table, RunOptions(brief=True)).wager("jackpot")
+    # amounts: a prize A keeps the 0.50 stake (net A / 0.5 - 1); odds a:1 return it (net a)
+    net = 4 * (25000 * 2 - 1) + 36 * (2500 * 2 - 1) + 624 * 500 + 3744 * 100 + 5108 * 50
+    assert jp.expected_value == Fraction(net - (2_598_960 - 4 - 36 - 624 - 3744 - 5108), 2_598_960)
+    assert {r.event: r.pays for r in jp.rows}["flush"] == "50:1"
+    assert any("return the stake" in n for n in jp.notes) and any("stake is kept" in n for n in jp.notes)
+    moved = with_pay(table, "jackpot.flush", Fraction(60))
+    assert isinstance(moved.model.pays.jackpot.flush, Odds)  # type: ignore[attr-defined]
+    assert isinstance(with_pay(table, "jackpot.royal_flush", Fraction(9)).model.pays.jackpot.royal_flush, Money)  # type: ignore[attr-defined]
 
 
 def test_damaged_entry_is_rebuilt(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from ..progress import Progress
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
-from ..tables import Amount, HandPays, Ratio, Strict, Table, TableModel, ratio_text
+from ..tables import Amount, HandPays, Odds, Prize, Ratio, Strict, Table, TableModel, ratio_text
 from ..verify import named_sections
 from . import raise_card, raise_table
 from .raise_card import Card, load_card
@@ -98,14 +98,15 @@ class RaisePays(HandPays):
 
 
 class JackpotPays(Strict):
-    """Fixed prizes (amounts, not odds) paid on the player's own five cards."""
+    """Fixed prizes paid on the player's own five cards: amounts (2500, "0.50"; the stake is kept) or odds
+    ("50:1"; the stake comes back)."""
 
     stake: Amount
-    royal_flush: Amount
-    straight_flush: Amount | None = None
-    four_of_a_kind: Amount | None = None
-    full_house: Amount | None = None
-    flush: Amount | None = None
+    royal_flush: Prize
+    straight_flush: Prize | None = None
+    four_of_a_kind: Prize | None = None
+    full_house: Prize | None = None
+    flush: Prize | None = None
 
     @field_validator("stake")
     @classmethod
@@ -355,19 +356,32 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
         else:
             n = sum(int(x) for x in st.tally[code, 1:])
         won += n
-        rows.append(Row(c.value, c.label, f"{_money(amount)} (amount)", amount / jp.stake - 1, n,
-                        pay_ref=f"jackpot.{c.value}", pay_coef=1 / jp.stake))
+        if isinstance(amount, Odds):
+            rows.append(Row(c.value, c.label, ratio_text(amount), Fraction(amount), n, pay_ref=f"jackpot.{c.value}",
+                            pay_coef=Fraction(1)))
+        else:
+            rows.append(Row(c.value, c.label, f"{_money(amount)} (amount)", amount / jp.stake - 1, n,
+                            pay_ref=f"jackpot.{c.value}", pay_coef=1 / jp.stake))
     no_prize = "No prize" + ("" if paid_on_fold else " (or folded)")
     rows.append(Row("no_prize", no_prize, "", Fraction(-1), dc.total - won))
     return WagerResult(
         wager="jackpot", title=f"Jackpot (fixed prizes, stake {_money(jp.stake)})", strategy=st.strategy,
         total_combinations=dc.total, rows=tuple(rows), unit=f"stake of {_money(jp.stake)}",
-        notes=("Prizes are fixed amounts paid on the player's own five cards; the stake is kept by the house, so a "
-               "prize of A is a net win of A/stake - 1 stakes.",
-               "A folded hand " + ("keeps" if paid_on_fold else "forfeits")
-               + " its jackpot (rule jackpot_paid_on_fold).",
-               ),
+        notes=(*_prize_notes(jp), "A folded hand " + ("keeps" if paid_on_fold else "forfeits")
+               + " its jackpot (rule jackpot_paid_on_fold)."),
     )
+
+
+def _prize_notes(jp: JackpotPays) -> tuple[str, ...]:
+    prizes = [getattr(jp, c.value) for c in HAND_CLASSES[:5] if getattr(jp, c.value) is not None]
+    notes = []
+    if any(not isinstance(p, Odds) for p in prizes):
+        notes.append("Prizes stated as amounts are paid on the player's own five cards and the stake is kept by "
+                     "the house, so a prize of A is a net win of A/stake - 1 stakes.")
+    if any(isinstance(p, Odds) for p in prizes):
+        notes.append("Prizes stated as odds (a:b) pay a/b stakes on the player's own five cards and return the "
+                     "stake.")
+    return tuple(notes)
 
 
 # --- sections ----------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ..games.caribbean import CaribbeanTable
 from ..games.raise_card import HANDS, RaiseCard, load_card
 from ..protocol import OptionError
 from ..results import Analysis, RunOptions
-from ..tables import Table
+from ..tables import Odds, Table
 from .arrays import BoolArray, IntArray
 from .dealing import deal, full_shoe
 from .evaluator import (
@@ -179,8 +179,8 @@ def plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
                     "four_of_a_kind": cat == QUADS, "full_house": cat == FULL_HOUSE, "flush": cat == FLUSH}
             for name, hit in hits.items():
                 amount = getattr(jackpot, name)
-                if amount is not None:
-                    won[hit] = float(amount / jackpot.stake - 1)
+                if amount is not None:  # odds return the stake; an amount is all the player gets back
+                    won[hit] = float(amount) if isinstance(amount, Odds) else float(amount / jackpot.stake - 1)
             if not paid_on_fold:
                 won[~raised] = -1.0
             out["jackpot"] = Outcome(won)
