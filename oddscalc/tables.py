@@ -149,6 +149,21 @@ def _ser_prize(x: Fraction) -> str:
 Prize = Annotated[Fraction, BeforeValidator(parse_prize), PlainSerializer(_ser_prize)]
 
 
+def money_text(x: Fraction) -> str:
+    """An amount as a pay table prints it: "25,000", "0.50"."""
+    from .exact import decimal_str
+
+    return f"{x.numerator:,}" if x.denominator == 1 else decimal_str(x, 2)
+
+
+def prize_units(prize: Fraction, stake: Fraction) -> tuple[str, Fraction, Fraction]:
+    """A prize's pays text, its net stakes won, and d(units)/d(prize): odds return the stake, an amount
+    is all the player gets back."""
+    if isinstance(prize, Odds):
+        return ratio_text(prize), Fraction(prize), Fraction(1)
+    return f"{money_text(prize)} (amount)", prize / stake - 1, 1 / stake
+
+
 class Strict(BaseModel):
     """A table block: unknown keys are errors, values frozen."""
 

@@ -196,3 +196,28 @@ def test_counts_are_stored_and_reread(standard: Table, tmp_path: Path) -> None:
 def test_bonus_counts_equal_the_plain_classifier(deck: Deck) -> None:
     counts = Counter(three_card_event(t, deck) for t in itertools.combinations(deck.cards, 3))
     assert count_holdings(deck, 8).bonus.tolist() == [counts[e] for e in (*BONUS_EVENTS, "loss")]
+
+
+FIVE_CARD_BONUS = ('\n[pays.five_card_bonus]\nstake = 1\nroyal_flush = 20000\nstraight_flush = 2000\n'
+                   'four_of_a_kind = "100:1"\nfull_house = "75:1"\nflush = "50:1"\nstraight = "25:1"\n'
+                   'three_of_a_kind = "5:1"\n')
+
+
+def test_five_card_bonus_on_the_final_hand(tmp_path: Path) -> None:
+    text = (ROOT / "tables" / "let-it-ride" / "standard.toml").read_text().split("[published]")[0]
+    path = tmp_path / "let-it-ride" / "bonus.toml"
+    path.parent.mkdir()
+    path.write_text(text + FIVE_CARD_BONUS)
+    deck = reduced_deck("8", 3)
+    a = Session("let-it-ride", RunOptions(deck=deck), Store(None)).analyze(str(path))
+    w = a.wager("five_card_bonus")
+    # every final hand of the reduced deck, classed by the plain evaluator
+    plain = Counter(hand_value(h)[0].value for h in itertools.combinations(deck.cards, 5))
+    assert {r.event: r.combinations for r in w.rows if r.event != "no_prize"} == {
+        k: plain[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
+                              "three_of_a_kind")}
+    units = {r.event: r.units for r in w.rows}
+    assert units["royal_flush"] == 19999 and units["four_of_a_kind"] == 100  # an amount keeps the stake; odds not
+    full = Session("let-it-ride", RunOptions(brief=True), Store(None)).analyze(str(path)).wager("five_card_bonus")
+    counts = {r.event: r.combinations for r in full.rows}
+    assert counts["royal_flush"] == 4 and counts["three_of_a_kind"] == 54_912 and full.total_combinations == 2_598_960

@@ -33,7 +33,7 @@ from pydantic import field_validator
 
 from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
-from ..exact import decimal_str, percent_str
+from ..exact import percent_str
 from ..files import is_path
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..keys import DEFAULT_TABLES
@@ -41,7 +41,19 @@ from ..progress import Progress
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
-from ..tables import Amount, HandPays, Odds, Prize, Ratio, Strict, Table, TableModel, ratio_text
+from ..tables import (
+    Amount,
+    HandPays,
+    Odds,
+    Prize,
+    Ratio,
+    Strict,
+    Table,
+    TableModel,
+    money_text,
+    prize_units,
+    ratio_text,
+)
 from ..verify import named_sections
 from . import raise_card, raise_table
 from .raise_card import Card, load_card
@@ -336,10 +348,6 @@ def main_wager(dc: RaiseTable, pays: RaisePays, st: Settled) -> WagerResult:
     )
 
 
-def _money(x: Fraction) -> str:
-    return f"{x.numerator:,}" if x.denominator == 1 else decimal_str(x, 2)
-
-
 def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bool) -> WagerResult:
     """The Jackpot, per stake: fixed amounts on the player's own five cards."""
     per_class_total = np.zeros(N_PAY, dtype=object)
@@ -356,17 +364,13 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
         else:
             n = sum(int(x) for x in st.tally[code, 1:])
         won += n
-        if isinstance(amount, Odds):
-            rows.append(Row(c.value, c.label, ratio_text(amount), Fraction(amount), n, pay_ref=f"jackpot.{c.value}",
-                            pay_coef=Fraction(1)))
-        else:
-            rows.append(Row(c.value, c.label, f"{_money(amount)} (amount)", amount / jp.stake - 1, n,
-                            pay_ref=f"jackpot.{c.value}", pay_coef=1 / jp.stake))
+        text, units, coef = prize_units(amount, jp.stake)
+        rows.append(Row(c.value, c.label, text, units, n, pay_ref=f"jackpot.{c.value}", pay_coef=coef))
     no_prize = "No prize" + ("" if paid_on_fold else " (or folded)")
     rows.append(Row("no_prize", no_prize, "", Fraction(-1), dc.total - won))
     return WagerResult(
-        wager="jackpot", title=f"Jackpot (fixed prizes, stake {_money(jp.stake)})", strategy=st.strategy,
-        total_combinations=dc.total, rows=tuple(rows), unit=f"stake of {_money(jp.stake)}",
+        wager="jackpot", title=f"Jackpot (fixed prizes, stake {money_text(jp.stake)})", strategy=st.strategy,
+        total_combinations=dc.total, rows=tuple(rows), unit=f"stake of {money_text(jp.stake)}",
         notes=(*_prize_notes(jp), "A folded hand " + ("keeps" if paid_on_fold else "forfeits")
                + " its jackpot (rule jackpot_paid_on_fold)."),
     )

@@ -42,7 +42,19 @@ from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_class_index, suit_classes
-from ..tables import HandPays, Ratio, Strict, Table, TableModel, ratio_text
+from ..tables import (
+    Amount,
+    HandPays,
+    Odds,
+    Prize,
+    Ratio,
+    Strict,
+    Table,
+    TableModel,
+    money_text,
+    prize_units,
+    ratio_text,
+)
 from .ride_card import strategy_section
 
 # --- table file -------------------------------------------------------------------------
@@ -72,11 +84,34 @@ class BonusPays(Strict):
     pair: Ratio
 
 
+class FiveCardBonus(Strict):
+    """A bonus with its own stake, paid on the final five-card hand: amounts or odds (see ``tables.Prize``)."""
+
+    stake: Amount
+    royal_flush: Prize
+    straight_flush: Prize | None = None
+    four_of_a_kind: Prize | None = None
+    full_house: Prize | None = None
+    flush: Prize | None = None
+    straight: Prize | None = None
+    three_of_a_kind: Prize | None = None
+    two_pair: Prize | None = None
+    pair: Prize | None = None  # any pair: the bonus does not read the main bet's minimum
+
+    @field_validator("stake")
+    @classmethod
+    def _positive(cls, v: Fraction) -> Fraction:
+        if v <= 0:
+            raise ValueError("the stake must be more than 0")
+        return v
+
+
 class Pays(Strict):
     """The ``[pays]`` of a Let It Ride table."""
 
     main: HandPays  # the pair pays only from the table's min_pair up
     three_card_bonus: BonusPays | None = None
+    five_card_bonus: FiveCardBonus | None = None
 
 
 class LetItRideTable(TableModel):
@@ -320,6 +355,32 @@ def bonus_wager(counts: HoldingCounts, pays: BonusPays) -> WagerResult:
     )
 
 
+def five_card_bonus_wager(deck: Deck, bonus: FiveCardBonus) -> WagerResult:
+    """The five-card bonus, per stake: the final hand is any of the C(n,5) hands, equally likely."""
+    by_class = np.bincount(hand_table(deck).hand_class.astype(np.int64), minlength=len(HAND_CLASSES))
+    rows, won = [], 0
+    for k, cls in enumerate(HAND_CLASSES[:9]):
+        prize = getattr(bonus, cls.value)
+        if prize is None:
+            continue
+        text, units, coef = prize_units(prize, bonus.stake)
+        n = int(by_class[k])
+        won += n
+        rows.append(Row(cls.value, cls.label, text, units, n, pay_ref=f"five_card_bonus.{cls.value}", pay_coef=coef))
+    total = math.comb(deck.size, 5)
+    rows.append(Row("no_prize", "No prize", "", Fraction(-1), total - won))
+    return WagerResult(
+        wager="five_card_bonus", title=f"Five-card bonus (stake {money_text(bonus.stake)})",
+        strategy="none (no decision)",
+        total_combinations=total, rows=tuple(rows), unit=f"stake of {money_text(bonus.stake)}",
+        notes=(f"Counted over the C({deck.size},5) = {total:,} final hands (the player's three cards and the two "
+               "community cards as a set): the decisions on the main bets do not change the final hand.",
+               *(["A prize stated as an amount is all the player gets back (the stake is kept)."]
+                 if any(not isinstance(getattr(bonus, c.value), Odds) for c in HAND_CLASSES[:9]
+                        if getattr(bonus, c.value) is not None) else [])),
+    )
+
+
 def _by_hand_section(sol: Solution, pays: Sequence[Fraction], min_rank: int) -> Section:
     rows: list[tuple[Cell, ...]] = []
     for k in range(CLASSES):
@@ -379,6 +440,8 @@ class LetItRide:
         wagers = [main_wager(counts, sol, pays, rules.min_rank, rules.ride_on_zero)]
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
+        if model.pays.five_card_bonus is not None:
+            wagers.append(five_card_bonus_wager(deck, model.pays.five_card_bonus))
         sections = [_by_hand_section(sol, pays, rules.min_rank)]
         if not rules.options.brief:
             sections.append(strategy_section("bet1_strategy", "Strategy: bet 1 (after the player's three cards)",
