@@ -45,7 +45,7 @@ def standard() -> Analysis:
 def test_shipped_let_it_ride_tables_hold() -> None:
     r = run(str(LIR))
     assert r.exit_code == 0, r.output
-    assert "7 of 7 figure(s) hold in 2 table(s)" in r.output
+    assert "18 of 18 figure(s) hold in 4 table(s)" in r.output
     assert "let-it-ride/standard" in r.output and "house_edge_precise" in r.output
     assert "no [published] or [claimed] figures: let-it-ride/jacks-or-better" in r.output
 
