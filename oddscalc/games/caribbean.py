@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from pydantic import field_validator
@@ -55,9 +55,11 @@ from ..tables import (
     ratio_text,
 )
 from ..verify import named_sections
-from . import raise_card, raise_table
-from .raise_card import Card, load_card
+from . import raise_table
 from .raise_table import AK, FIXED, N_PAY, STRATEGIES, RaiseTable, fixed_decisions
+
+if TYPE_CHECKING:
+    from .raise_card import Card
 
 RAISE_TABLE_ARRAYS = ("reps", "weights", "pay_class", "keys", "perm", "prefix", "fixed_tally", "fixed_ak", "ak_total",
                       "shortlist")
@@ -266,6 +268,8 @@ def settle_counts(rt: RaiseTable, pays: RaisePays, strategy: str = "optimal", cl
     opt = raise_table.optimal(rt, by_class)
     nu = rt.keys.shape[1]
     tallies = {"optimal": opt.tally, **{name: rt.fixed_tally[i] for i, name in enumerate(FIXED)}}
+    from . import raise_card  # only a card run needs it
+
     played = raise_card.play(card, rt) if card is not None else None
     if played is not None:
         tallies[CARD] = raise_card.tally(rt, played.raised, N_PAY)
@@ -474,6 +478,8 @@ class Caribbean:
         strategy = options.strategy or model.rules.strategy
         card = None
         if is_path(strategy):
+            from .raise_card import load_card
+
             card = load_card(Path(strategy))
         elif strategy not in STRATEGIES:
             raise OptionError(f"unknown strategy {strategy!r} for caribbean; one of: {', '.join(STRATEGIES)}, "

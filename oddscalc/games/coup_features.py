@@ -246,7 +246,10 @@ def _partitions(labels: np.ndarray) -> np.ndarray:
     return np.asarray(((canon[:, 0] * 4 + canon[:, 1]) * 4 + canon[:, 2]) * 4 + canon[:, 3])
 
 
-PATTERNS = tuple(sorted({int(p) for p in _partitions(np.array(list(itertools.product(range(4), repeat=4))))}))
+@cache
+def _patterns() -> tuple[int, ...]:
+    """The 15 equality patterns of four positions."""
+    return tuple(sorted({int(p) for p in _partitions(np.array(list(itertools.product(range(4), repeat=4))))}))
 
 
 def _pattern_labels(code: int) -> tuple[int, int, int, int]:
@@ -290,11 +293,12 @@ def _first_four_product(ranks: tuple[int, ...], suits: int, copies: int,
     vidx, rpat = _rank_tuples(ranks)
     spat = _partitions(np.array(list(itertools.product(range(suits), repeat=4)), dtype=np.int64))
     suit_count = {int(p): int(n) for p, n in zip(*np.unique(spat, return_counts=True))}
-    pat_index = {p: i for i, p in enumerate(PATTERNS)}
-    by_rank = np.zeros((FOUR, len(PATTERNS)), dtype=np.int64)
+    patterns = _patterns()
+    pat_index = {p: i for i, p in enumerate(patterns)}
+    by_rank = np.zeros((FOUR, len(patterns)), dtype=np.int64)
     np.add.at(by_rank, (vidx, np.array([pat_index[int(p)] for p in rpat])), 1)
-    k = np.zeros((len(PATTERNS), RELATIONS * RELATIONS), dtype=object)
-    for i, pr in enumerate(PATTERNS):
+    k = np.zeros((len(patterns), RELATIONS * RELATIONS), dtype=object)
+    for i, pr in enumerate(patterns):
         for ps, n in suit_count.items():
             k[i, _relation(pr, ps)] += n * _meet_weight(pr, ps, copies, infinite)
     return by_rank, k
