@@ -153,7 +153,7 @@ HEAD = 'card = "caribbean"\ntitle = "x"\n'
     ('[[rules]]\nwhen = { up_rank = "Z" }\naction = "raise"\n', "'Z' is not a rank"),
     ('[[rules]]\nwhen = { hand = "pair" }\naction = "call"\n', "rules.0.action: Input should be 'raise' or 'fold'"),
     ('[[rules]]\nwhen = { at_least = "A K J 3 8" }\naction = "raise"\notherwise = "fold"\n', "write five ranks, high"),
-    ('[[rules]]\nwhen = { hand = "pair" }\naction = "raise"\n', "rules: no rule decides some hands, e.g."),
+    ('[[rules]]\nwhen = { hand = "pair" }\naction = "raise"\n', "rules: no rule decides some holdings, e.g."),
     ('otherwise = "fold"\n[[rules]]\nwhen = { hand = "pair" }\naction = "raise"\n[[rules]]\n'
      'when = { hand = "pair", up_rank = "A" }\naction = "fold"\n', "card.toml:7: rules.1: rule 2 is never reached"),
     ("rules = []\n", "a card needs at least one rule"),

@@ -31,7 +31,7 @@ against the optimal strategy is split by the rule that made each decision.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -40,22 +40,16 @@ from typing import Annotated, Any, Literal
 import numpy as np
 from pydantic import BeforeValidator, model_validator
 
-from ..cards import RANK_CHARS, cards_str
+from ..cards import cards_str
 from ..hands import HAND_CLASSES
 from ..results import Cell, Column, Section
-from ..tables import Problem, Strict, TableError, key_lines, load_model_file, read_text
+from ..tables import Strict
+from . import strategy_card
 from .raise_table import AK, RaiseTable, rank_features, up_cards
+from .strategy_card import as_tuple, rank_value, rule_title
 
 HANDS = (*[c.value for c in HAND_CLASSES[:9]], "ace_king", "high_card")  # index = pay class
-RANKS = tuple(RANK_CHARS)  # "2".."A", index = rank
 Action = Literal["raise", "fold"]
-
-
-def _rank(v: Any) -> int:
-    text = "T" if v in ("10", 10) else str(v).upper()
-    if text not in RANKS:
-        raise ValueError(f"{v!r} is not a rank (2-9, T or 10, J, Q, K, A)")
-    return RANKS.index(text)
 
 
 def _values(name: str, given: Any) -> tuple[object, ...]:
@@ -74,11 +68,11 @@ def _values(name: str, given: Any) -> tuple[object, ...]:
     if name == "at_least":
         if len(values) != 1 or not isinstance(values[0], str):
             raise ValueError('at_least is five ranks in one string, high to low, e.g. "A K J 8 3"')
-        ranks = [_rank(r) for r in values[0].replace(",", " ").split()]
+        ranks = [rank_value(r) for r in values[0].replace(",", " ").split()]
         if len(ranks) != 5 or ranks != sorted(ranks, reverse=True):
             raise ValueError(f"at_least {values[0]!r}: write five ranks, high to low")
         return tuple(ranks)
-    return tuple(_rank(v) for v in values)
+    return tuple(rank_value(v) for v in values)
 
 
 CARD_FEATURES = ("hand", "up_rank", "up_matches", "holds_any", "holds_all", "third_rank", "fourth_rank",
@@ -105,17 +99,13 @@ class CardRule(Strict):
     action: Action
 
 
-def _as_tuple(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
-
-
 class RaiseCard(Strict):
     """A Caribbean Stud strategy card."""
 
     card: Literal["caribbean"]
     title: str
     source: str = ""
-    rules: Annotated[tuple[CardRule, ...], BeforeValidator(_as_tuple)]
+    rules: Annotated[tuple[CardRule, ...], BeforeValidator(as_tuple)]
     otherwise: Action | None = None
 
     @model_validator(mode="after")
@@ -125,30 +115,12 @@ class RaiseCard(Strict):
         return self
 
 
-@dataclass(frozen=True)
-class Card:
-    """A loaded card: the model, where it came from (for errors), its digest."""
-
-    model: RaiseCard
-    path: Path
-    sha256: str
-    lines: Mapping[tuple[str, ...], int]
-
-    def problem(self, key: str, message: str) -> TableError:
-        """An error at one key of the card file."""
-        loc = tuple(key.split("."))
-        line = next((self.lines[loc[:i]] for i in range(len(loc), 0, -1) if loc[:i] in self.lines), None)
-        return TableError([Problem(str(self.path), line, key, message)], "strategy card")
-
-    def rule_title(self, i: int) -> str:
-        """A rule's label, or its number."""
-        return self.model.rules[i].label or f"rule {i + 1}"
+Card = strategy_card.Card[RaiseCard]
 
 
 def load_card(path: Path) -> Card:
-    """Read and validate a strategy card file (TableError with file, line and key otherwise)."""
-    model, digest = load_model_file(path, RaiseCard, "strategy card")
-    return Card(model, path, digest, key_lines(read_text(path)[0]))
+    """Read and validate a Caribbean strategy card file (TableError with file, line and key otherwise)."""
+    return strategy_card.load(path, RaiseCard)
 
 
 # --- playing a card over the count --------------------------------------------------------------------
@@ -201,28 +173,20 @@ def play(card: Card, rt: RaiseTable) -> Played:
     no rule decides (when there is no otherwise)."""
     ups = up_cards(rt.deck, rt.reps)
     ranks = np.sort(rt.reps.astype(np.int64) >> 2, axis=1)[:, ::-1]
-    shape = ups.shape
-    free = np.ones(shape, dtype=bool)
-    raised = np.zeros(shape, dtype=bool)
-    rule = np.full(shape, len(card.model.rules), dtype=np.int8)
-    for i, r in enumerate(card.model.rules):
-        held = np.ones(shape, dtype=bool)
+
+    def holds(r: strategy_card.Rule) -> np.ndarray:
+        held = np.ones(ups.shape, dtype=bool)
         for name, values in r.when.items():
             held &= _holds(name, values, rt, ranks, ups)
-        take = held & free
-        if not take.any():
-            raise card.problem(f"rules.{i}", f"{card.rule_title(i)} is never reached: no hand and up card of this "
-                                             "deck that an earlier rule leaves matches it")
-        raised[take] = r.action == "raise"
-        rule[take] = i
-        free &= ~take
-    if free.any():
-        if card.model.otherwise is None:
-            row, slot = (int(x[0]) for x in np.nonzero(free))
-            hand = cards_str(sorted(rt.reps[row].tolist(), reverse=True))
-            raise card.problem("rules", f"no rule decides some hands, e.g. {hand} against up card "
-                                        f"{cards_str([int(ups[row, slot])])}; add otherwise = \"fold\" or a rule")
-        raised[free] = card.model.otherwise == "raise"
+        return held
+
+    def example(point: tuple[int, ...]) -> str:
+        row, slot = point
+        return (f"{cards_str(sorted(rt.reps[row].tolist(), reverse=True))} against up card "
+                f"{cards_str([int(ups[row, slot])])}")
+
+    raised, rule = strategy_card.first_match(card, card.model.rules, "rules", ups.shape, holds,
+                                             card.model.otherwise, "raise", example)
     return Played(raised, rule)
 
 
@@ -272,7 +236,7 @@ def cost_section(card: Card, rt: RaiseTable, played: Played, optimal_sorted: np.
     n = np.rint(np.bincount(group, weights=wt, minlength=size)).astype(np.int64)
     parts = [np.rint(np.bincount(group, weights=wt * slot[:, k], minlength=size)).astype(np.int64) for k in range(3)]
     holes = rt.holes
-    names = [card.rule_title(i) for i in range(len(card.model.rules))] + ["otherwise"]
+    names = [rule_title(card.model.rules, i) for i in range(len(card.model.rules))] + ["otherwise"]
     actions = [r.action for r in card.model.rules] + [card.model.otherwise or ""]
     rows: list[tuple[Cell, ...]] = []
     whole = Fraction(0)
