@@ -18,7 +18,8 @@ Caribbean's ``strategies_compared``): for sources that publish a comparison, not
 
 A source's figure that is wrong, for a reason found and stated (a table printed from floats, a
 typo), is not tuned away: it goes in a ``[[published.differs]]`` entry (``wager``, ``figure``,
-``published``, ``reason``), and the report shows it beside the exact value with the reason. Such an
+``published``, ``reason``; ``wager = "sections.<section id>"`` for a section's cell), and the
+report shows it beside the exact value with the reason. Such an
 entry must still differ: once the figure agrees it is an ERROR (move it back among the figures).
 
 A trailing ``_precise`` names the same figure (a second, more precise printing of it).
@@ -233,7 +234,7 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
     for block_name, block in blocks(table):
         for key, figs in (block.model_extra or {}).items():
             if key == DIFFERS and isinstance(figs, list):
-                checks.extend(_differs(label, block_name, figs, by_name))
+                checks.extend(_differs(label, block_name, figs, by_name, sections))
                 continue
             if not isinstance(figs, dict):
                 checks.append(Check(label, block_name, "", key, str(figs), "", ERROR,
@@ -253,7 +254,8 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
     return checks
 
 
-def _differs(label: str, block: str, entries: list[Any], wagers: Mapping[str, WagerResult]) -> list[Check]:
+def _differs(label: str, block: str, entries: list[Any], wagers: Mapping[str, WagerResult],
+             sections: Sequence[Section]) -> list[Check]:
     out = []
     for i, e in enumerate(entries, start=1):
         where = f"{DIFFERS} #{i}"
@@ -263,12 +265,18 @@ def _differs(label: str, block: str, entries: list[Any], wagers: Mapping[str, Wa
                              f"a [[{block}.{DIFFERS}]] entry has exactly the keys {', '.join(DIFFERS_KEYS)} "
                              "(wager, figure and a non-empty reason as strings)"))
             continue
+        section_id = e["wager"].removeprefix(f"{SECTIONS}.") if e["wager"].startswith(f"{SECTIONS}.") else None
+        by_id = {s.id: s for s in sections}
         w = wagers.get(e["wager"])
-        if w is None:
-            out.append(Check(label, block, e["wager"], e["figure"], "", "", ERROR,
-                             f"no wager {e['wager']!r} in this game; wagers: {', '.join(wagers)}"))
+        if section_id is not None and section_id in by_id:
+            c = check_cell(label, block, by_id[section_id], e["figure"], e["published"])
+        elif w is not None:
+            c = check_figure(label, block, w, e["figure"], e["published"])
+        else:
+            why = (_no_section(section_id, by_id) if section_id is not None else
+                   f"no wager {e['wager']!r} in this game; wagers: {', '.join(wagers)} (or sections.<section id>)")
+            out.append(Check(label, block, e["wager"], e["figure"], "", "", ERROR, why))
             continue
-        c = check_figure(label, block, w, e["figure"], e["published"])
         if c.verdict == OK:
             c = dataclasses.replace(c, verdict=ERROR, message=f"listed under {DIFFERS} but it holds: move it back "
                                                                "among the figures")
@@ -286,20 +294,28 @@ def _section_checks(label: str, block: str, figs: Mapping[str, Any], sections: S
         s = by_id.get(section_id)
         if s is None or not isinstance(cells, dict):
             why = (f"write the figures of section {section_id!r} in [{block}.{where}]" if s is not None else
-                   f"no section {section_id!r} in this report; sections: {', '.join(by_id) or 'none'}")
+                   _no_section(section_id, by_id))
             out.append(Check(label, block, where, "", "", "", ERROR, why))
             continue
-        for name, value in figure_names(cells):
-            shown = value if isinstance(value, str) else repr(value)
-            try:
-                expected = parse_expected(value)
-                computed = section_value(s, name)
-            except FigureError as e:
-                out.append(Check(label, block, where, name, shown, "", ERROR, str(e)))
-                continue
-            verdict = OK if expected.holds(computed) else MISMATCH
-            out.append(Check(label, block, where, name, expected.text, _shown(computed, expected), verdict))
+        out.extend(check_cell(label, block, s, name, value) for name, value in figure_names(cells))
     return out
+
+
+def _no_section(section_id: str, by_id: Mapping[str, Section]) -> str:
+    return f"no section {section_id!r} in this report; sections: {', '.join(by_id) or 'none'}"
+
+
+def check_cell(label: str, block: str, s: Section, name: str, value: object) -> Check:
+    """Compare one figure of one report section; never raises for a bad name or value."""
+    where = f"{SECTIONS}.{s.id}"
+    shown = value if isinstance(value, str) else repr(value)
+    try:
+        expected = parse_expected(value)
+        computed = section_value(s, name)
+    except FigureError as e:
+        return Check(label, block, where, name, shown, "", ERROR, str(e))
+    return Check(label, block, where, name, expected.text, _shown(computed, expected),
+                 OK if expected.holds(computed) else MISMATCH)
 
 
 def section_value(s: Section, name: str) -> Fraction:
@@ -321,9 +337,13 @@ def named_sections(table: Table) -> frozenset[str]:
     """The report sections the table's figure blocks name (a game may skip unnamed ones in brief runs)."""
     names: set[str] = set()
     for _, block in blocks(table):
-        figs = (block.model_extra or {}).get(SECTIONS)
+        extra = block.model_extra or {}
+        figs = extra.get(SECTIONS)
         if isinstance(figs, dict):
             names.update(figs)
+        for e in extra.get(DIFFERS) or ():
+            if isinstance(e, dict) and isinstance(e.get("wager"), str) and e["wager"].startswith(f"{SECTIONS}."):
+                names.add(e["wager"].removeprefix(f"{SECTIONS}."))
     return frozenset(names)
 
 
