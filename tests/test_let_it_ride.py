@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from lir_brute import brute
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
@@ -48,40 +49,6 @@ def with_rules(table: Table, **rules: object) -> Table:
     return Table(table.id, table.path, table.sha256, changed)
 
 
-def _brute(deck: Deck, pays: dict[HandClass, Fraction], min_rank: int, ride_on_zero: bool) -> Counter[tuple[str, int]]:
-    """Every deal, played as written: decide each bet from the plain average of its outcomes."""
-    def value(hand: tuple[int, ...]) -> tuple[str, Fraction]:
-        cls, tie = hand_value(hand)
-        if cls == HandClass.HIGH_CARD or (cls == HandClass.PAIR and tie[0] < min_rank):
-            return "loss", Fraction(-1)
-        return cls.value, pays[cls]
-
-    cards = deck.cards
-    memo: dict[frozenset[int], tuple[str, Fraction]] = {}
-
-    def v(hand: tuple[int, ...]) -> tuple[str, Fraction]:
-        key = frozenset(hand)
-        if key not in memo:
-            memo[key] = value(hand)
-        return memo[key]
-
-    def rides(ev: Fraction) -> int:
-        return int(ev > 0 or (ride_on_zero and ev == 0))
-
-    tally: Counter[tuple[str, int]] = Counter()
-    for three in itertools.combinations(cards, 3):
-        rest = [c for c in cards if c not in three]
-        outcomes = [v(three + (a, b))[1] for a, b in itertools.permutations(rest, 2)]
-        r1 = rides(Fraction(sum(outcomes), len(outcomes)))
-        for c1 in rest:
-            rest2 = [c for c in rest if c != c1]
-            ev2 = Fraction(sum(v(three + (c1, c2))[1] for c2 in rest2), len(rest2))
-            r2 = rides(ev2)
-            for c2 in rest2:
-                tally[(v(three + (c1, c2))[0], 1 + r1 + r2)] += 1
-    return tally
-
-
 @pytest.mark.parametrize("deck,min_rank,ride_on_zero", [
     (reduced_deck("8", 3), 8, False),
     (reduced_deck("8", 3), 9, True),
@@ -92,7 +59,7 @@ def test_fast_path_equals_brute_force(deck: Deck, min_rank: int, ride_on_zero: b
     sol = solve(count_holdings(deck, min_rank), [pays[c] for c in PAYING], ride_on_zero)
     names = [c.value for c in PAYING] + ["loss"]
     fast = Counter({(names[k], b): n for (k, b), n in sol.tally.items() if n})
-    assert fast == _brute(deck, pays, min_rank, ride_on_zero)
+    assert fast == brute(deck, pays, min_rank, ride_on_zero)
 
 
 def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table) -> None:
@@ -100,9 +67,9 @@ def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table) -> None:
     a = Session("let-it-ride", RunOptions(deck=deck), Store(None)).analyze(standard)
     main = a.wager("main")
     pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
-    brute = _brute(deck, pays, 8, False)
+    plain = brute(deck, pays, 8, False)
     assert {r.event: r.combinations for r in main.rows if r.combinations} == {
-        f"{name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in brute.items()}
+        f"{name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in plain.items()}
     assert not a.published_applies and not a.checks  # published figures are for the full deck
 
 
@@ -151,7 +118,7 @@ def test_huge_pays_are_exact_past_int64(standard: Table) -> None:
     assert sol.s3.dtype == object
     names = [c.value for c in PAYING] + ["loss"]
     fast = Counter({(names[k], b): n for (k, b), n in sol.tally.items() if n})
-    assert fast == _brute(deck, pays, 8, False)
+    assert fast == brute(deck, pays, 8, False)
 
 
 def test_jacks_or_better_is_worse_and_flags_assumption(session: Session) -> None:

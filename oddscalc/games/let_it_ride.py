@@ -29,7 +29,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from pydantic import field_validator
@@ -37,6 +38,7 @@ from pydantic import field_validator
 from ..cache import Store
 from ..cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
 from ..exact import decimal_str, percent_str
+from ..files import is_path
 from ..hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
 from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
@@ -55,7 +57,12 @@ from ..tables import (
     prize_units,
     ratio_text,
 )
-from .ride_card import strategy_section
+from ..verify import named_sections
+from . import ride_holdings
+from .ride_wording import strategy_section
+
+if TYPE_CHECKING:
+    from .ride_card import Card
 
 # --- table file -------------------------------------------------------------------------
 
@@ -136,6 +143,7 @@ class LetItRideRules(Rules):
     deck: Deck
     min_rank: int
     ride_on_zero: bool
+    card: Card | None = None  # a strategy card file played instead of the optimal strategy
 
     @property
     def model(self) -> LetItRideTable:
@@ -151,7 +159,14 @@ class LetItRideRules(Rules):
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
         return {"deck": self.deck.describe(), "min_pair": f"pair of {rank_name(self.min_rank, True)}",
-                "ride_on_zero": self.ride_on_zero, "strategy": "optimal"}
+                "ride_on_zero": self.ride_on_zero, "strategy": self.strategy_text}
+
+    @property
+    def strategy_text(self) -> str:
+        """The strategy as the report names it."""
+        if self.card is None:
+            return "optimal"
+        return f"card {self.card.path.name}: {self.card.model.title} (sha256 {self.card.sha256[:12]})"
 
 
 # --- count ------------------------------------------------------------------------------------
@@ -267,8 +282,10 @@ class Solution:
     tally: dict[tuple[int, int], int]  # (pay class, bets) -> deals
 
 
-def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = False) -> Solution:
-    """Decide both pull-backs exactly and count every deal by final hand and bets in play."""
+def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = False,
+          rides: tuple[np.ndarray, np.ndarray] | None = None) -> Solution:
+    """Decide both pull-backs exactly (or take ``rides``, a strategy card's decisions per three- and
+    four-card class) and count every deal by final hand and bets in play."""
     den = math.lcm(*(p.denominator for p in pays))
     values = [int(p * den) for p in pays] + [-den]
     # int64 dot products are exact while the largest possible |S3| fits; past that, Python ints
@@ -277,8 +294,11 @@ def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = 
     c3 = counts.c3.astype(np.int64 if exact_int64 else object)
     c4 = counts.c4.astype(np.int64 if exact_int64 else object)
     s3, s4 = c3 @ v, c4 @ v
-    ride1 = s3 >= 0 if ride_on_zero else s3 > 0
-    ride2 = s4 >= 0 if ride_on_zero else s4 > 0
+    if rides is not None:
+        ride1, ride2 = rides
+    else:
+        ride1 = s3 >= 0 if ride_on_zero else s3 > 0
+        ride2 = s4 >= 0 if ride_on_zero else s4 > 0
     bets = 1 + ride1[counts.sub3].astype(np.int64) + ride2[:, None].astype(np.int64)  # (m4, 4)
     ways = np.stack([(bets == b).sum(axis=1) for b in (1, 2, 3)], axis=1) * counts.weights4[:, None]
     by = counts.c4.astype(np.int64).T @ ways  # (10, 3)
@@ -286,8 +306,11 @@ def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = 
     return Solution(np.asarray(ride1, dtype=bool), np.asarray(ride2, dtype=bool), s3, s4, den, tally)
 
 
+OPTIMAL = "optimal: each bet rides iff its EV > 0"
+
+
 def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], min_rank: int,
-               ride_on_zero: bool) -> WagerResult:
+               ride_on_zero: bool, strategy: str = OPTIMAL) -> WagerResult:
     """The three bets, per base bet."""
     rows = []
     for k in range(CLASSES):
@@ -323,10 +346,15 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
         "bet2_zero_ev_hands": zero4,
     }
     result = WagerResult(
-        wager="main", title="Let It Ride (three equal bets)", strategy="optimal: each bet rides iff its EV > 0",
+        wager="main", title="Let It Ride (three equal bets)", strategy=strategy,
         total_combinations=counts.total, rows=tuple(rows), unit="base bet (one of the three equal bets)",
         stake_varies=True, extras=extras,
     )
+    if strategy != OPTIMAL:
+        note = ("Bet 3 (the $ bet) always plays; bets 1 and 2 ride as the strategy card decides, on "
+                f"{ride3:,} of {n3:,} three-card and {ride4:,} of {n4:,} four-card holdings.")
+        return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
+                           result.unit, result.stake_varies, result.extras, (note,))
     # Zero-EV holdings change the stake, never the EV: the other convention's figures follow exactly.
     shift = Fraction(zero3, n3) + Fraction(zero4, n4)
     other = result.average_stake + (-shift if ride_on_zero else shift)
@@ -395,6 +423,25 @@ def _by_hand_section(sol: Solution, pays: Sequence[Fraction], min_rank: int) -> 
                    tuple(rows))
 
 
+def _play_card(card: Card, counts: HoldingCounts, pays: Sequence[Fraction], optimal: Solution,
+               shapes3: ride_holdings.Shapes, shapes4: ride_holdings.Shapes, min_rank: int) -> tuple[Solution, Section]:
+    """The card's decisions counted like the optimal ones, and its cost by rule, checked against the EVs."""
+    from . import ride_card  # only a card run needs it
+
+    played = {"bet1": ride_card.play(card, "bet1", shapes3, counts.reps3),
+              "bet2": ride_card.play(card, "bet2", shapes4, counts.reps4)}
+    sol = solve(counts, pays, rides=(played["bet1"].ride, played["bet2"].ride))
+    section, whole = ride_card.cost_section(card, played, {"bet1": counts.weights3, "bet2": counts.weights4},
+                                            {"bet1": optimal.s3, "bet2": optimal.s4}, optimal.denominator,
+                                            counts.deck)
+    # the two EVs come from the deal tallies, the cost from the holding sums: two ways to one number
+    gap = main_wager(counts, optimal, pays, min_rank, False).expected_value \
+        - main_wager(counts, sol, pays, min_rank, False).expected_value
+    if whole != gap:
+        raise AssertionError(f"the card's cost by rule {whole} does not add up to optimal minus card {gap}")
+    return sol, section
+
+
 def _cards(rep: np.ndarray) -> str:
     return cards_str(sorted(rep.tolist(), reverse=True))
 
@@ -414,14 +461,21 @@ class LetItRide:
     strategies = ("optimal",)
 
     def resolve(self, table: Table, options: RunOptions) -> LetItRideRules:
-        """The table's rules (the only strategy is the optimal one)."""
+        """The table's rules, with ``--strategy`` (optimal, or a strategy card file) applied."""
         model = table.model
         assert isinstance(model, LetItRideTable)
-        if options.strategy not in (None, "optimal"):
-            raise OptionError(f"unknown strategy {options.strategy!r} for let-it-ride; known: optimal")
-        return LetItRideRules(table=table, options=options, strategy="optimal", published_applies=options.deck is None,
+        card = None
+        if options.strategy is not None and is_path(options.strategy):
+            from .ride_card import load_card
+
+            card = load_card(Path(options.strategy))
+        elif options.strategy not in (None, "optimal"):
+            raise OptionError(f"unknown strategy {options.strategy!r} for let-it-ride; known: optimal, or a strategy "
+                              "card file (a path)")
+        return LetItRideRules(table=table, options=options, strategy="card" if card else "optimal",
+                              published_applies=options.deck is None and card is None,
                               deck=options.deck or FULL_DECK, min_rank=parse_rank(model.rules.min_pair),
-                              ride_on_zero=model.rules.ride_on_zero)
+                              ride_on_zero=model.rules.ride_on_zero, card=card)
 
     def count(self, rules: LetItRideRules, store: Store) -> HoldingCounts:
         """The pay-free holding counts of the rules' deck and minimum pair, from the store when it has them."""
@@ -433,23 +487,45 @@ class LetItRide:
         return HoldingCounts(rules.deck, **{name: a[name] for name in HOLDING_ARRAYS})
 
     def settle(self, counts: HoldingCounts, rules: LetItRideRules) -> Analysis:
-        """Both pull-back decisions solved, every wager, and the strategy card."""
+        """Both pull-back decisions solved (or played from a strategy card), every wager, the strategy in
+        words and the expected return per holding class."""
         model, deck = rules.model, rules.deck
         pays = [getattr(model.pays.main, c.value) for c in PAYING]
         sol = solve(counts, pays, rules.ride_on_zero)
-        wagers = [main_wager(counts, sol, pays, rules.min_rank, rules.ride_on_zero)]
+        wanted = not rules.options.brief
+        named = named_sections(rules.table)
+        shapes3 = shapes4 = None
+        if rules.card is not None or wanted or named & {"bet1_holdings", "bet2_holdings"}:
+            shapes3 = ride_holdings.shapes(counts.reps3, deck, rules.min_rank)
+            shapes4 = ride_holdings.shapes(counts.reps4, deck, rules.min_rank)
+        card_cost = None
+        if rules.card is not None:
+            assert shapes3 is not None and shapes4 is not None
+            sol, card_cost = _play_card(rules.card, counts, pays, sol, shapes3, shapes4, rules.min_rank)
+        wagers = [main_wager(counts, sol, pays, rules.min_rank, rules.ride_on_zero,
+                             OPTIMAL if rules.card is None else rules.strategy_text)]
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
         if model.pays.five_card_bonus is not None:
             wagers.append(five_card_bonus_wager(deck, model.pays.five_card_bonus))
         sections = [_by_hand_section(sol, pays, rules.min_rank)]
-        if not rules.options.brief:
+        if wanted:
             sections.append(strategy_section("bet1_strategy", "Strategy: bet 1 (after the player's three cards)",
                                              counts.reps3, counts.weights3, sol.ride1, sol.s3, deck, rules.min_rank,
                                              rules.ride_on_zero))
             sections.append(strategy_section("bet2_strategy", "Strategy: bet 2 (after the first community card)",
                                              counts.reps4, counts.weights4, sol.ride2, sol.s4, deck, rules.min_rank,
                                              rules.ride_on_zero))
+        for sid, title, sh, w, sums, ride in (
+                ("bet1_holdings", "Bet 1: expected return by three-card holding", shapes3, counts.weights3,
+                 sol.s3, sol.ride1),
+                ("bet2_holdings", "Bet 2: expected return by four-card holding", shapes4, counts.weights4,
+                 sol.s4, sol.ride2)):
+            if sh is not None and (wanted or sid in named):
+                sections.append(ride_holdings.holdings_section(sid, title, sh, w, sums, sol.denominator, ride, deck,
+                                                               rules.min_rank))
+        if card_cost is not None:
+            sections.append(card_cost)
         decisions = (
             Decisions("bet1", "let bet 1 ride, per three-card hand (one point per suit pattern)", sol.ride1,
                       counts.weights3 * (deck.size - 3) * (deck.size - 4), lambda i: _cards(counts.reps3[i])),

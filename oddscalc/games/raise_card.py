@@ -81,14 +81,7 @@ CARD_FEATURES = ("hand", "up_rank", "up_matches", "holds_any", "holds_all", "thi
 
 def parse_when(value: Any) -> dict[str, tuple[object, ...]]:
     """Conditions of a card rule, each checked against its feature's values."""
-    if not isinstance(value, dict) or not value:
-        raise ValueError('write the conditions as a table, e.g. when = { hand = "ace_king", up_matches = true }')
-    out = {}
-    for name, given in value.items():
-        if name not in CARD_FEATURES:
-            raise ValueError(f"unknown feature {name!r}; features: {', '.join(CARD_FEATURES)}")
-        out[name] = _values(name, given)
-    return out
+    return strategy_card.parse_when(value, CARD_FEATURES, _values, '{ hand = "ace_king", up_matches = true }')
 
 
 class CardRule(Strict):

@@ -37,6 +37,19 @@ def as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
+def parse_when(value: Any, features: Sequence[str], parse: Callable[[str, Any], tuple[object, ...]],
+               example: str) -> dict[str, tuple[object, ...]]:
+    """A rule's conditions (``when``): each a known feature and its values as ``parse`` reads them."""
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"write the conditions as a table, e.g. when = {example}")
+    out = {}
+    for name, given in value.items():
+        if name not in features:
+            raise ValueError(f"unknown feature {name!r}; features: {', '.join(features)}")
+        out[name] = parse(name, given)
+    return out
+
+
 class Rule(Protocol):
     """A card rule as the player reads it: its conditions and what it does."""
 
