@@ -22,16 +22,35 @@ if TYPE_CHECKING:  # loading a table needs the games' models; finding one does n
     from .tables import Table
 
 SHIPPED_PACKAGE = "oddscalc.shipped"
+PROFILES_PACKAGE = "oddscalc.profiles"
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def _package_dir(package: str, what: str) -> Path:
+    spec = importlib.util.find_spec(package)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise RuntimeError(f"the shipped {what} ({package}) are not installed")
+    return Path(locations[0])
 
 
 def tables_dir() -> Path:
     """The folder of the shipped tables (in a checkout: ``tables/``)."""
-    spec = importlib.util.find_spec(SHIPPED_PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not locations:
-        raise RuntimeError(f"the shipped tables ({SHIPPED_PACKAGE}) are not installed")
-    return Path(locations[0])
+    return _package_dir(SHIPPED_PACKAGE, "tables")
+
+
+def profiles_dir() -> Path:
+    """The folder of the shipped compliance profiles (in a checkout: ``profiles/``)."""
+    return _package_dir(PROFILES_PACKAGE, "profiles")
+
+
+def profile_path(ref: str) -> Path:
+    """The file a profile reference names: a path, or the id of a shipped profile."""
+    if is_path(ref):
+        return Path(ref)
+    if not _ID.match(ref):
+        raise ValueError(f"bad profile id {ref!r}")
+    return profiles_dir() / f"{ref}.toml"
 
 
 def shipped_tables(game: str | None = None) -> list[Path]:

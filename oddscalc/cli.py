@@ -1,7 +1,8 @@
 """Command line: parse, call the analysis, render, write. User errors never show a traceback.
 
 Exit codes: 0 ok · 1 internal error (a bug: traceback shown) · 2 usage (click) ·
-3 bad table file · 4 bad option or input · 5 verification mismatch · 130 interrupted.
+3 bad table, strategy card or profile file · 4 bad option or input · 5 verification mismatch ·
+6 a compliance check fails · 130 interrupted.
 Errors become exit codes in one place (:class:`Commands`); options shared by several commands
 are defined once, below.
 """
@@ -24,6 +25,7 @@ from .protocol import OptionError
 EXIT_TABLE = 3
 EXIT_INPUT = 4
 EXIT_MISMATCH = 5
+EXIT_CHECK = 6
 EXIT_INTERRUPTED = 130
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -93,6 +95,43 @@ def players_option(f: F) -> F:
     return click.option("--players", type=click.IntRange(1, 7), help="Players at the table (house-baccarat).")(f)
 
 
+def profile_option(f: F) -> F:
+    """--profile ID|PATH (repeatable)."""
+    return click.option("--profile", "profile_refs", multiple=True, metavar="ID|PATH",
+                        help="Compliance profile: a shipped id (oddscalc profiles) or a file; repeat for more. "
+                             "Exit 6 when a rule fails.")(f)
+
+
+def _profiles(refs: tuple[str, ...]) -> list[Any]:
+    from .catalog import profile_path
+    from .compliance import load_profile
+
+    out = []
+    for ref in refs:
+        try:
+            path = profile_path(ref)
+        except ValueError as e:
+            raise OptionError(f"--profile: {e}") from None
+        if not path.exists() and not Path(ref).exists():
+            from .catalog import profiles_dir
+
+            known = ", ".join(sorted(p.stem for p in profiles_dir().glob("*.toml")))
+            raise OptionError(f"--profile {ref!r}: no such profile file or shipped id; shipped: {known}")
+        out.append(load_profile(path))
+    return out
+
+
+def _checked(analysis: Any, profiles: list[Any]) -> tuple[Any, int]:
+    """The analysis with each profile's section, and how many checks fail."""
+    from .compliance import FAIL, with_profile
+
+    failed = 0
+    for p in profiles:
+        analysis, _ = with_profile(analysis, p)
+        failed += sum(1 for r in analysis.sections[-1].records() if r["verdict"] == FAIL)
+    return analysis, failed
+
+
 def fresh_option(f: F) -> F:
     """--no-cache (or --fresh)."""
     return click.option("--no-cache", "--fresh", "fresh", is_flag=True,
@@ -141,17 +180,21 @@ def main() -> None:
 @players_option
 @click.option("--symbolic", is_flag=True,
               help="Add each wager's EV as an exact expression in its pays, and each pay's sensitivity.")
+@profile_option
 @fresh_option
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
-           decks: int | None, players: int | None, symbolic: bool, fresh: bool) -> None:
+           decks: int | None, players: int | None, symbolic: bool, profile_refs: tuple[str, ...], fresh: bool) -> None:
     """Exact pay-table report for GAME."""
     from . import replay
     from .files import is_path
 
+    profiles = _profiles(profile_refs)
     request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
     card = (Path(strategy),) if strategy and is_path(strategy) else ()
-    key = None if fresh else replay.key(game, _table_path(game, table_ref), request, card)
+    # a profile's verdict sets the exit code, so a run with one is always settled, never replayed
+    key = None if fresh or profiles else replay.key(game, _table_path(game, table_ref), request, card)
     text = replay.lookup(key) if key is not None else None
+    failed = 0
     if text is None:
         from .report import RENDERERS
 
@@ -160,6 +203,7 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
             from .paytools import with_symbolic
 
             analysis = with_symbolic(analysis)
+        analysis, failed = _checked(analysis, profiles)
         text = RENDERERS[fmt](analysis)
         if key is not None:
             replay.keep(key, text)
@@ -167,6 +211,43 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
         click.echo(text, nl=False)
     else:
         _write(output, text, protect=(_table_path(game, table_ref),))
+    if failed:
+        raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
+
+
+@main.command()
+@game_argument
+@table_option
+@click.option("--profile", "profile_refs", multiple=True, required=True, metavar="ID|PATH",
+              help="Compliance profile: a shipped id (oddscalc profiles) or a file; repeat for more.")
+@strategy_option
+@decks_option
+@players_option
+@fresh_option
+def check(game: str, table_ref: str | None, profile_refs: tuple[str, ...], strategy: str | None, decks: int | None,
+          players: int | None, fresh: bool) -> None:
+    """Check a table against compliance profiles: each rule, its exact figure, pass or FAIL (exit 6 on a FAIL)."""
+    from .report.markdown import section_markdown
+
+    profiles = _profiles(profile_refs)
+    analysis = _session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
+    checked, failed = _checked(analysis, profiles)
+    click.echo(f"# {analysis.table.title} ({game}/{analysis.table.id})\n")
+    for section in checked.sections[len(analysis.sections):]:
+        click.echo(section_markdown(section))
+    if failed:
+        raise Failure(f"{failed} compliance check(s) fail", EXIT_CHECK)
+
+
+@main.command()
+def profiles() -> None:
+    """The shipped compliance profiles: id, title, source."""
+    from .catalog import profiles_dir
+    from .compliance import load_profile
+
+    for path in sorted(profiles_dir().glob("*.toml")):
+        p = load_profile(path)
+        click.echo(f"{p.id}\t{p.model.title}\t{p.model.source}")
 
 
 def _table_path(game: str, ref: str | None) -> Path:

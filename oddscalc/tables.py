@@ -331,13 +331,31 @@ def _parse(path: Path) -> tuple[dict[str, Any], dict[tuple[str, ...], int], byte
     return data, key_lines(text), raw
 
 
+def _file_loc(data: Any, loc: tuple[str, ...]) -> tuple[str, ...]:
+    """An error's location as keys of the file: without the tags pydantic inserts for a tagged union
+    (``rules.0.award_frequency.once_in`` is ``rules.0.once_in`` in the file)."""
+    out: list[str] = []
+    node = data
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and part not in node and i + 1 < len(loc) and loc[i + 1] in node:
+            continue  # a union tag: not a key of the file
+        out.append(part)
+        if isinstance(node, dict):
+            node = node.get(part)
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            node = None
+    return tuple(out)
+
+
 def _validate(name: str, lines: Mapping[tuple[str, ...], int], model: type[BaseModel], data: Any,
               problems: list[Problem]) -> BaseModel | None:
     try:
         return model.model_validate(data)
     except ValidationError as e:
         for err in e.errors():
-            loc = tuple(str(p) for p in err["loc"])
+            loc = _file_loc(data, tuple(str(p) for p in err["loc"]))
             problems.append(Problem(name, _line_for(lines, loc), ".".join(loc), _message(err)))
     except RecursionError:
         problems.append(Problem(name, None, "", "nested too deeply"))

@@ -1,0 +1,1 @@
+"""The shipped compliance profiles, installed as the package data ``oddscalc.profiles``."""
