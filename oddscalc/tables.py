@@ -135,14 +135,32 @@ class Odds(Fraction):
     __slots__ = ()
 
 
+class MeterShare(Fraction):
+    """A progressive prize: this share of the meter ("100% meter", "10% of meter"), paid as an amount."""
+
+    __slots__ = ()
+
+
+_METER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*(?:of\s+(?:the\s+)?)?meter\s*$", re.IGNORECASE)
+
+
 def parse_prize(value: Any) -> Fraction:
-    """A prize: odds as a ratio string ("50:1"), or an amount of money (an integer or "0.50")."""
+    """A prize: odds as a ratio string ("50:1"), an amount of money (an integer or "0.50"), or a share of
+    a progressive meter ("100% meter")."""
+    if isinstance(value, str) and "meter" in value.lower():
+        m = _METER.match(value)
+        if not m or not 0 < Fraction(m.group(1)) <= 100:
+            raise ValueError(f"bad meter prize {value!r} (write a share of the meter from 0% to 100%, e.g. "
+                             "\"100% meter\" or \"10% meter\")")
+        return MeterShare(Fraction(m.group(1)) / 100)
     if isinstance(value, str) and (":" in value or " to " in value):
         return Odds(parse_ratio(value))
     return parse_amount(value)
 
 
 def _ser_prize(x: Fraction) -> str:
+    if isinstance(x, MeterShare):
+        return f"{x * 100}% meter"
     return ratio_text(x) if isinstance(x, Odds) else str(x)
 
 
@@ -156,11 +174,19 @@ def money_text(x: Fraction) -> str:
     return f"{x.numerator:,}" if x.denominator == 1 else decimal_str(x, 2)
 
 
-def prize_units(prize: Fraction, stake: Fraction) -> tuple[str, Fraction, Fraction]:
+def prize_units(prize: Fraction, stake: Fraction, meter: Fraction | None = None) -> tuple[str, Fraction, Fraction]:
     """A prize's pays text, its net stakes won, and d(units)/d(prize): odds return the stake, an amount
-    is all the player gets back."""
+    is all the player gets back, a meter share is that share of ``meter`` as an amount."""
     if isinstance(prize, Odds):
         return ratio_text(prize), Fraction(prize), Fraction(1)
+    if isinstance(prize, MeterShare):
+        if meter is None:
+            raise ValueError("a meter prize needs the wager's [meter]")
+        from .exact import percent_str
+
+        amount = prize * meter
+        share = percent_str(prize, 0 if (prize * 100).denominator == 1 else 2)
+        return f"{share} of meter ({money_text(amount)})", amount / stake - 1, meter / stake
     return f"{money_text(prize)} (amount)", prize / stake - 1, 1 / stake
 
 

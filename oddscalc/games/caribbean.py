@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
@@ -38,12 +38,15 @@ from ..files import is_path
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..keys import DEFAULT_TABLES
 from ..progress import Progress
+from ..progressive import Meter, check_meter, progressive
+from ..progressive import section as progressive_section
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
 from ..tables import (
     Amount,
     HandPays,
+    MeterShare,
     Odds,
     Prize,
     Ratio,
@@ -112,8 +115,8 @@ class RaisePays(HandPays):
 
 
 class JackpotPays(Strict):
-    """Fixed prizes paid on the player's own five cards: amounts (2500, "0.50"; the stake is kept) or odds
-    ("50:1"; the stake comes back)."""
+    """Prizes paid on the player's own five cards: amounts (2500, "0.50"; the stake is kept), odds ("50:1";
+    the stake comes back) or shares of a progressive meter ("100% meter", with a ``meter`` block)."""
 
     stake: Amount
     royal_flush: Prize
@@ -121,6 +124,7 @@ class JackpotPays(Strict):
     four_of_a_kind: Prize | None = None
     full_house: Prize | None = None
     flush: Prize | None = None
+    meter: Meter | None = None
 
     @field_validator("stake")
     @classmethod
@@ -128,6 +132,11 @@ class JackpotPays(Strict):
         if v <= 0:
             raise ValueError("the stake must be more than 0")
         return v
+
+    @model_validator(mode="after")
+    def _meter(self) -> JackpotPays:
+        check_meter({c.value: getattr(self, c.value) for c in HAND_CLASSES[:5]}, self.meter)
+        return self
 
 
 class Pays(Strict):
@@ -368,12 +377,13 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
         else:
             n = sum(int(x) for x in st.tally[code, 1:])
         won += n
-        text, units, coef = prize_units(amount, jp.stake)
+        text, units, coef = prize_units(amount, jp.stake, jp.meter.shown if jp.meter else None)
         rows.append(Row(c.value, c.label, text, units, n, pay_ref=f"jackpot.{c.value}", pay_coef=coef))
     no_prize = "No prize" + ("" if paid_on_fold else " (or folded)")
     rows.append(Row("no_prize", no_prize, "", Fraction(-1), dc.total - won))
+    kind = "progressive" if jp.meter is not None else "fixed prizes"
     return WagerResult(
-        wager="jackpot", title=f"Jackpot (fixed prizes, stake {money_text(jp.stake)})", strategy=st.strategy,
+        wager="jackpot", title=f"Jackpot ({kind}, stake {money_text(jp.stake)})", strategy=st.strategy,
         total_combinations=dc.total, rows=tuple(rows), unit=f"stake of {money_text(jp.stake)}",
         notes=(*_prize_notes(jp), "A folded hand " + ("keeps" if paid_on_fold else "forfeits")
                + " its jackpot (rule jackpot_paid_on_fold)."),
@@ -389,6 +399,9 @@ def _prize_notes(jp: JackpotPays) -> tuple[str, ...]:
     if any(isinstance(p, Odds) for p in prizes):
         notes.append("Prizes stated as odds (a:b) pay a/b stakes on the player's own five cards and return the "
                      "stake.")
+    if jp.meter is not None:
+        notes.append("A share of the meter is paid as an amount; the rows are settled at the meter of "
+                     f"{money_text(jp.meter.shown)} (see the progressive meter section for every meter).")
     return tuple(notes)
 
 
@@ -505,8 +518,14 @@ class Caribbean:
         dc, model = counts, rules.model
         st = settle_counts(dc, model.pays.main, rules.strategy, closest=not rules.options.brief, card=rules.card)
         wagers = [main_wager(dc, model.pays.main, st)]
+        meter_sections: list[Section] = []
         if model.pays.jackpot is not None:
-            wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
+            jp = model.pays.jackpot
+            wagers.append(jackpot_wager(dc, jp, st, rules.jackpot_paid_on_fold))
+            if jp.meter is not None:
+                shares = {c.value: getattr(jp, c.value) for c in HAND_CLASSES[:5]
+                          if isinstance(getattr(jp, c.value), MeterShare)}
+                meter_sections.append(progressive_section(progressive(wagers[-1], shares, jp.stake, jp.meter)))
         compared = _comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
             sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st), compared,
@@ -515,6 +534,7 @@ class Caribbean:
             sections = (compared,)
         else:
             sections = ()
+        sections = (*sections, *meter_sections)
         decide = st.decision
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from ..cache import Store
 from ..cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
@@ -41,12 +41,15 @@ from ..exact import decimal_str, percent_str
 from ..files import is_path
 from ..hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
 from ..keys import DEFAULT_TABLES
+from ..progressive import Meter, check_meter, progressive
+from ..progressive import section as progressive_section
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_class_index, suit_classes
 from ..tables import (
     Amount,
     HandPays,
+    MeterShare,
     Odds,
     Prize,
     Ratio,
@@ -104,6 +107,7 @@ class FiveCardBonus(Strict):
     three_of_a_kind: Prize | None = None
     two_pair: Prize | None = None
     pair: Prize | None = None  # any pair: the bonus does not read the main bet's minimum
+    meter: Meter | None = None  # a progressive: prizes may be shares of it ("100% meter")
 
     @field_validator("stake")
     @classmethod
@@ -111,6 +115,11 @@ class FiveCardBonus(Strict):
         if v <= 0:
             raise ValueError("the stake must be more than 0")
         return v
+
+    @model_validator(mode="after")
+    def _meter(self) -> FiveCardBonus:
+        check_meter({c.value: getattr(self, c.value) for c in HAND_CLASSES[:9]}, self.meter)
+        return self
 
 
 class Pays(Strict):
@@ -391,14 +400,15 @@ def five_card_bonus_wager(deck: Deck, bonus: FiveCardBonus) -> WagerResult:
         prize = getattr(bonus, cls.value)
         if prize is None:
             continue
-        text, units, coef = prize_units(prize, bonus.stake)
+        text, units, coef = prize_units(prize, bonus.stake, bonus.meter.shown if bonus.meter else None)
         n = int(by_class[k])
         won += n
         rows.append(Row(cls.value, cls.label, text, units, n, pay_ref=f"five_card_bonus.{cls.value}", pay_coef=coef))
     total = math.comb(deck.size, 5)
     rows.append(Row("no_prize", "No prize", "", Fraction(-1), total - won))
     return WagerResult(
-        wager="five_card_bonus", title=f"Five-card bonus (stake {money_text(bonus.stake)})",
+        wager="five_card_bonus",
+        title=f"Five-card bonus ({'progressive, ' if bonus.meter else ''}stake {money_text(bonus.stake)})",
         strategy="none (no decision)",
         total_combinations=total, rows=tuple(rows), unit=f"stake of {money_text(bonus.stake)}",
         notes=(f"Counted over the C({deck.size},5) = {total:,} final hands (the player's three cards and the two "
@@ -506,9 +516,14 @@ class LetItRide:
                              OPTIMAL if rules.card is None else rules.strategy_text)]
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
-        if model.pays.five_card_bonus is not None:
-            wagers.append(five_card_bonus_wager(deck, model.pays.five_card_bonus))
         sections = [_by_hand_section(sol, pays, rules.min_rank)]
+        bonus = model.pays.five_card_bonus
+        if bonus is not None:
+            wagers.append(five_card_bonus_wager(deck, bonus))
+            if bonus.meter is not None:
+                shares = {c.value: getattr(bonus, c.value) for c in HAND_CLASSES[:9]
+                          if isinstance(getattr(bonus, c.value), MeterShare)}
+                sections.append(progressive_section(progressive(wagers[-1], shares, bonus.stake, bonus.meter)))
         if wanted:
             sections.append(strategy_section("bet1_strategy", "Strategy: bet 1 (after the player's three cards)",
                                              counts.reps3, counts.weights3, sol.ride1, sol.s3, deck, rules.min_rank,
