@@ -152,13 +152,13 @@ def _session(game: str, strategy: str | None = None, decks: int | None = None, p
     return Session(game, options, Store.default(fresh=fresh))
 
 
-def _write(output: Path, text: str, protect: tuple[Path, ...] = ()) -> None:
+def _write(output: Path, text: str | bytes, protect: tuple[Path, ...] = ()) -> None:
     """Write a report atomically; never over a table file the run reads."""
     target = output.resolve()
     if any(target == p.resolve() for p in protect):
         raise Failure(f"-o {output} is the table file this report reads; write the report elsewhere", EXIT_INPUT)
     try:
-        write_atomic(output, text.encode("utf-8"))
+        write_atomic(output, text.encode("utf-8") if isinstance(text, str) else text)
     except OSError as e:
         raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
 
@@ -172,7 +172,8 @@ def main() -> None:
 @main.command()
 @game_argument
 @table_option
-@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html", "xlsx", "pdf"]), default="md",
+              show_default=True, help="md, csv and json are text; html, xlsx and pdf are documents for a filing.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write here instead of standard output.")
 @strategy_option
@@ -189,6 +190,9 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
     from .files import is_path
 
     profiles = _profiles(profile_refs)
+    if fmt in DOCUMENTS:
+        _document(game, table_ref, fmt, output, strategy, decks, players, symbolic, profiles, fresh)
+        return
     request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
     card = (Path(strategy),) if strategy and is_path(strategy) else ()
     # a profile's verdict sets the exit code, so a run with one is always settled, never replayed
@@ -211,6 +215,50 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
         click.echo(text, nl=False)
     else:
         _write(output, text, protect=(_table_path(game, table_ref),))
+    if failed:
+        raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
+
+
+DOCUMENTS = ("html", "xlsx", "pdf")
+
+
+def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
+              decks: int | None, players: int | None, symbolic: bool, profiles: list[Any], fresh: bool) -> None:
+    """A report as a document: HTML and PDF with the game's charts, or an xlsx workbook."""
+    if output is None and fmt != "html" and sys.stdout.isatty():
+        raise Failure(f"--format {fmt} is a binary file: write it with -o FILE (or redirect standard output)",
+                      EXIT_INPUT)
+    from .games import GAMES
+
+    session = _session(game, strategy, decks, players, brief=False, fresh=fresh)
+    analysis = session.analyze(table_ref)
+    if symbolic:
+        from .paytools import with_symbolic
+
+        analysis = with_symbolic(analysis)
+    analysis, failed = _checked(analysis, profiles)
+    data: str | bytes
+    if fmt == "xlsx":
+        from .report.xlsx import render_xlsx
+
+        data = render_xlsx(analysis)
+    else:
+        charts = GAMES[game].charts(analysis, session.rerun(analysis.table))
+        if fmt == "html":
+            from .report.html import render_html
+
+            data = render_html(analysis, charts)
+        else:
+            from .report.pdf import render_pdf
+
+            data = render_pdf(analysis, charts)
+    if output is not None:
+        _write(output, data, protect=(_table_path(game, table_ref),))
+    elif isinstance(data, str):
+        click.echo(data, nl=False)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
     if failed:
         raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
 

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from .. import __version__
-from ..exact import decimal_str, frac_str, one_in, percent_str
+from ..exact import decimal_str
 from ..results import Analysis, Section, WagerResult
 from .cells import cell_text
-
-
-def _fmt_units(u: Fraction) -> str:
-    return frac_str(u) if u.denominator != 1 else f"{u.numerator:+d}" if u else "0"
+from .document import rules_text, units_text, wager_facts
 
 
 def _html(text: str) -> str:
@@ -33,46 +28,11 @@ def _plain(text: str) -> str:
 def wager_markdown(w: WagerResult) -> str:
     """One wager: its figures, then its return table."""
     lines = [f"## {w.title} (`{w.wager}`)", ""]
-    eor = w.element_of_risk
-    lines += [
-        f"- Strategy: {w.strategy}",
-        f"- Expected value per {w.unit}: **{decimal_str(w.expected_value, 8)}** (exact {frac_str(w.expected_value)})",
-        f"- House edge: **{percent_str(w.house_edge)}** of the {w.unit}",
-    ]
-    if eor is not None:
-        lines.append(f"- Element of risk (edge per unit actually staked): {percent_str(eor)}")
-        lines.append(f"- Average total stake: {decimal_str(w.average_stake, 6)} (exact {frac_str(w.average_stake)})")
-    lines += [
-        f"- Standard deviation: {w.standard_deviation:.4f} (variance {decimal_str(w.variance, 6)})",
-        f"- Volatility index: {w.volatility_index('90'):.4f} at 90%, {w.volatility_index('95'):.4f} at 95%",
-        f"- Hit frequency: {percent_str(w.hit_frequency)}",
-        f"- Total combinations: {w.total_combinations:,}",
-    ]
-    prizes = w.prizes()
-    if prizes:
-        never = [p for p in prizes if p.probability == 0]
-        rare = [p for p in prizes if p.probability and not p.reachable]
-        odds = "; ".join(f"{p.pay_ref.split('.', 1)[1].replace('_', ' ')} {one_in(p.probability)}"
-                         for p in prizes if p.probability)
-        lines.append(f"- Prize odds: {odds}")
-        if rare:
-            lines.append("- **Prize check: expected less than once in 100 million games:** "
-                         + ", ".join(p.pay_ref for p in rare))
-        elif never:
-            lines.append("- Prize check: every prize this strategy can reach is expected at least once in "
-                         "100 million games; never reached: " + ", ".join(p.pay_ref for p in never))
-        else:
-            lines.append("- Prize check: every prize is expected at least once in 100 million games")
-    for k, v in w.extras.items():
-        vv = Fraction(v)
-        shown = f"{vv.numerator:,}" if vv.denominator == 1 else f"{decimal_str(vv, 8)} (exact {frac_str(vv)})"
-        lines.append(f"- {k.replace('_', ' ')}: {shown}")
-    for n in w.notes:
-        lines.append(f"- {n}")
+    lines += [f"- {fact}" for fact in wager_facts(w, lambda x: f"**{x}**")]
     lines += ["", "| Event | Pays | Units | Combinations | Probability | Return |", "|---|---|---:|---:|---:|---:|"]
     for r in w.rows:
         lines.append(
-            f"| {_cell(r.label)} | {_cell(r.pays)} | {_fmt_units(r.units)} | {r.combinations:,} "
+            f"| {_cell(r.label)} | {_cell(r.pays)} | {units_text(r.units)} | {r.combinations:,} "
             f"| {decimal_str(w.probability(r), 10)} | {decimal_str(w.row_return(r), 10)} |"
         )
     lines.append(
@@ -127,7 +87,7 @@ def render_markdown(a: Analysis) -> str:
         f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
         f"- oddscalc {__version__}",
         f"- Counting convention: {a.convention}",
-        "- Rules as resolved: " + "; ".join(f"{k} = {_rule(v)}" for k, v in a.rules.items()),
+        f"- Rules as resolved: {rules_text(a)}",
     ]
     if t.model.description:
         out += ["", _plain(t.model.description.strip())]
@@ -143,13 +103,3 @@ def render_markdown(a: Analysis) -> str:
     for s in a.sections:
         out.append(section_markdown(s))
     return "\n".join(out).rstrip() + "\n"
-
-
-def _rule(v: object) -> str:
-    if isinstance(v, Fraction):
-        return frac_str(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_rule(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {_rule(x)}" for k, x in v.items()) + "}"
-    return str(v)

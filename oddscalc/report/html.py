@@ -1,0 +1,44 @@
+"""HTML report: the document blocks through a Jinja2 template, charts inline as SVG; printable."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from .. import __version__
+from ..results import Analysis, Chart
+from .document import Document, document
+from .svg import render_chart
+
+
+def _needs(name: str) -> Any:
+    """An optional library of the filing formats, or a clear error naming the extra that brings it."""
+    import importlib
+
+    from ..protocol import OptionError
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise OptionError(f"this format needs {name}: pip install 'oddscalc[filing]'") from None
+
+
+@cache
+def _template() -> Any:
+    jinja2 = _needs("jinja2")
+    env = jinja2.Environment(loader=jinja2.PackageLoader("oddscalc.report", "templates"),
+                             autoescape=jinja2.select_autoescape(["html", "j2"]), keep_trailing_newline=True)
+    return env.get_template("report.html.j2")
+
+
+def html_of(doc: Document) -> str:
+    """A document as a standalone HTML page."""
+    markup = _needs("markupsafe").Markup
+    text: str = _template().render(doc=doc, version=__version__, svg=lambda c: markup(render_chart(c)))
+    return text
+
+
+def render_html(a: Analysis, charts: Sequence[Chart] = ()) -> str:
+    """The whole report as HTML."""
+    return html_of(document(a, charts))

@@ -1,0 +1,151 @@
+"""Excel workbook report (openpyxl): the report sheet, one sheet per wager and per section, the
+published checks. Every exact figure is written as text ("p/q") beside its decimal, and a count too
+large for a spreadsheet number (above 2**53) is written as text, so nothing is rounded on the way.
+
+The workbook's bytes depend on the analysis only: its document dates and the archive's entry
+times are fixed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import io
+import re
+import zipfile
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from .. import __version__
+from ..exact import frac_str
+from ..results import Analysis, Cell, Section, WagerResult
+from .document import rules_text, wager_facts
+from .html import _needs
+
+EXACT_NUMBER = 2**53  # every integer up to here is a spreadsheet number exactly
+_FIXED = datetime.datetime(2000, 1, 1)
+_BAD = re.compile(r"[\[\]:*?/\\]")
+
+
+def _number(value: int) -> int | str:
+    return value if abs(value) < EXACT_NUMBER else str(value)
+
+
+def _sheet_name(text: str, taken: set[str]) -> str:
+    base = _BAD.sub("-", text)[:31]
+    name, k = base, 2
+    while name.lower() in taken:
+        suffix = f" {k}"
+        name, k = base[:31 - len(suffix)] + suffix, k + 1
+    taken.add(name.lower())
+    return name
+
+
+def _bold_row(ws: Any, values: Sequence[Any], font: Any) -> None:
+    ws.append(list(values))
+    for cell in ws[ws.max_row]:
+        cell.font = font
+
+
+def _wager_sheet(ws: Any, w: WagerResult, bold: Any) -> None:
+    ws.append([w.title, w.wager])
+    ws["A1"].font = bold
+    for fact in wager_facts(w):
+        ws.append([fact])
+    ws.append([])
+    _bold_row(ws, ["event", "label", "pays", "units (exact)", "units", "stake (exact)", "combinations",
+                   "probability (exact)", "probability", "return (exact)", "return"], bold)
+    for r in w.rows:
+        p, ret = w.probability(r), w.row_return(r)
+        ws.append([r.event, r.label, r.pays, frac_str(r.units), float(r.units), frac_str(r.stake),
+                   _number(r.combinations), frac_str(p), float(p), frac_str(ret), float(ret)])
+    ws.append(["total", "", "", "", "", "", _number(w.total_combinations), "1", 1.0, frac_str(w.expected_value),
+               float(w.expected_value)])
+    for column, width in zip("ABCDEFGHIJK", (26, 40, 16, 14, 10, 12, 22, 34, 14, 34, 14)):
+        ws.column_dimensions[column].width = width
+
+
+def _cells(value: Cell) -> list[Any]:
+    """A section cell: its decimal (or int, text) and its exact text."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return [value, None]
+    if isinstance(value, int):
+        return [_number(value), None]
+    return [float(value), frac_str(value)]
+
+
+def _section_sheet(ws: Any, s: Section, bold: Any) -> None:
+    ws.append([s.title])
+    ws["A1"].font = bold
+    for line in s.intro:
+        ws.append([line])
+    ws.append([])
+    exact = [any(isinstance(r[j], Fraction) for r in s.rows) for j in range(len(s.columns))]
+    header: list[str] = []
+    for c, has in zip(s.columns, exact):
+        header += [c.title, f"{c.title} (exact)"] if has else [c.title]
+    _bold_row(ws, header, bold)
+    for row in s.rows:
+        out: list[Any] = []
+        for v, has in zip(row, exact):
+            out += _cells(v) if has else _cells(v)[:1]
+        ws.append(out)
+    for line in s.notes:
+        ws.append([line])
+
+
+def render_xlsx(a: Analysis) -> bytes:
+    """The whole report as an xlsx workbook."""
+    openpyxl = _needs("openpyxl")
+    bold = openpyxl.styles.Font(bold=True)
+    wb = openpyxl.Workbook()
+    wb.properties.created = wb.properties.modified = _FIXED
+    wb.properties.creator = f"oddscalc {__version__}"
+    wb.properties.title = a.table.title
+    ws = wb.active
+    ws.title = "Report"
+    taken = {"report"}
+    t = a.table
+    for key, value in (("title", t.title), ("game", a.game), ("table", t.id), ("table sha256", t.sha256),
+                       ("oddscalc", __version__), ("counting convention", a.convention),
+                       ("rules as resolved", rules_text(a)),
+                       ("description", " ".join((t.model.description or "").split()))):
+        ws.append([key, value])
+    for h in a.headline:
+        ws.append(["headline", h])
+    for assumption in a.assumptions:
+        ws.append(["assumption", assumption])
+    ws.column_dimensions["A"].width = 22
+    ws.column_dimensions["B"].width = 120
+    ws.append([])
+    _bold_row(ws, ["sheet", "contents"], bold)
+    for w in a.wagers:
+        name = _sheet_name(f"wager {w.wager}", taken)
+        ws.append([name, w.title])
+        _wager_sheet(wb.create_sheet(name), w, bold)
+    if a.checks:
+        name = _sheet_name("published", taken)
+        ws.append([name, "published and claimed figures against the exact ones"])
+        sheet = wb.create_sheet(name)
+        sheet.append(["Sources: " + "; ".join(a.sources)])
+        _bold_row(sheet, ["block", "wager", "figure", "stated", "computed", "verdict", "reason"], bold)
+        for c in a.checks:
+            sheet.append([c.block, c.wager, c.figure, c.expected, c.computed, c.verdict, c.message])
+    for s in a.sections:
+        name = _sheet_name(s.id, taken)
+        ws.append([name, s.title])
+        _section_sheet(wb.create_sheet(name), s, bold)
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return _fixed_times(buffer.getvalue())
+
+
+def _fixed_times(data: bytes) -> bytes:
+    """The same archive with every entry dated the same, so equal workbooks are equal bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():
+            fixed = zipfile.ZipInfo(info.filename, date_time=(2000, 1, 1, 0, 0, 0))
+            fixed.compress_type = zipfile.ZIP_DEFLATED
+            dst.writestr(fixed, src.read(info.filename))
+    return out.getvalue()
