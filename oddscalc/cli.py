@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -222,6 +223,16 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 DOCUMENTS = ("html", "xlsx", "pdf")
 
 
+def _filing(analysis: Any) -> Any:
+    """What a filing adds to the report: the petition's odds sheet and the hold tolerance."""
+    import dataclasses
+
+    from . import hold, odds_sheet
+
+    extra = (odds_sheet.section(analysis), hold.section(hold.subjects_of(analysis)))
+    return dataclasses.replace(analysis, sections=(*analysis.sections, *extra))
+
+
 def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
               decks: int | None, players: int | None, symbolic: bool, profiles: list[Any], fresh: bool) -> None:
     """A report as a document: HTML and PDF with the game's charts, or an xlsx workbook."""
@@ -237,13 +248,17 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
 
         analysis = with_symbolic(analysis)
     analysis, failed = _checked(analysis, profiles)
+    analysis = _filing(analysis)
     data: str | bytes
     if fmt == "xlsx":
         from .report.xlsx import render_xlsx
 
         data = render_xlsx(analysis)
     else:
-        charts = GAMES[game].charts(analysis, session.rerun(analysis.table))
+        from . import hold
+
+        charts = (*GAMES[game].charts(analysis, session.rerun(analysis.table)),
+                  hold.chart(hold.of_wager(analysis.wagers[0]), f"{game}-hold"))
         if fmt == "html":
             from .report.html import render_html
 
@@ -285,6 +300,42 @@ def check(game: str, table_ref: str | None, profile_refs: tuple[str, ...], strat
         click.echo(section_markdown(section))
     if failed:
         raise Failure(f"{failed} compliance check(s) fail", EXIT_CHECK)
+
+
+@main.command()
+@game_argument
+@table_option
+@click.option("--stake", "stakes", multiple=True, metavar="WAGER=AMOUNT",
+              help="A seat's stake on a wager, in money (e.g. main=5 jackpot=0.50); two wagers a seat plays "
+                   "together add a row for the seat's combined stake.")
+@strategy_option
+@decks_option
+@players_option
+@fresh_option
+def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: str | None, decks: int | None,
+         players: int | None, fresh: bool) -> None:
+    """Expected hold and its 95% and 99% bands after 10^3 .. 10^8 rounds, per wager and per seat."""
+    from . import hold as holds
+    from .exact import parse_fraction
+    from .report.markdown import section_markdown
+
+    analysis = _session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
+    money: dict[str, Any] = {}
+    for item in stakes:
+        name, _, amount = item.partition("=")
+        try:
+            value = parse_fraction(amount)
+        except ValueError:
+            value = Fraction(0)
+        if name not in [w.wager for w in analysis.wagers] or value <= 0:
+            raise OptionError(f"--stake {item!r}: write WAGER=AMOUNT with a wager of this table "
+                              f"({', '.join(w.wager for w in analysis.wagers)}) and an amount above 0")
+        money[name] = value
+    seats = [(a, b, money[a], money[b]) for a, b in analysis.joint if a in money and b in money]
+    if money and not seats:
+        pairs = ", ".join(f"{a} and {b}" for a, b in analysis.joint) or "none"
+        raise OptionError(f"--stake: no two of these wagers are played together by a seat; joint wagers: {pairs}")
+    click.echo(section_markdown(holds.section(holds.subjects_of(analysis, seats))), nl=False)
 
 
 @main.command()

@@ -363,6 +363,9 @@ class Analysis:
     published_applies: bool = True  # False when options override the table (decks, players, strategy)
     checks: tuple[Check, ...] = ()  # the table's [published]/[claimed] figures, when they apply
     sources: tuple[str, ...] = ()  # "<block>: <source>" of each figure block
+    # wagers a seat plays together, counted jointly: (wager a, wager b) -> {(event of a, event of b): deals};
+    # what a seat's combined stake needs (its variance), where the wagers' own rows do not say it
+    joint: Mapping[tuple[str, str], Mapping[tuple[str, str], int]] = field(default_factory=dict)
 
     def wager(self, name: str) -> WagerResult:
         """The wager with this id."""

@@ -390,6 +390,24 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
     )
 
 
+_OUTCOME_EVENTS = ("fold", "dealer_not_qualified", None, "push", "dealer_wins")  # tally columns; None: a win
+
+
+def joint_main_jackpot(st: Settled, jp: JackpotPays, paid_on_fold: bool) -> dict[tuple[str, str], int]:
+    """Deals by (main event, jackpot event): both wagers settle on the same player hand."""
+    out: dict[tuple[str, str], int] = {}
+    for k in range(st.tally.shape[0]):
+        prize = getattr(jp, HAND_CLASSES[k].value) if k < 5 else None
+        for o, event in enumerate(_OUTCOME_EVENTS):
+            n = int(st.tally[k, o])
+            if not n:
+                continue
+            main_event = event or f"win_{WIN_EVENTS[k]}"
+            jp_event = HAND_CLASSES[k].value if prize is not None and (paid_on_fold or o != 0) else "no_prize"
+            out[(main_event, jp_event)] = out.get((main_event, jp_event), 0) + n
+    return out
+
+
 def _prize_notes(jp: JackpotPays) -> tuple[str, ...]:
     prizes = [getattr(jp, c.value) for c in HAND_CLASSES[:5] if getattr(jp, c.value) is not None]
     notes = []
@@ -549,6 +567,8 @@ class Caribbean:
                         f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
                         f"C({deck.size - 6},4) = {dc.total:,}"),
             wagers=tuple(wagers), sections=sections, assumptions=tuple(model.assumptions),
+            joint={} if model.pays.jackpot is None else {
+                ("main", "jackpot"): joint_main_jackpot(st, model.pays.jackpot, rules.jackpot_paid_on_fold)},
         )
 
     def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:
