@@ -447,17 +447,34 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
 
 @main.command()
 @game_argument
-@click.argument("table_a", metavar="A")
-@click.argument("table_b", metavar="B")
+@click.argument("tables", nargs=-1, required=True, metavar="TABLE TABLE...")
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html", "xlsx", "pdf"]), default="md",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write here instead of standard output.")
 @strategy_option
 @fresh_option
-def compare(game: str, table_a: str, table_b: str, strategy: str | None, fresh: bool) -> None:
-    """Two tables of GAME side by side: rule and pay differences, figures, changed rows, flipped decisions."""
-    from .paytools import compare as compare_tables
-    from .report.tools import compare_text
+def compare(game: str, tables: tuple[str, ...], fmt: str, output: Path | None, strategy: str | None,
+            fresh: bool) -> None:
+    """Tables of GAME side by side (two or more): rule and pay differences, figures, changed rows, flipped
+    decisions, against the first."""
+    from .comparison import compare as compare_tables
+    from .report.tools import render_comparison
 
+    if len(tables) < 2:
+        raise OptionError("compare needs at least two tables")
+    if output is None and fmt in ("xlsx", "pdf") and sys.stdout.isatty():
+        raise Failure(f"--format {fmt} is a binary file: write it with -o FILE (or redirect standard output)",
+                      EXIT_INPUT)
     session = _session(game, strategy, fresh=fresh)
-    click.echo(compare_text(compare_tables(session.analyze(table_a), session.analyze(table_b))), nl=False)
+    data = render_comparison(compare_tables([session.analyze(t) for t in tables]), fmt)
+    if output is not None:
+        _write(output, data, protect=tuple(_table_path(game, t) for t in tables))
+    elif isinstance(data, str):
+        click.echo(data, nl=False)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
 
 
 @main.command()

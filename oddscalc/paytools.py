@@ -1,5 +1,5 @@
-"""Pays as variables: symbolic expected values, pay sensitivities, solving a pay for an edge,
-and comparing two tables.
+"""Pays as variables: symbolic expected values, pay sensitivities, solving a pay for an edge, and
+the decisions that flip between two analyses (``comparison`` sets tables side by side).
 
 Every row of a wager knows the one pay its units depend on (``Row.pay_ref``, e.g.
 ``main.royal_flush``) and how strongly (``Row.pay_coef``): units = base + coef * pay. With the
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .exact import decimal_str, percent_str
+from .exact import percent_str
 from .protocol import OptionError
 from .results import Analysis, Cell, Column, Decisions, Section, WagerResult
 from .tables import Money, Odds, Table, TableModel, ratio_text
@@ -290,42 +290,3 @@ def _printable(analyze: Callable[[Table], Analysis], table: Table, ref: str, wag
 
 
 # --- comparing two tables -----------------------------------------------------------------
-
-
-def _flat(prefix: str, obj: Any) -> dict[str, Any]:
-    if hasattr(type(obj), "model_fields"):
-        obj = {k: v for k, v in obj}
-    if isinstance(obj, dict):
-        out: dict[str, Any] = {}
-        for k, v in obj.items():
-            out.update(_flat(f"{prefix}.{k}" if prefix else str(k), v))
-        return out
-    return {prefix: obj}
-
-
-def shown_value(v: Any) -> str:
-    """A rule or pay value as a table file would print it."""
-    if isinstance(v, Money):
-        return f"{v.numerator:,}" if v.denominator == 1 else decimal_str(v, 2)
-    if isinstance(v, Fraction):
-        return ratio_text(v)
-    return "(none)" if v is None else str(v)
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """Two analyses of one game side by side."""
-
-    a: Analysis
-    b: Analysis
-    differences: tuple[tuple[str, str, str], ...]  # (key, value in A, value in B) of rules and pays
-    flips: tuple[Flips, ...]
-
-
-def compare(a: Analysis, b: Analysis) -> Comparison:
-    """What differs between two tables' rules and pays, and which decisions flip."""
-    fa = {**_flat("rules", dict(a.rules)), **_flat("pays", getattr(a.table.model, "pays", {}))}
-    fb = {**_flat("rules", dict(b.rules)), **_flat("pays", getattr(b.table.model, "pays", {}))}
-    diffs = tuple((k, shown_value(fa.get(k)), shown_value(fb.get(k)))
-                  for k in sorted(set(fa) | set(fb)) if fa.get(k) != fb.get(k))
-    return Comparison(a, b, diffs, tuple(decision_flips(a.decisions, b.decisions)))

@@ -18,10 +18,11 @@ from oddscalc.analysis import Session
 from oddscalc.cards import reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.cli import EXIT_INPUT, main
+from oddscalc.comparison import compare
+from oddscalc.exact import frac_str
 from oddscalc.games.raise_table import STRATEGIES
 from oddscalc.paytools import (
     NoSolution,
-    compare,
     decision_flips,
     linear_ev,
     pay_value,
@@ -122,7 +123,7 @@ def test_solve_refuses_unreachable_edges() -> None:
 def test_compare_names_differences_and_flips() -> None:
     a = lir(STD)
     b = lir("jacks-or-better")
-    text = compare_text(compare(a, b))
+    text = compare_text(compare([a, b]))
     assert "| rules.min_pair | pair of tens | pair of jacks |" in text
     assert "| pair_3_bets | 2,569,332 | 2,050,704 |" in text
     flips = {f.name: f for f in decision_flips(a.decisions, b.decisions)}
@@ -134,6 +135,35 @@ def test_compare_names_differences_and_flips() -> None:
 
 def test_compare_same_table_has_no_differences() -> None:
     a = lir(STD)
-    text = compare_text(compare(a, a))
-    assert "None: the two tables play and pay the same." in text
-    assert "bet1: 0 decision points" in text
+    text = compare_text(compare([a, a]))
+    assert "None: the tables play and pay the same." in text
+    assert "| bet1 | A to B | 0 | 0 |  |" in text and "Every row has the same combinations." in text
+
+
+def test_compare_any_number_of_tables_in_every_format(tmp_path: Path) -> None:
+    import io
+    import json
+
+    import openpyxl
+    from pypdf import PdfReader
+
+    args = ["compare", "let-it-ride", "standard", "jacks-or-better", "royal-500"]
+    data = json.loads(CliRunner().invoke(main, [*args, "--format", "json"]).output)
+    assert [t["id"] for t in data["tables"]] == ["standard", "jacks-or-better", "royal-500"]
+    figures = {r["figure"]: r for r in data["sections"]["figures_main"]["rows"]}
+    edge = {t: lir(t).wager("main").house_edge for t in ("standard", "jacks-or-better", "royal-500")}
+    assert figures["House edge"]["C"] == frac_str(edge["royal-500"])
+    assert figures["House edge"]["C_minus_A"] == frac_str(edge["royal-500"] - edge["standard"])
+    assert {tuple(r.values()) for r in data["sections"]["differences"]["rows"]} == {
+        ("pays.main.royal_flush", "1000:1", "1000:1", "500:1"), ("rules.min_pair", "pair of tens", "pair of jacks",
+                                                                 "pair of tens")}
+    csv_text = CliRunner().invoke(main, [*args, "--format", "csv"]).output
+    assert f"figures_main,1,C,{frac_str(edge['royal-500'])},0.03736541" in csv_text
+    for fmt in ("xlsx", "pdf", "html"):
+        out = tmp_path / f"compare.{fmt}"
+        assert CliRunner().invoke(main, [*args, "--format", fmt, "-o", str(out)]).exit_code == 0
+    assert "figures_main" in openpyxl.load_workbook(out.with_suffix(".xlsx")).sheetnames
+    pdf_text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(out.with_suffix(".pdf").read_bytes())).pages)
+    assert "0.03736541" in pdf_text and "royal-500" in pdf_text
+    r = CliRunner().invoke(main, ["compare", "let-it-ride", "standard"])
+    assert r.exit_code == EXIT_INPUT and "at least two tables" in r.output

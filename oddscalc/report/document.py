@@ -126,6 +126,16 @@ def rules_text(a: Analysis) -> str:
     return "; ".join(f"{k} = {_rule(v)}" for k, v in a.rules.items())
 
 
+def sections_document(title: str, facts: Sequence[str], sections: Sequence[Section]) -> Document:
+    """A document of report sections alone (``oddscalc compare``)."""
+    doc = Document(title)
+    doc.add("title", title)
+    doc.add("list", items=facts)
+    for s in sections:
+        _section(doc, s)
+    return doc
+
+
 def _section(doc: Document, s: Section) -> None:
     doc.add("heading", s.title)
     for line in s.intro:

@@ -1,10 +1,20 @@
-"""Text of the regulator's tools: a solved pay (``oddscalc solve``) and two tables compared (``oddscalc compare``)."""
+"""The regulator's tools as text: a solved pay (``oddscalc solve``) and tables compared (``oddscalc compare``)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
+from .. import __version__
+from ..comparison import Comparison, letter
 from ..exact import decimal_str, frac_str, percent_str
-from ..paytools import Comparison, Solution
+from ..paytools import Solution
 from ..tables import ratio_text
+from .cells import cell_json, cell_text
+from .csv import _text
+from .json import section_data
+from .markdown import section_markdown
 
 
 def solution_text(s: Solution) -> str:
@@ -24,49 +34,66 @@ def solution_text(s: Solution) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _comparison_facts(c: Comparison) -> list[str]:
+    return [f"Game: {c.game}", f"oddscalc {__version__}",
+            *(f"{letter(i)}: {a.table.id}: {a.table.title} (sha256 {a.table.sha256[:16]}...)"
+              for i, a in enumerate(c.analyses)),
+            "Changes and flips are against table A."]
+
+
+def _comparison_title(c: Comparison) -> str:
+    return f"{c.game}: " + " vs ".join(a.table.id for a in c.analyses)
+
+
 def compare_text(c: Comparison) -> str:
-    """Rule and pay differences, each wager's figures side by side, changed rows, flipped decisions (Markdown)."""
-    a, b = c.a, c.b
-    ta, tb = a.table, b.table
-    lines = [f"# {a.game}: `{ta.id}` vs `{tb.id}`", "", f"- A: {ta.title} (sha256 `{ta.sha256[:16]}…`)",
-             f"- B: {tb.title} (sha256 `{tb.sha256[:16]}…`)", "", "## Rule and pay differences", ""]
-    if c.differences:
-        lines += ["| Key | A | B |", "|---|---|---|"] + [f"| {k} | {x} | {y} |" for k, x, y in c.differences]
-    else:
-        lines.append("None: the two tables play and pay the same.")
-    lines.append("")
-    bw = {w.wager: w for w in b.wagers}
-    for w in a.wagers:
-        o = bw.get(w.wager)
-        if o is None:
-            lines += [f"## `{w.wager}`: only in A", ""]
-            continue
-        lines += [f"## `{w.wager}`", "", "| Figure | A | B | B - A |", "|---|---:|---:|---:|"]
-        for name, x, y in (("Expected value", w.expected_value, o.expected_value),
-                           ("House edge", w.house_edge, o.house_edge),
-                           ("Element of risk", w.element_of_risk, o.element_of_risk),
-                           ("Average stake", w.average_stake, o.average_stake)):
-            if x is None or y is None:
-                continue
-            lines.append(f"| {name} | {decimal_str(x, 8)} | {decimal_str(y, 8)} | {decimal_str(y - x, 8)} |")
-        lines.append(f"| Standard deviation | {w.standard_deviation:.6f} | {o.standard_deviation:.6f} | "
-                     f"{o.standard_deviation - w.standard_deviation:+.6f} |")
-        rows_b = {r.event: r.combinations for r in o.rows}
-        changed = [(r.event, r.combinations, rows_b.get(r.event)) for r in w.rows
-                   if rows_b.get(r.event) != r.combinations]
-        if w.total_combinations != o.total_combinations:
-            lines += ["", f"Totals differ ({w.total_combinations:,} vs {o.total_combinations:,}): "
-                          "rows are not comparable."]
-        elif changed:
-            lines += ["", "Rows whose combinations changed:", "", "| Event | A | B |", "|---|---:|---:|"]
-            lines += [f"| {e} | {x:,} | {'-' if y is None else f'{y:,}'} |" for e, x, y in changed]
-        else:
-            lines += ["", "Every row has the same combinations."]
-        lines.append("")
-    lines += ["## Strategy decisions that flip", ""]
-    if not a.decisions:
-        lines.append("This game's report exposes no per-point decisions.")
-    for f in c.flips:
-        lines.append(f"- {f.name}: {f.points:,} decision points ({f.combinations:,} combinations)")
-        lines += [f"  - {e}" for e in f.examples]
-    return "\n".join(lines).rstrip() + "\n"
+    """The comparison as Markdown."""
+    out = [f"# {_comparison_title(c)}", ""] + [f"- {f}" for f in _comparison_facts(c)] + [""]
+    out += [section_markdown(s) for s in c.sections()]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def compare_json(c: Comparison) -> str:
+    """The comparison as JSON: the tables, then the sections by id, exact values as "p/q"."""
+    data = {"oddscalc_version": __version__, "game": c.game,
+            "tables": [{"id": a.table.id, "title": a.table.title, "table_sha256": a.table.sha256}
+                       for a in c.analyses],
+            "sections": {s.id: section_data(s) for s in c.sections()}}
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def compare_csv(c: Comparison) -> str:
+    """The comparison as CSV, one line per cell: section, row, column, exact value, as printed."""
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(["section", "row", "column", "value", "shown"])
+    for s in c.sections():
+        for i, row in enumerate(s.rows):
+            for col, v in zip(s.columns, row):
+                exact = cell_json(v)
+                out.writerow([s.id, i, col.id, "" if exact is None else _text(str(exact)), _text(cell_text(v, col))])
+    return buf.getvalue()
+
+
+def render_comparison(c: Comparison, fmt: str) -> str | bytes:
+    """The comparison in any report format."""
+    if fmt == "md":
+        return compare_text(c)
+    if fmt == "json":
+        return compare_json(c)
+    if fmt == "csv":
+        return compare_csv(c)
+    if fmt == "xlsx":
+        from .xlsx import render_sections_xlsx
+
+        facts = [(f.split(": ", 1)[0], f.split(": ", 1)[-1]) for f in _comparison_facts(c)]
+        return render_sections_xlsx(_comparison_title(c), facts, c.sections())
+    from .document import sections_document
+
+    doc = sections_document(_comparison_title(c), _comparison_facts(c), c.sections())
+    if fmt == "html":
+        from .html import html_of
+
+        return html_of(doc)
+    from .pdf import pdf_of
+
+    return pdf_of(doc)

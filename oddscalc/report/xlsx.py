@@ -135,6 +135,33 @@ def render_xlsx(a: Analysis) -> bytes:
         name = _sheet_name(s.id, taken)
         ws.append([name, s.title])
         _section_sheet(wb.create_sheet(name), s, bold)
+    return _saved(wb)
+
+
+def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections: Sequence[Section]) -> bytes:
+    """A workbook of report sections alone (``oddscalc compare``): a first sheet of facts, a sheet each."""
+    openpyxl = _needs("openpyxl")
+    bold = openpyxl.styles.Font(bold=True)
+    wb = openpyxl.Workbook()
+    wb.properties.created = wb.properties.modified = _FIXED
+    wb.properties.creator = f"oddscalc {__version__}"
+    wb.properties.title = title
+    ws = wb.active
+    ws.title = "Report"
+    ws.append(["title", title])
+    for key, value in facts:
+        ws.append([key, value])
+    ws.column_dimensions["A"].width = 22
+    ws.column_dimensions["B"].width = 100
+    taken = {"report"}
+    for s in sections:
+        name = _sheet_name(s.id, taken)
+        ws.append([name, s.title])
+        _section_sheet(wb.create_sheet(name), s, bold)
+    return _saved(wb)
+
+
+def _saved(wb: Any) -> bytes:
     buffer = io.BytesIO()
     wb.save(buffer)
     return _fixed_times(buffer.getvalue())
