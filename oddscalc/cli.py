@@ -227,9 +227,10 @@ def _filing(analysis: Any) -> Any:
     """What a filing adds to the report: the petition's odds sheet and the hold tolerance."""
     import dataclasses
 
-    from . import hold, odds_sheet
+    from . import exposure, hold, odds_sheet
 
-    extra = (odds_sheet.section(analysis), hold.section(hold.subjects_of(analysis)))
+    exposed = exposure.section(analysis)
+    extra = (odds_sheet.section(analysis), hold.section(hold.subjects_of(analysis)), *([exposed] if exposed else []))
     return dataclasses.replace(analysis, sections=(*analysis.sections, *extra))
 
 
@@ -336,6 +337,24 @@ def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: st
         pairs = ", ".join(f"{a} and {b}" for a, b in analysis.joint) or "none"
         raise OptionError(f"--stake: no two of these wagers are played together by a seat; joint wagers: {pairs}")
     click.echo(section_markdown(holds.section(holds.subjects_of(analysis, seats))), nl=False)
+
+
+@main.command()
+@game_argument
+@table_option
+@strategy_option
+@fresh_option
+def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool) -> None:
+    """The most the house pays in one round at the table's [limits], and the house edge under its cap."""
+    from . import exposure as exposures
+    from .report.markdown import section_markdown
+
+    analysis = _session(game, strategy, fresh=fresh).analyze(table_ref)
+    section = exposures.section(analysis)
+    if section is None:
+        raise Failure(f"table {analysis.table.id} states no [limits]: add [limits.bets] with each wager's min and max",
+                      EXIT_INPUT)
+    click.echo(section_markdown(section), nl=False)
 
 
 @main.command()

@@ -22,7 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, ValidationError, model_validator
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -227,6 +227,28 @@ class Published(BaseModel):
         return {k: v for k, v in extra.items() if isinstance(v, dict)}
 
 
+class BetLimit(Strict):
+    """The smallest and largest bet on a wager, in money per unit of the wager (an ante, a base bet, a stake)."""
+
+    min: Amount
+    max: Amount
+
+    @model_validator(mode="after")
+    def _ordered(self) -> BetLimit:
+        if not 0 < self.min <= self.max:
+            raise ValueError(f"a bet limit needs 0 < min <= max, not min {self.min} and max {self.max}")
+        return self
+
+
+class Limits(Strict):
+    """The table's limits: bets per wager, seats, and a cap on what one seat can be paid in one round."""
+
+    currency: str = ""
+    seats: int = Field(7, ge=1, le=12)
+    bets: dict[str, BetLimit] = Field(default_factory=dict)
+    cap: Amount | None = None  # the most one seat is paid (net) in one round, over its wagers
+
+
 class TableModel(Strict):
     """Common top level of every table file; games subclass it with typed rules and pays."""
 
@@ -234,6 +256,7 @@ class TableModel(Strict):
     title: str
     description: str = ""
     assumptions: list[str] = Field(default_factory=list)
+    limits: Limits | None = None
     published: Published | None = None
     claimed: Published | None = None
 
