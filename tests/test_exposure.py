@@ -13,11 +13,12 @@ from oddscalc import exposure
 from oddscalc.analysis import Session
 from oddscalc.catalog import load_table, tables_dir
 from oddscalc.cli import EXIT_INPUT, EXIT_TABLE, main
+from oddscalc.results import Cell
 
 SPAIN = tables_dir() / "caribbean" / "spain.toml"
 
 
-def _rows(s: Session, path: Path | str) -> dict[str, dict[str, object]]:
+def _rows(s: Session, path: Path | str) -> dict[str, dict[str, Cell]]:
     a = s.analyze(load_table(Path(path)) if isinstance(path, Path) else path)
     sec = exposure.section(a)
     assert sec is not None
@@ -34,7 +35,7 @@ def test_the_rule_sheets_caribbean_at_its_limits(sessions: Callable[[str], Sessi
     royal = main_w.probability(main_w.row("win_royal_flush"))
     assert rows["one seat"]["top_net_win"] == 100 + 200 * 100 + Fraction(49_999, 2)
     assert rows["one seat"]["probability"] == royal  # a raised royal flush always has the Jackpot's royal too
-    assert rows["full table"]["top_net_win"] == 7 * rows["one seat"]["top_net_win"]  # type: ignore[operator]
+    assert rows["full table"]["top_net_win"] == 7 * rows["one seat"]["top_net_win"]
     assert rows["main"]["house_edge"] == main_w.element_of_risk
 
 
