@@ -88,22 +88,22 @@ def section(a: Analysis) -> Section | None:
     for name, outcomes, stake in subjects:
         what, net, p = _top(outcomes)
         tops.append(net)
-        capped = _capped_edge(outcomes, stake, limits.cap) if limits.cap is not None else None
-        rows.append((name, what, net, p, one_in(p), -sum((q * v for _, v, q in outcomes), Fraction(0)) / stake,
-                     capped))
+        edge = -sum((q * v for _, v, q in outcomes), Fraction(0)) / stake
+        capped = (_capped_edge(outcomes, stake, limits.cap),) if limits.cap is not None else ()
+        rows.append((name, what, net, p, one_in(p), edge, *capped))
     # one seat's top win: its joint outcome where the game counts one, else every wager's top at once (a bound)
     seat_top = max(tops[len(tops) - len(seats):]) if seats else sum(tops, Fraction(0))
     table_top = limits.seats * seat_top
     rows.append((f"full table: {limits.seats} seats", "every seat's top win in one round (an upper bound)",
-                 table_top, None, "", None, None))
+                 table_top, None, "", None, *((None,) if limits.cap is not None else ())))
     return Section(
         "exposure", f"Exposure at the table's limits{f' ({limits.currency})' if limits.currency else ''}",
         (Column("subject", "Bet"), Column("top_outcome", "Top outcome"),
-         Column("top_net_win", f"Top net win{cur}", "decimal", 2), Column("probability", "Probability", "fraction"),
-         Column("odds", "Odds"), Column("house_edge", "House edge", "percent", 4),
-         Column("house_edge_capped", "House edge with the cap" + (f" of {money_text(limits.cap)}{cur}"
-                                                                  if limits.cap is not None else " (no cap)"),
-                "percent", 4)),
+         Column("top_net_win", f"Top net win{cur}", "decimal", 2),
+         Column("probability", "Probability", "decimal", 12), Column("odds", "Odds"),
+         Column("house_edge", "House edge", "percent", 4),
+         *((Column("house_edge_capped", f"House edge with the cap of {money_text(limits.cap)}{cur}", "percent", 4),)
+           if limits.cap is not None else ())),
         tuple(rows),
         intro=("Net wins at the maximum bets of the table's limits (what the house pays beyond the stakes). The house "
                "edge is per amount wagered at those bets; with a cap, each outcome of one seat pays at most the cap.",),
