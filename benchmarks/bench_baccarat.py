@@ -3,6 +3,7 @@
 - ``report punto-banco`` (8 decks, every wager) and ``report house-baccarat`` (one seat, optimal
   play solved), nothing stored (``ODDSCALC_NO_CACHE=1``): targets 0.3 s and 0.4 s;
 - settling one more side bet from the stored coup-feature cells: target 50 ms;
+- every wager's exact EV from a depleted shoe, as a counting study needs at each coup: target 5 ms;
 - house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each
   (the limit's reason); beyond it the report is exact on an infinite shoe, also timed;
 - with ``--limit``: one exact finite-shoe evaluation of the other seats for the first seat count
@@ -46,6 +47,22 @@ base, _ = settle_seconds("standard")
 more, bets = settle_seconds("winning-total")
 print(base, (more - base) / (bets - 2), bets - 2)
 """
+COUP_PROBE = """
+import random, time
+from oddscalc.analysis import Session
+from oddscalc.counting import coup_ev, with_ranks
+rules = Session("punto-banco").resolve("dragon-bonus")
+fast = coup_ev(rules)
+left = with_ranks(rules.cards)
+rng = random.Random(1)
+best = 1.0
+for _ in range(200):  # a shoe dealt down card by card, its exact EVs at every step
+    r = rng.randrange(13)
+    if left[r] and sum(left) > 60:
+        left[r] -= 1
+    t = time.perf_counter(); fast.ev(left); best = min(best, time.perf_counter() - t)
+print(best)
+"""
 COLD = {"ODDSCALC_NO_CACHE": "1"}
 
 
@@ -68,6 +85,8 @@ def main() -> int:
     out.seconds("settle punto-banco standard from stored cells (3 wagers)", float(base), None)
     out.seconds(f"settle one more side bet from stored cells (each of winning-total's {bets} beyond standard's)",
                 float(per_bet), 0.05)
+    probe = subprocess.run([sys.executable, "-c", COUP_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
+    out.seconds("exact EV of every dragon-bonus wager from a depleted shoe (per coup)", float(probe.stdout), 0.005)
     for table in ("seed", "seed-house-draws"):
         best, _ = best_cli(repeats, report("house-baccarat", "--table", table), COLD)
         out.seconds(f"report house-baccarat --table {table} (1 seat), nothing stored", best, 0.4)

@@ -358,6 +358,53 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool
 
 
 @main.command()
+@click.argument("game", type=click.Choice(["punto-banco"]))
+@table_option
+@click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7).")
+@click.option("--shoes", type=click.IntRange(1, 10**6), default=200, show_default=True,
+              help="Shoes the study deals.")
+@click.option("--penetration", default="0.8", show_default=True, help="Share of each shoe dealt (0 to 1).")
+@click.option("--trigger", type=float, help="Bet at this true count or above (default: where the EV turns positive).")
+@click.option("--seed", type=int, default=20261201, show_default=True)
+@click.option("--decks", type=click.IntRange(1, 10_000), help="Decks in the shoe.")
+@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@fresh_option
+def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, penetration: str, trigger: float | None,
+             seed: int, decks: int | None, fmt: str, fresh: bool) -> None:
+    """Card counting on GAME: exact removal effects of every rank on every wager, a balanced count per
+    wager, and with --wager a counting study that knows the exact EV at every coup."""
+    import json
+
+    from . import counting as cnt
+    from . import study as studies
+    from .exact import parse_fraction
+    from .progress import Progress
+    from .report.json import section_data
+    from .report.markdown import section_markdown
+
+    session = _session(game, decks=decks, fresh=fresh)
+    rules = session.resolve(table_ref)
+    fx = cnt.removal_effects(rules)
+    sections = [cnt.effects_section(fx, rules.cards.shoe.label), cnt.tags_section(fx)]
+    if wager is not None:
+        try:
+            share = parse_fraction(penetration)
+        except ValueError:
+            raise OptionError(f"--penetration: not a number: {penetration!r}") from None
+        bar = Progress(_progress(), f"counting study: {shoes} shoes")
+        st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger,
+                         lambda done: bar.step(done, shoes))
+        bar.finish()
+        sections.append(studies.section(st))
+    if fmt == "json":
+        click.echo(json.dumps({"game": game, "table": rules.table.id, "table_sha256": rules.table.sha256,
+                               "sections": {s.id: section_data(s) for s in sections}}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"# Counting: {rules.table.title} ({game}/{rules.table.id})\n")
+        click.echo("\n".join(section_markdown(s) for s in sections), nl=False)
+
+
+@main.command()
 def profiles() -> None:
     """The shipped compliance profiles: id, title, source."""
     from .catalog import profiles_dir

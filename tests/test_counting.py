@@ -1,0 +1,85 @@
+"""Card counting: removal effects that balance exactly, the per-coup EV against a full recount of the
+same depleted shoe, and a counting study whose always-bet play lands on the exact edge."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from oddscalc import counting, study
+from oddscalc.analysis import Session
+from oddscalc.cli import EXIT_INPUT, main
+from oddscalc.games.coup_features import Cards, count_cells
+from oddscalc.games.punto_banco import PuntoBancoRules, settle
+from oddscalc.protocol import OptionError
+
+
+def _rules(sessions: Callable[[str], Session], table: str) -> PuntoBancoRules:
+    rules = sessions("punto-banco").resolve(table)
+    assert isinstance(rules, PuntoBancoRules)
+    return rules
+
+
+@pytest.fixture(scope="module")
+def dragon(sessions: Callable[[str], Session]) -> PuntoBancoRules:
+    return _rules(sessions, "dragon-bonus")
+
+
+def _recount(cards: Cards, rules: PuntoBancoRules) -> dict[str, Fraction]:
+    return {w.wager: w.expected_value for w in settle(count_cells(cards, rules.drawing), rules.model.pays)}
+
+
+def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Callable[[str], Session]) -> None:
+    fx = counting.removal_effects(dragon)
+    assert set(fx.wagers) == {"banker", "player", "tie", "dragon_bonus_player", "dragon_bonus_banker"}
+    assert all(fx.balance(w) == 0 for w in fx.wagers)  # burning a random card changes nothing
+    assert fx.base == _recount(dragon.cards, dragon)
+    for rank in (0, 9):  # the ace, and the ten for every card worth 0: against a recount of the depleted shoe
+        depleted = _recount(counting._without(dragon.cards, rank), dragon)
+        assert {w: fx.base[w] + fx.effect[w][rank] for w in fx.wagers} == depleted
+    pairs = counting.removal_effects(_rules(sessions, "standard"))
+    assert set(pairs.effect["player_pair"]) == {0}  # every rank alike: one card cannot tilt a pair bet
+    for w in fx.wagers:
+        tags = counting.balanced_tags(fx.effect[w], fx.cards)
+        assert sum(n * t for n, t in zip(fx.cards, tags)) == 0 and max(map(abs, tags)) <= 4
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_per_coup_ev_equals_a_full_recount_of_the_depleted_shoe(dragon: PuntoBancoRules, seed: int) -> None:
+    rng = random.Random(seed)
+    copies = list(dragon.cards.copies)
+    for _ in range(rng.randrange(50, 300)):  # a shoe part dealt, unevenly
+        c = rng.randrange(len(copies))
+        copies[c] -= bool(copies[c])
+    depleted = Cards(tuple(copies))
+    fast = counting.coup_ev(dragon)
+    assert not fast.uncovered
+    assert fast.ev(counting.with_ranks(depleted)) == _recount(depleted, dragon)
+
+
+def test_a_study_that_always_bets_lands_on_the_exact_edge(dragon: PuntoBancoRules) -> None:
+    fx = counting.removal_effects(dragon)
+    st = study.run(dragon, counting.coup_ev(dragon), fx, "banker", 30, Fraction(4, 5), 11, trigger=-1e9)
+    always = study.section(st).records()[0]
+    assert always["bets"] == st.coups  # a trigger no count is below: every coup is bet
+    edge, half = Fraction(always["edge"]), Fraction(always["edge_ci"])  # type: ignore[arg-type]
+    assert abs(edge - fx.base["banker"]) < half
+    again = study.run(dragon, counting.coup_ev(dragon), fx, "banker", 30, Fraction(4, 5), 11, trigger=-1e9)
+    assert (again.plays[0].won == st.plays[0].won).all()  # the seed decides every shoe
+
+
+def test_counting_needs_a_finite_shoe_and_a_covered_wager(sessions: Callable[[str], Session]) -> None:
+    with pytest.raises(OptionError, match="infinite shoe"):
+        counting.removal_effects(_rules(sessions, "infinite"))
+    r = CliRunner().invoke(main, ["counting", "punto-banco", "--wager", "dragon_7"])
+    assert r.exit_code == EXIT_INPUT and "'dragon_7' is not one of them (banker, player, tie" in r.output
+    r = CliRunner().invoke(main, ["counting", "punto-banco", "--table", "dragon-bonus", "--format", "json",
+                                  "--wager", "dragon_bonus_player", "--shoes", "3"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)["sections"]
+    assert set(data) == {"removal_effects", "count_tags", "counting_study_dragon_bonus_player"}
