@@ -167,12 +167,19 @@ def _saved(wb: Any) -> bytes:
     return _fixed_times(buffer.getvalue())
 
 
+_MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+
+
 def _fixed_times(data: bytes) -> bytes:
-    """The same archive with every entry dated the same, so equal workbooks are equal bytes."""
+    """The same archive with every entry dated the same and the document's modified date fixed (openpyxl
+    stamps the time of saving), so equal workbooks are equal bytes."""
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
             fixed = zipfile.ZipInfo(info.filename, date_time=(2000, 1, 1, 0, 0, 0))
             fixed.compress_type = zipfile.ZIP_DEFLATED
-            dst.writestr(fixed, src.read(info.filename))
+            body = src.read(info.filename)
+            if info.filename == "docProps/core.xml":
+                body = _MODIFIED.sub(rb"\g<1>" + _FIXED.strftime("%Y-%m-%dT%H:%M:%SZ").encode() + rb"\g<2>", body)
+            dst.writestr(fixed, body)
     return out.getvalue()
