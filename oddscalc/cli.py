@@ -405,6 +405,30 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 
 
 @main.command()
+@click.argument("game", type=click.Choice(["let-it-ride"]))
+@table_option
+@click.option("--partners", type=click.IntRange(1, 1), default=1, show_default=True,
+              help="Partners whose three cards the player sees (1: exact over every deal).")
+@fresh_option
+def collusion(game: str, table_ref: str | None, partners: int, fresh: bool) -> None:
+    """What seeing a partner's cards is worth, exact: the player plays knowing them."""
+    from . import collusion as col
+    from .games.let_it_ride import PAYING
+    from .progress import Progress
+    from .report.markdown import section_markdown
+
+    session = _session(game, fresh=fresh)
+    rules = session.resolve(table_ref)
+    counts = session.counts(rules)
+    pays = [getattr(rules.model.pays.main, c.value) for c in PAYING]
+    bar = Progress(_progress(), "let-it-ride: a partner's cards seen")
+    result = col.partner_seen(counts, pays, rules.min_rank, bar.step)
+    bar.finish()
+    click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
+    click.echo(section_markdown(col.section(result)), nl=False)
+
+
+@main.command()
 def profiles() -> None:
     """The shipped compliance profiles: id, title, source."""
     from .catalog import profiles_dir

@@ -1,0 +1,75 @@
+"""Let It Ride with a partner's cards seen: the inclusion-exclusion sums against a plain brute force over
+every deal of a reduced deck, and cards dealt to a partner but never seen changing nothing."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+
+from click.testing import CliRunner
+
+from oddscalc import collusion
+from oddscalc.analysis import Session
+from oddscalc.cards import Deck, reduced_deck
+from oddscalc.catalog import resolve_table
+from oddscalc.cli import main
+from oddscalc.games.let_it_ride import PAYING, count_holdings
+from oddscalc.hands import HandClass, hand_value
+
+STANDARD = resolve_table("let-it-ride", "standard")
+PAYS: list[Fraction] = [getattr(STANDARD.model.pays.main, c.value) for c in PAYING]  # type: ignore[attr-defined]
+
+
+def _value(hand: tuple[int, ...], min_rank: int) -> Fraction:
+    cls, tie = hand_value(hand)
+    if cls == HandClass.HIGH_CARD or (cls == HandClass.PAIR and tie[0] < min_rank):
+        return Fraction(-1)
+    return PAYS[PAYING.index(cls)]
+
+
+def _brute(deck: Deck, min_rank: int, seen: bool) -> Fraction:
+    """Every deal played as written: the partner's cards used in the decisions only when ``seen``."""
+    memo: dict[frozenset[int], Fraction] = {}
+
+    def v(hand: tuple[int, ...]) -> Fraction:
+        key = frozenset(hand)
+        if key not in memo:
+            memo[key] = _value(hand, min_rank)
+        return memo[key]
+
+    cards = deck.cards
+    total, deals = Fraction(0), 0
+    for three in itertools.combinations(cards, 3):
+        others = [c for c in cards if c not in three]
+        for partner in itertools.combinations(others, 3):
+            rest = [c for c in others if c not in partner]
+            known = rest if seen else others  # what the player's decisions average over
+            r1 = sum(v(three + (a, b)) for a, b in itertools.combinations(known, 2)) > 0
+            for c1 in rest:
+                pool = [c for c in known if c != c1]
+                r2 = sum(v(three + (c1, c2)) for c2 in pool) > 0
+                for c2 in rest:
+                    if c2 != c1:
+                        total += v(three + (c1, c2)) * (1 + r1 + r2)
+                        deals += 1
+    return total / deals
+
+
+def test_the_partners_cards_seen_against_a_brute_force() -> None:
+    deck = reduced_deck("9", 2)
+    p = collusion.partner_seen(count_holdings(deck, 8), PAYS, 8)
+    assert p.ev == _brute(deck, 8, seen=True)
+    assert p.ev_unseen == _brute(deck, 8, seen=False)  # dealt to a partner and never seen: the ordinary game
+    assert p.ev > p.ev_unseen
+
+
+def test_one_partner_on_the_full_deck(sessions: Callable[[str], Session]) -> None:
+    s = sessions("let-it-ride")
+    counts = s.counts(s.resolve("standard"))
+    p = collusion.partner_seen(counts, PAYS, 8)
+    assert p.deals == 22_100 * 18_424 * 46 * 45
+    assert p.ev_unseen == Fraction(-1_822_224, 51_979_200)
+    assert p.ev_unseen < p.ev < 0  # seeing three more cards helps, but not enough to beat the game
+    r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "1"])
+    assert r.exit_code == 0 and "| one partner's three cards seen |" in r.output, r.output
