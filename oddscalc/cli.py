@@ -429,6 +429,26 @@ def collusion(game: str, table_ref: str | None, partners: int, fresh: bool) -> N
 
 
 @main.command()
+@click.argument("game", type=click.Choice(["caribbean"]))
+@table_option
+@fresh_option
+def flash(game: str, table_ref: str | None, fresh: bool) -> None:
+    """What seeing the dealer's cards is worth at GAME, exact: the up card alone, and all five."""
+    from . import flash as flashes
+    from .games.caribbean import settle_counts
+    from .report.markdown import section_markdown
+
+    session = _session(game, fresh=fresh)
+    rules = session.resolve(table_ref)
+    rt = session.counts(rules)
+    pays = rules.model.pays.main
+    st = settle_counts(rt, pays, closest=False)
+    seen = [flashes.one_card(rt, st, pays), flashes.all_cards(rt, st, pays)]
+    click.echo(f"# Dealer cards seen: {rules.table.title} ({game}/{rules.table.id})\n")
+    click.echo(section_markdown(flashes.section(seen, st)), nl=False)
+
+
+@main.command()
 def profiles() -> None:
     """The shipped compliance profiles: id, title, source."""
     from .catalog import profiles_dir

@@ -330,6 +330,8 @@ def _closest(rt: RaiseTable, by_class: list[Fraction], strategy: str,
 
 # --- the wagers ---------------------------------------------------------------------------------
 
+UNSEEN_NOTE = ("Cards dealt to other seats and never seen change no expected value: to the player they are like the "
+               "cards left in the deck; only cards seen do")
 WIN_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card"]
 WIN_EVENTS = [c.value for c in HAND_CLASSES[:9]] + ["ace_king", "other_high_card"]
 
@@ -357,7 +359,8 @@ def main_wager(dc: RaiseTable, pays: RaisePays, st: Settled) -> WagerResult:
                 "win_pair_or_ace_king": rows[8].combinations + rows[9].combinations,
                 "ace_king_deals": int(st.ak_total.sum()), "ace_king_deals_raised": int(st.ak_raised.sum())},
         notes=("Units are net antes won: a win pays the ante 1:1 and the raise (2 antes) at the table's odds; "
-               "an exact tie between raising and folding folds (same EV, lower stake).",),
+               "an exact tie between raising and folding folds (same EV, lower stake).",
+               UNSEEN_NOTE + " (oddscalc flash: the dealer's cards seen).",),
     )
 
 

@@ -363,7 +363,7 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
         note = ("Bet 3 (the $ bet) always plays; bets 1 and 2 ride as the strategy card decides, on "
                 f"{ride3:,} of {n3:,} three-card and {ride4:,} of {n4:,} four-card holdings.")
         return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
-                           result.unit, result.stake_varies, result.extras, (note,))
+                           result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE))
     # Zero-EV holdings change the stake, never the EV: the other convention's figures follow exactly.
     shift = Fraction(zero3, n3) + Fraction(zero4, n4)
     other = result.average_stake + (-shift if ride_on_zero else shift)
@@ -374,7 +374,11 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
             f"gives {decimal_str(other, 6)} bets in play and an element of risk of "
             f"{percent_str(result.house_edge / other)}.")
     return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
-                       result.unit, result.stake_varies, result.extras, (note,))
+                       result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE))
+
+
+UNSEEN_NOTE = ("Cards dealt to other seats and never seen change no expected value: to the player they are like the "
+               "cards left in the deck; only cards seen do (oddscalc collusion: a partner's cards seen).")
 
 
 def bonus_wager(counts: HoldingCounts, pays: BonusPays) -> WagerResult:

@@ -1,0 +1,91 @@
+"""Caribbean Stud with the dealer's cards seen, and cards dealt to another seat unseen: against plain
+brute forces over every deal of a reduced deck."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from fractions import Fraction
+
+from click.testing import CliRunner
+
+from oddscalc import flash
+from oddscalc.analysis import Session
+from oddscalc.cards import Deck, reduced_deck
+from oddscalc.catalog import resolve_table
+from oddscalc.cli import main
+from oddscalc.games.caribbean import dealer_counts_of, settle_counts
+from oddscalc.hands import HAND_CLASSES, HandClass, hand_value
+
+US = resolve_table("caribbean", "us")
+PAYS = US.model.pays.main  # type: ignore[attr-defined]
+DECK = reduced_deck("9", 2)  # 12 cards: C(12,5) x 7 x C(6,4) = 83,160 deals
+
+
+def _key(hand: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    cls, tie = hand_value(hand)
+    return 9 - HAND_CLASSES.index(cls), tie
+
+
+def _pay(hand: tuple[int, ...]) -> Fraction:
+    cls, _ = hand_value(hand)
+    return getattr(PAYS, cls.value) if cls != HandClass.HIGH_CARD else PAYS.high_card  # type: ignore[no-any-return]
+
+
+def _outcome(player: tuple[int, ...], dealer: tuple[int, ...]) -> Fraction:
+    """Raise units: +1 dealer does not qualify, 1 + 2 pay a win, 0 a push, -3 a loss."""
+    qualifies = _key(dealer) >= (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))
+    if not qualifies:
+        return Fraction(1)
+    p, d = _key(player), _key(dealer)
+    return 1 + 2 * _pay(player) if p > d else Fraction(0) if p == d else Fraction(-3)
+
+
+def _perfect(deck: Deck) -> Fraction:
+    total, deals = Fraction(0), 0
+    for player in itertools.combinations(deck.cards, 5):
+        rest = [c for c in deck.cards if c not in player]
+        for up in rest:
+            for hole in itertools.combinations([c for c in rest if c != up], 4):
+                total += max(_outcome(player, (up, *hole)), Fraction(-1))  # knowing all five: raise or fold
+                deals += 1
+    return total / deals
+
+
+def _unseen_seat(deck: Deck) -> Fraction:
+    """Another seat gets one card nobody sees; the player decides on his hand and the up card only."""
+    total, deals = Fraction(0), 0
+    for player in itertools.combinations(deck.cards, 5):
+        rest = [c for c in deck.cards if c not in player]
+        for up in rest:
+            others = [c for c in rest if c != up]
+            raise_ev = sum((_outcome(player, (up, *h)) for h in itertools.combinations(others, 4)), Fraction(0))
+            raised = raise_ev > -Fraction(len(list(itertools.combinations(others, 4))))
+            for seat in others:
+                for hole in itertools.combinations([c for c in others if c != seat], 4):
+                    total += _outcome(player, (up, *hole)) if raised else Fraction(-1)
+                    deals += 1
+    return total / deals
+
+
+def test_all_five_dealer_cards_seen_against_a_brute_force() -> None:
+    rt = dealer_counts_of(DECK, "ace-king").table()
+    st = settle_counts(rt, PAYS, closest=False)
+    assert flash.all_cards(rt, st, PAYS).ev == _perfect(DECK)
+
+
+def test_a_card_dealt_to_another_seat_and_never_seen_changes_nothing() -> None:
+    rt = dealer_counts_of(DECK, "ace-king").table()
+    st = settle_counts(rt, PAYS, closest=False)
+    assert flash.one_card(rt, st, PAYS).ev == _unseen_seat(DECK)
+
+
+def test_one_card_is_the_report(sessions: Callable[[str], Session]) -> None:
+    s = sessions("caribbean")
+    a = s.analyze("us")
+    rules = s.resolve("us")
+    rt = s.counts(rules)
+    st = settle_counts(rt, PAYS, closest=False)
+    assert flash.one_card(rt, st, PAYS).ev == a.wager("main").expected_value
+    r = CliRunner().invoke(main, ["flash", "caribbean", "--table", "us"])
+    assert r.exit_code == 0 and "| 1 | -5.2243% |" in r.output and "| 5 | +64.2816% |" in r.output, r.output
