@@ -404,14 +404,26 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
         click.echo("\n".join(section_markdown(s) for s in sections), nl=False)
 
 
+def scheduler_option(f: F) -> F:
+    """--scheduler ADDRESS|local and --workers N."""
+    f = click.option("--workers", type=click.IntRange(1, 1024),
+                     help="Workers of a local cluster (--scheduler local); default: one per core.")(f)
+    return click.option("--scheduler", metavar="ADDRESS|local",
+                        help="Run on a dask.distributed cluster: a scheduler address, or 'local' for a LocalCluster "
+                             "here (default: ODDSCALC_SCHEDULER, else in this process).")(f)
+
+
 @main.command()
 @click.argument("game", type=click.Choice(["let-it-ride"]))
 @table_option
 @click.option("--partners", type=click.IntRange(1, 1), default=1, show_default=True,
               help="Partners whose three cards the player sees (1: exact over every deal).")
+@scheduler_option
 @fresh_option
-def collusion(game: str, table_ref: str | None, partners: int, fresh: bool) -> None:
+def collusion(game: str, table_ref: str | None, partners: int, scheduler: str | None, workers: int | None,
+              fresh: bool) -> None:
     """What seeing a partner's cards is worth, exact: the player plays knowing them."""
+    from . import cluster
     from . import collusion as col
     from .games.let_it_ride import PAYING
     from .progress import Progress
@@ -422,7 +434,12 @@ def collusion(game: str, table_ref: str | None, partners: int, fresh: bool) -> N
     counts = session.counts(rules)
     pays = [getattr(rules.model.pays.main, c.value) for c in PAYING]
     bar = Progress(_progress(), "let-it-ride: a partner's cards seen")
-    result = col.partner_seen(counts, pays, rules.min_rank, bar.step)
+    where = cluster.address(scheduler)
+    if where is None:
+        result = col.partner_seen(counts, pays, rules.min_rank)
+    else:
+        with cluster.client(where, workers) as c:
+            result = col.partner_seen(counts, pays, rules.min_rank, cluster.mapper(c, bar.step), chunk_size=256)
     bar.finish()
     click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
     click.echo(section_markdown(col.section(result)), nl=False)

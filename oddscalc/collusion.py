@@ -22,7 +22,7 @@ to the ordinary game, which the tests check on a reduced deck.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -31,7 +31,7 @@ from itertools import combinations
 import numpy as np
 
 from .cards import Deck
-from .games.let_it_ride import HoldingCounts, main_wager, pay_classes, solve
+from .games.let_it_ride import HoldingCounts, count_holdings, main_wager, pay_classes, solve
 from .hands import colex_indices
 from .results import Cell, Column, Section
 from .symmetry import suit_class_index
@@ -61,68 +61,120 @@ def _positions(deck: Deck) -> np.ndarray:
     return position
 
 
-def partner_seen(counts: HoldingCounts, pays: list[Fraction], min_rank: int,
-                 progress: Callable[[int, int], None] | None = None) -> Partnered:
-    """Exact EV of Let It Ride when the player sees one partner's three cards, for the count's deck."""
-    deck = counts.deck
-    n = deck.size
-    sol = solve(counts, pays)
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of the partner analysis: bet 1 over three-card classes [start, stop), or bet 2 over
+    four-card classes. Its result is exact integers, so pieces add up the same in any grouping."""
+
+    deck: Deck
+    min_rank: int
+    pays: tuple[Fraction, ...]
+    bet: int  # 1 or 2
+    start: int
+    stop: int
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    counts: HoldingCounts
+    den: int
+    v5: np.ndarray
+    s3: np.ndarray
+    s4: np.ndarray
+    class4: np.ndarray
+    pos: np.ndarray
+
+
+@cache
+def _prepared(deck: Deck, min_rank: int, pays: tuple[Fraction, ...]) -> _Prepared:
+    """The pay-free counts and the sums of a deck, once per process (a worker keeps them for its chunks)."""
+    counts = count_holdings(deck, min_rank)
+    sol = solve(counts, list(pays))
     den = sol.denominator
     values = np.array([int(p * den) for p in pays] + [-den], dtype=np.int64)
     v5 = values[pay_classes(deck, min_rank)]  # every five-card hand (colex), net units x den
-    s3 = np.asarray(sol.s3, dtype=np.int64)
-    s4 = np.asarray(sol.s4, dtype=np.int64)
-    if int(np.abs(v5).max()) * math.comb(n, 2) * 8 >= 2**62:
+    if int(np.abs(v5).max()) * math.comb(deck.size, 2) * 8 >= 2**62:
         raise ValueError("pays too large for the exact int64 sums of the partner analysis")
-    class4 = suit_class_index(4, deck)
-    pos = _positions(deck)
-    everyone = np.arange(n)
+    return _Prepared(counts, den, v5, np.asarray(sol.s3, dtype=np.int64), np.asarray(sol.s4, dtype=np.int64),
+                     suit_class_index(4, deck), _positions(deck))
 
-    # term 1: every deal's final hand
-    per_hand = math.comb(5, 3) * 2 * math.comb(n - 5, 3)
-    term1 = int(v5.sum()) * per_hand
 
-    # term 2: bet 1, per three-card class t
-    term2 = 0
-    rides1 = 0
-    for i, rep in enumerate(counts.reps3):
-        own = np.sort(pos[rep.astype(np.int64)])
-        rest = np.setdiff1d(everyone, own)  # n - 3 positions, ascending
-        b = s4[class4[colex_indices(np.sort(np.concatenate([np.broadcast_to(own, (len(rest), 3)),
-                                                             rest[:, None]], axis=1), axis=1))]]
-        pairs = np.array(list(combinations(range(len(rest)), 2)), dtype=np.int64)
-        five = np.sort(np.concatenate([np.broadcast_to(own, (len(pairs), 3)), rest[pairs]], axis=1), axis=1)
-        vv = np.zeros((len(rest), len(rest)), dtype=np.int64)
-        vv[pairs[:, 0], pairs[:, 1]] = v5[colex_indices(five)]
-        vv += vv.T
-        tr = _triples(len(rest))
-        x, y, z = tr[:, 0], tr[:, 1], tr[:, 2]
-        s1 = s3[i] - b[x] - b[y] - b[z] + vv[x, y] + vv[x, z] + vv[y, z]
-        w = int(counts.weights3[i])
-        term2 += 2 * w * int(np.maximum(s1, 0).sum())
-        rides1 += w * int((s1 > 0).sum())
-        if progress is not None:
-            progress(i + 1, len(counts.reps3) + len(counts.reps4))
-
-    # term 3: bet 2, per four-card class q
-    term3 = 0
-    rides2 = 0
-    for j, rep in enumerate(counts.reps4):
-        own = np.sort(pos[rep.astype(np.int64)])
+def run_chunk(chunk: Chunk) -> tuple[int, int]:
+    """(sum of the riding bets' net units x den, situations where the bet rides) over the chunk's classes."""
+    p = _prepared(chunk.deck, chunk.min_rank, chunk.pays)
+    everyone = np.arange(chunk.deck.size)
+    total = rides = 0
+    if chunk.bet == 1:
+        for i in range(chunk.start, chunk.stop):
+            own = np.sort(p.pos[p.counts.reps3[i].astype(np.int64)])
+            rest = np.setdiff1d(everyone, own)
+            b = p.s4[p.class4[colex_indices(np.sort(np.concatenate([np.broadcast_to(own, (len(rest), 3)),
+                                                                      rest[:, None]], axis=1), axis=1))]]
+            pairs = _pairs(len(rest))
+            five = np.sort(np.concatenate([np.broadcast_to(own, (len(pairs), 3)), rest[pairs]], axis=1), axis=1)
+            vv = np.zeros((len(rest), len(rest)), dtype=np.int64)
+            vv[pairs[:, 0], pairs[:, 1]] = p.v5[colex_indices(five)]
+            vv += vv.T
+            tr = _triples(len(rest))
+            x, y, z = tr[:, 0], tr[:, 1], tr[:, 2]
+            s1 = p.s3[i] - b[x] - b[y] - b[z] + vv[x, y] + vv[x, z] + vv[y, z]
+            w = int(p.counts.weights3[i])
+            total += 2 * w * int(np.maximum(s1, 0).sum())  # the pair comes in either order
+            rides += w * int((s1 > 0).sum())
+        return total, rides
+    for j in range(chunk.start, chunk.stop):
+        own = np.sort(p.pos[p.counts.reps4[j].astype(np.int64)])
         rest = np.setdiff1d(everyone, own)
-        a = v5[colex_indices(np.sort(np.concatenate([np.broadcast_to(own, (len(rest), 4)), rest[:, None]], axis=1),
-                                     axis=1))]
+        a = p.v5[colex_indices(np.sort(np.concatenate([np.broadcast_to(own, (len(rest), 4)), rest[:, None]], axis=1),
+                                       axis=1))]
         tr = _triples(len(rest))
-        s2 = s4[j] - a[tr[:, 0]] - a[tr[:, 1]] - a[tr[:, 2]]
-        w = int(counts.weights4[j])
-        term3 += 4 * w * int(np.maximum(s2, 0).sum())
-        rides2 += w * int((s2 > 0).sum())
-        if progress is not None and j % 512 == 0:
-            progress(len(counts.reps3) + j + 1, len(counts.reps3) + len(counts.reps4))
+        s2 = p.s4[j] - a[tr[:, 0]] - a[tr[:, 1]] - a[tr[:, 2]]
+        w = int(p.counts.weights4[j])
+        total += 4 * w * int(np.maximum(s2, 0).sum())  # four (three cards, first community card) splits
+        rides += w * int((s2 > 0).sum())
+    return total, rides
 
+
+@cache
+def _pairs(n: int) -> np.ndarray:
+    return np.array(list(combinations(range(n), 2)), dtype=np.int64).reshape(-1, 2)
+
+
+Runner = Callable[[Callable[[Chunk], tuple[int, int]], Sequence[Chunk]], list[tuple[int, int]]]
+
+
+def _in_process(fn: Callable[[Chunk], tuple[int, int]], chunks: Sequence[Chunk]) -> list[tuple[int, int]]:
+    return [fn(c) for c in chunks]
+
+
+def chunks(deck: Deck, min_rank: int, pays: Sequence[Fraction], size: int) -> list[Chunk]:
+    """The analysis cut into pieces of at most ``size`` classes."""
+    counts = _prepared(deck, min_rank, tuple(pays)).counts
+    out = []
+    for bet, m in ((1, len(counts.reps3)), (2, len(counts.reps4))):
+        out += [Chunk(deck, min_rank, tuple(pays), bet, a, min(a + size, m)) for a in range(0, m, size)]
+    return out
+
+
+def partner_seen(counts: HoldingCounts, pays: list[Fraction], min_rank: int, run: Runner | None = None,
+                 chunk_size: int = 2048) -> Partnered:
+    """Exact EV of Let It Ride when the player sees one partner's three cards, for the count's deck.
+
+    ``run`` maps ``run_chunk`` over the pieces (default: here, one after the other); a cluster's map gives
+    the same integers in any order and with any ``chunk_size``."""
+    deck = counts.deck
+    n = deck.size
+    p = _prepared(deck, min_rank, tuple(pays))
+    pieces = chunks(deck, min_rank, pays, chunk_size)
+    results = (run or _in_process)(run_chunk, pieces)
+    term2 = sum(r[0] for c, r in zip(pieces, results) if c.bet == 1)
+    rides1 = sum(r[1] for c, r in zip(pieces, results) if c.bet == 1)
+    term3 = sum(r[0] for c, r in zip(pieces, results) if c.bet == 2)
+    rides2 = sum(r[1] for c, r in zip(pieces, results) if c.bet == 2)
+    term1 = int(p.v5.sum()) * math.comb(5, 3) * 2 * math.comb(n - 5, 3)  # every deal's final hand
     deals = math.comb(n, 3) * math.comb(n - 3, 3) * (n - 6) * (n - 7)
-    ev = Fraction(term1 + term2 + term3, den * deals)
-    unseen = main_wager(counts, sol, pays, min_rank, False).expected_value
+    ev = Fraction(term1 + term2 + term3, p.den * deals)
+    unseen = main_wager(counts, solve(counts, pays), pays, min_rank, False).expected_value
     return Partnered(deals, ev, unseen, rides1, math.comb(n, 3) * math.comb(n - 3, 3), rides2,
                      math.comb(n, 4) * math.comb(n - 4, 3))
 

@@ -1,0 +1,74 @@
+"""Heavy analyses on a dask.distributed cluster: independent chunks whose exact integer results are
+summed, so the answer is the same to the unit whatever the chunk size, the number of workers, or a
+worker lost on the way (the scheduler runs its chunks again elsewhere).
+
+``--scheduler ADDRESS`` (or ``ODDSCALC_SCHEDULER``) connects to a running cluster; ``--scheduler
+local`` starts a ``LocalCluster`` on this machine, one single-threaded worker process per core (or
+``--workers N``). Without either, a command computes in its own process. Progress comes from the
+futures as they finish, on stderr when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from .protocol import OptionError
+
+T = TypeVar("T")
+R = TypeVar("R")
+ENV = "ODDSCALC_SCHEDULER"
+LOCAL = "local"
+
+
+def address(option: str | None) -> str | None:
+    """The scheduler to use: the option, else ``ODDSCALC_SCHEDULER``, else none (compute in process)."""
+    return option or os.environ.get(ENV) or None
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise OptionError("a cluster run needs dask.distributed: pip install 'oddscalc[cluster]'") from None
+    return distributed
+
+
+@contextmanager
+def client(where: str, workers: int | None = None) -> Iterator[Any]:
+    """A dask client: to the scheduler at ``where``, or to a new LocalCluster for ``local``."""
+    distributed = _distributed()
+    if where == LOCAL:
+        n = workers or os.cpu_count() or 1
+        with distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                                      silence_logs=40) as cluster, distributed.Client(cluster) as c:
+            yield c
+        return
+    try:
+        c = distributed.Client(where, timeout="20s")
+    except OSError as e:
+        raise OptionError(f"cannot reach the dask scheduler at {where}: {e}") from None
+    try:
+        yield c
+    finally:
+        c.close()
+
+
+def mapper(c: Any, progress: Callable[[int, int], None] | None = None,
+           retries: int = 3) -> Callable[[Callable[[T], R], Sequence[T]], list[R]]:
+    """``map(fn, chunks)`` on the cluster, results in chunk order; a chunk whose worker dies is run again."""
+    distributed = _distributed()
+
+    def run(fn: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
+        futures = c.map(fn, list(chunks), pure=False, retries=retries)
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Any] = [None] * len(futures)
+        for done, f in enumerate(distributed.as_completed(futures), start=1):
+            out[index[f.key]] = f.result()
+            if progress is not None:
+                progress(done, len(futures))
+        return out
+
+    return run

@@ -1,0 +1,45 @@
+"""The distributed engine: the same integers whatever the chunk size, and on a two-worker LocalCluster
+that loses a worker in the middle of the run."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import distributed
+import pytest
+
+from oddscalc import cluster, collusion
+from oddscalc.cards import reduced_deck
+from oddscalc.catalog import resolve_table
+from oddscalc.games.let_it_ride import PAYING, count_holdings
+
+PAYS: list[Fraction] = [getattr(resolve_table("let-it-ride", "standard").model.pays.main, c.value)  # type: ignore[attr-defined]
+                        for c in PAYING]
+
+
+def test_any_chunk_size_gives_the_same_integers() -> None:
+    counts = count_holdings(reduced_deck("8", 2), 8)
+    results = {size: collusion.partner_seen(counts, PAYS, 8, chunk_size=size) for size in (1, 7, 10_000)}
+    assert len(set(results.values())) == 1
+
+
+@pytest.mark.slow
+def test_a_local_cluster_that_loses_a_worker_gives_the_same_integers() -> None:
+    counts = count_holdings(reduced_deck("5", 3), 8)  # 30 cards: hundreds of small chunks
+    here = collusion.partner_seen(counts, PAYS, 8)
+    with cluster.client(cluster.LOCAL, workers=2) as c:
+        assert collusion.partner_seen(counts, PAYS, 8, cluster.mapper(c), chunk_size=16) == here
+
+        def losing_one(fn: Callable[[Any], Any], chunks: Sequence[Any]) -> list[Any]:
+            futures = c.map(fn, list(chunks), pure=False, retries=3)
+            next(iter(distributed.as_completed(futures)))  # type: ignore[no-untyped-call]  # the run is under way
+            pids = c.run(os.getpid)
+            os.kill(pids[sorted(pids)[0]], signal.SIGKILL)  # one worker's process dies mid-run
+            return list(c.gather(futures))  # its chunks run again on the worker left (or its restart)
+
+        lost = collusion.partner_seen(counts, PAYS, 8, losing_one, chunk_size=2)
+    assert lost == here
