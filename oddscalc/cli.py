@@ -133,6 +133,15 @@ def _checked(analysis: Any, profiles: list[Any]) -> tuple[Any, int]:
     return analysis, failed
 
 
+def scheduler_option(f: F) -> F:
+    """--scheduler ADDRESS|local and --workers N."""
+    f = click.option("--workers", type=click.IntRange(1, 1024),
+                     help="Workers of a local cluster (--scheduler local); default: one per core.")(f)
+    return click.option("--scheduler", metavar="ADDRESS|local",
+                        help="Run on a dask.distributed cluster: a scheduler address, or 'local' for a LocalCluster "
+                             "here (default: ODDSCALC_SCHEDULER, else in this process).")(f)
+
+
 def fresh_option(f: F) -> F:
     """--no-cache (or --fresh)."""
     return click.option("--no-cache", "--fresh", "fresh", is_flag=True,
@@ -368,9 +377,10 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool
 @click.option("--seed", type=int, default=20261201, show_default=True)
 @click.option("--decks", type=click.IntRange(1, 10_000), help="Decks in the shoe.")
 @click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@scheduler_option
 @fresh_option
 def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, penetration: str, trigger: float | None,
-             seed: int, decks: int | None, fmt: str, fresh: bool) -> None:
+             seed: int, decks: int | None, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """Card counting on GAME: exact removal effects of every rank on every wager, a balanced count per
     wager, and with --wager a counting study that knows the exact EV at every coup."""
     import json
@@ -391,9 +401,16 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
             share = parse_fraction(penetration)
         except ValueError:
             raise OptionError(f"--penetration: not a number: {penetration!r}") from None
+        from . import cluster
+
         bar = Progress(_progress(), f"counting study: {shoes} shoes")
-        st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger,
-                         lambda done: bar.step(done, shoes))
+        where = cluster.address(scheduler)
+        if where is None:
+            st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger)
+        else:
+            with cluster.client(where, workers) as c:
+                st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger,
+                                 cluster.mapper(c, bar.step))
         bar.finish()
         sections.append(studies.section(st))
     if fmt == "json":
@@ -402,15 +419,6 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
     else:
         click.echo(f"# Counting: {rules.table.title} ({game}/{rules.table.id})\n")
         click.echo("\n".join(section_markdown(s) for s in sections), nl=False)
-
-
-def scheduler_option(f: F) -> F:
-    """--scheduler ADDRESS|local and --workers N."""
-    f = click.option("--workers", type=click.IntRange(1, 1024),
-                     help="Workers of a local cluster (--scheduler local); default: one per core.")(f)
-    return click.option("--scheduler", metavar="ADDRESS|local",
-                        help="Run on a dask.distributed cluster: a scheduler address, or 'local' for a LocalCluster "
-                             "here (default: ODDSCALC_SCHEDULER, else in this process).")(f)
 
 
 @main.command()

@@ -16,7 +16,7 @@ squares scale of the effects on the tags; ``trigger`` overrides it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -64,57 +64,82 @@ def _default_trigger(fx: Effects, wager: str, tags: tuple[int, ...], decks: int)
     return -float(fx.base[wager]) / (scale * decks)
 
 
-def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: int, penetration: Fraction,
-        seed: int, trigger: float | None = None, progress: Callable[[int], None] | None = None) -> Study:
-    """Deal ``shoes`` shoes and bet ``wager`` by the count and by its exact EV."""
-    if wager not in fast.outcome_wagers and wager not in fast.pair_units:
-        known = ", ".join((*fast.outcome_wagers, *fast.pair_units))
-        raise OptionError(f"the study bets a wager settled on the coup's outcome or a pair; {wager!r} is not one "
-                          f"of them ({known})")
-    if not 0 < penetration < 1:
-        raise OptionError("--penetration is the share of the shoe dealt, between 0 and 1 (e.g. 0.8)")
-    cards = rules.cards
+@dataclass(frozen=True)
+class Shoes:
+    """A run of shoes of a study (its own random stream per shoe: any split deals the same cards)."""
+
+    rules: PuntoBancoRules
+    fast: CoupEV
+    wager: str
+    tags: tuple[int, ...]
+    trigger: float
+    penetration: Fraction
+    seed: int
+    first: int
+    last: int
+
+
+def deal(job: Shoes) -> tuple[np.ndarray, int]:
+    """((4, shoes) int64: count bets, count won x den, EV bets, EV won x den per shoe), coups dealt."""
+    cards = job.rules.cards
     deck = np.repeat(np.arange(len(RANKS) * SUITS), cards.copies)
-    decks = rules.decks
-    tags = balanced_tags(fx.effect[wager], fx.cards)
-    trig = _default_trigger(fx, wager, tags, decks) if trigger is None else trigger
-    tag_of = np.array(tags, dtype=np.int64)
-    rng = np.random.default_rng(seed)
-    by_count = np.zeros((2, shoes), dtype=np.int64)
-    by_ev = np.zeros((2, shoes), dtype=np.int64)
-    settle_unit, side, den = _payout(fast, wager)
+    tag_of = np.array(job.tags, dtype=np.int64)
+    settle_unit, side, _ = _payout(job.fast, job.wager)
+    out = np.zeros((4, job.last - job.first), dtype=np.int64)
     coups = 0
-    for s in range(shoes):
-        order = rng.permutation(deck)
+    points = np.array(RANK_POINTS)
+    for s in range(job.first, job.last):
+        order = np.random.default_rng((job.seed, s)).permutation(deck)
         ranks = order // SUITS
-        values = np.array(RANK_POINTS)[ranks]
+        values = points[ranks]
         left = np.bincount(ranks, minlength=len(RANKS))
-        stop = len(order) - int(len(order) * penetration)
+        stop = len(order) - int(len(order) * job.penetration)
         i = running = 0
+        col = s - job.first
         while len(order) - i > max(stop, 6):
-            ev = fast.ev(left.tolist())[wager]
+            ev = job.fast.ev(left.tolist())[job.wager]
             true_count = running / ((len(order) - i) / 52)
-            p1, b1, p2, b2, x, y = (values[i + k] for k in range(6))
-            outcome = int(play(np.array(p1), np.array(b1), np.array(p2), np.array(b2), np.array(x), np.array(y),
-                               rules.drawing))
+            p1, b1, p2, b2, x, y = (np.array(values[i + k]) for k in range(6))
+            outcome = int(play(p1, b1, p2, b2, x, y, job.rules.drawing))
             pair = bool(ranks[i + side] == ranks[i + side + 2])  # punto holds cards 1 and 3, banca 2 and 4
             won = settle_unit(outcome, pair)
-            if true_count >= trig:
-                by_count[0, s] += 1
-                by_count[1, s] += won
+            if true_count >= job.trigger:
+                out[0, col] += 1
+                out[1, col] += won
             if ev > 0:
-                by_ev[0, s] += 1
-                by_ev[1, s] += won
+                out[2, col] += 1
+                out[3, col] += won
             used = 4 + _drew(outcome)
             for k in range(used):
                 left[ranks[i + k]] -= 1
                 running += int(tag_of[ranks[i + k]])
             i += used
             coups += 1
-        if progress is not None:
-            progress(s + 1)
-    plays = (Play("count", by_count[0], by_count[1] / den),
-             Play("exact EV positive (a bound)", by_ev[0], by_ev[1] / den))
+    return out, coups
+
+
+Runner = Callable[[Callable[[Shoes], tuple[np.ndarray, int]], Sequence[Shoes]], list[tuple[np.ndarray, int]]]
+
+
+def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: int, penetration: Fraction,
+        seed: int, trigger: float | None = None, runner: Runner | None = None, chunk: int = 25) -> Study:
+    """Deal ``shoes`` shoes and bet ``wager`` by the count and by its exact EV; ``runner`` maps ``deal``
+    over runs of ``chunk`` shoes (default: here, in order; a cluster's map deals the same shoes)."""
+    if wager not in fast.outcome_wagers and wager not in fast.pair_units:
+        known = ", ".join((*fast.outcome_wagers, *fast.pair_units))
+        raise OptionError(f"the study bets a wager settled on the coup's outcome or a pair; {wager!r} is not one "
+                          f"of them ({known})")
+    if not 0 < penetration < 1:
+        raise OptionError("--penetration is the share of the shoe dealt, between 0 and 1 (e.g. 0.8)")
+    tags = balanced_tags(fx.effect[wager], fx.cards)
+    trig = _default_trigger(fx, wager, tags, rules.decks) if trigger is None else trigger
+    jobs = [Shoes(rules, fast, wager, tags, trig, penetration, seed, a, min(a + chunk, shoes))
+            for a in range(0, shoes, chunk)]
+    results = (runner or (lambda fn, js: [fn(j) for j in js]))(deal, jobs)
+    table = np.concatenate([r[0] for r in results], axis=1)
+    coups = sum(r[1] for r in results)
+    den = _payout(fast, wager)[2]
+    plays = (Play("count", table[0], table[1] / den), Play("exact EV positive (a bound)", table[2], table[3] / den))
     return Study(wager, shoes, coups, penetration, trig, tags, plays, seed)
 
 

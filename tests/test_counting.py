@@ -83,3 +83,12 @@ def test_counting_needs_a_finite_shoe_and_a_covered_wager(sessions: Callable[[st
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)["sections"]
     assert set(data) == {"removal_effects", "count_tags", "counting_study_dragon_bonus_player"}
+
+
+def test_a_study_deals_the_same_shoes_however_it_is_split(dragon: PuntoBancoRules) -> None:
+    fx = counting.removal_effects(dragon)
+    fast = counting.coup_ev(dragon)
+    runs = [study.run(dragon, fast, fx, "dragon_bonus_player", 6, Fraction(1, 2), 5, chunk=k) for k in (1, 4, 6)]
+    for other in runs[1:]:
+        assert other.coups == runs[0].coups
+        assert all((a.won == b.won).all() and (a.bets == b.bets).all() for a, b in zip(other.plays, runs[0].plays))
