@@ -474,6 +474,30 @@ def flash(game: str, table_ref: str | None, fresh: bool) -> None:
 
 
 @main.command()
+@click.argument("game", type=click.Choice(["house-baccarat"]))
+@table_option
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True, help="Seats filled.")
+@decks_option
+@click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
+@fresh_option
+def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, fresh: bool) -> None:
+    """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
+    one seat's best reply to the others."""
+    from .games.house_baccarat import FINITE_EXACT_MAX_PLAYERS
+    from .games.seat_game import sections
+    from .report.markdown import section_markdown
+
+    if players > FINITE_EXACT_MAX_PLAYERS:
+        raise OptionError(f"--players {players}: the seat game is exact on the finite shoe up to "
+                          f"{FINITE_EXACT_MAX_PLAYERS} seats (report --players {players} gives the infinite shoe)")
+    session = _session(game, decks=decks, players=players, fresh=fresh)
+    rules = session.resolve(table_ref)
+    found = sections(session.counts(rules), players, rules.pay, exhaustive, players)
+    click.echo(f"# The seats of {rules.table.title} ({game}/{rules.table.id}), {rules.shoe.label}\n")
+    click.echo("\n".join(section_markdown(s) for s in found), nl=False)
+
+
+@main.command()
 def profiles() -> None:
     """The shipped compliance profiles: id, title, source."""
     from .catalog import profiles_dir

@@ -635,6 +635,9 @@ class HouseBaccarat:
             headline.append(line)
         headline.append(f"Reading: {reading}; {players} player{'s' if players > 1 else ''} at the table"
                         + ("" if players == 1 else ", every seat playing the same strategy") + f"; {shoe_text}.")
+        headline.append("The house's edge depends on how many seats are filled, and with several seats the players' "
+                        "choices are a game among them (equilibria, a common strategy, best replies): oddscalc seats "
+                        "house-baccarat --players N.")
 
         notes = [f"Shoe: {shoe_text}."]
         if players > 1:

@@ -1,0 +1,158 @@
+"""House baccarat as a game among its seats: symmetric equilibria, the best common strategy, best replies.
+
+The house draws on the highest third card among the players who drew, so each seat's choice moves
+every other seat's result. With the other seats all playing a strategy S (draw or stand per two-card
+composition), your seat's exact outcome counts for both actions of every hand are known
+(``house_baccarat.seat_counts``). From them:
+
+- a best reply to S: per composition, draw exactly when drawing earns more (both orders of the two
+  cards together); ties may go either way;
+- S is a symmetric equilibrium when S itself is a best reply to S: every composition it draws on
+  earns at least as much drawn, every one it stands on at least as much stood;
+- the best common strategy is the S that gives each seat the most when every seat plays it; it need
+  not be an equilibrium (a seat gains by leaving it).
+
+The strategy space has 2^45 members; the search here covers a stated family (draw on 0 to t, or
+every set of totals with ``exhaustive``) and best-reply iterations started from each member, and
+verifies every equilibrium it reports exactly. It does not prove that no other equilibrium exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from ..results import Cell, Column, Section
+from .house_baccarat import (
+    COMPOSITIONS,
+    SeatCounter,
+    SeatCounts,
+    Strategy,
+    _ev_num,
+    best_by_composition,
+    seat_ev,
+    solve,
+)
+
+MAX_STEPS = 12
+
+
+def is_best_reply(sc: SeatCounts, s: Strategy, pay: Fraction) -> bool:
+    """Whether ``s`` is a best reply to the other seats of ``sc``: no composition gains by the other action."""
+    ev = _ev_num(sc, pay)
+    m = s.matrix
+    for u, w in COMPOSITIONS:
+        gap = ev[u, w, 1] - ev[u, w, 0] + (ev[w, u, 1] - ev[w, u, 0] if u != w else 0)
+        if (m[u, w] and gap < 0) or (not m[u, w] and gap > 0):
+            return False
+    return True
+
+
+def thresholds() -> list[Strategy]:
+    """Draw on 0 to t, for t = -1 (never) .. 7."""
+    return [Strategy.by_totals("never draw" if t < 0 else f"draw-0-{t}", range(t + 1)) for t in range(-1, 8)]
+
+
+def by_totals() -> list[Strategy]:
+    """Every strategy by two-card total: each of the 256 sets of totals 0-7."""
+    out = []
+    for k in range(9):
+        for totals in combinations(range(8), k):
+            out.append(Strategy.by_totals("draw on " + (",".join(map(str, totals)) or "none"), totals))
+    return out
+
+
+@dataclass(frozen=True)
+class Found:
+    """An equilibrium: the strategy every seat plays, each seat's exact EV, how it was found."""
+
+    strategy: Strategy
+    ev: Fraction
+    how: str
+
+
+def equilibria(counter: SeatCounter, players: int, pay: Fraction, starts: Sequence[Strategy]) -> list[Found]:
+    """The symmetric equilibria found from ``starts``: each start checked, then best replies iterated."""
+    found: dict[tuple[tuple[bool, ...], ...], Found] = {}
+    for start in starts:
+        s, seen = start, []
+        for step in range(MAX_STEPS):
+            sc = counter.seat(players, s)
+            if is_best_reply(sc, s, pay):
+                if s.draws not in found:
+                    how = f"{start.name} is its own best reply" if step == 0 else \
+                        f"{step} best reply step(s) from {start.name}"
+                    found[s.draws] = Found(s, seat_ev(sc, s, pay), how)
+                break
+            seen.append(s.draws)
+            s = best_by_composition(sc, pay, f"best reply from {start.name}")
+            if s.draws in seen:
+                break  # a cycle: no fixed point from here
+    return sorted(found.values(), key=lambda f: -f.ev)
+
+
+def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strategy) -> tuple[Strategy, Fraction]:
+    """One seat's best reply when every other seat plays ``others``, and its EV."""
+    sc = counter.seat(players, others)
+    reply = best_by_composition(sc, pay, "best reply")
+    return reply, seat_ev(sc, reply, pay)
+
+
+def _text(s: Strategy) -> str:
+    totals = s.totals()
+    return ("draw on " + (", ".join(map(str, totals)) or "no total")) if totals is not None else \
+        "by composition: " + ", ".join(f"{u}+{w}" for u, w in COMPOSITIONS if s.matrix[u, w]) + " draw"
+
+
+def _columns(first: Column, second: Column, *more: Column) -> tuple[Column, ...]:
+    return (first, second, Column("ev", "EV per seat", "signed_percent", 4),
+            Column("house_edge", "House edge", "signed_percent", 4), *more)
+
+
+def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int) -> list[Section]:
+    """Edge by seats filled, the equilibria, every common strategy of the family, and best replies."""
+    family = by_totals() if exhaustive else thresholds()
+    edge: list[tuple[Cell, ...]] = []
+    for n in range(1, max_players + 1):
+        eq = solve(counter, n, pay, "optimal")
+        ev = seat_ev(eq.counts, eq.strategy, pay)
+        edge.append((n, _text(eq.strategy), ev, -ev))
+    found = equilibria(counter, players, pay, family)
+    rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", _text(f.strategy), f.ev, -f.ev, f.how) for f in found]
+    shared: list[tuple[Cell, ...]] = []
+    best: tuple[Strategy, Fraction] | None = None
+    for s in family:
+        sc = counter.seat(players, s)
+        ev = seat_ev(sc, s, pay)
+        shared.append((s.name, _text(s), ev, -ev, "yes" if is_best_reply(sc, s, pay) else "no"))
+        if best is None or ev > best[1]:
+            best = (s, ev)
+    assert best is not None
+    stable = any(f.strategy.draws == best[0].draws for f in found)
+    rows.append(("cooperative (best common strategy)", _text(best[0]), best[1], -best[1],
+                 "an equilibrium too" if stable else "not an equilibrium: a seat gains by leaving it"))
+    replies: list[tuple[Cell, ...]] = []
+    for others in thresholds():
+        reply, ev = best_reply(counter, players, pay, others)
+        replies.append((others.name, _text(reply), ev, -ev))
+    family_text = ("every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)")
+    return [
+        Section("edge_by_seats", "House edge by seats filled",
+                _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays")), tuple(edge),
+                intro=("Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
+                       "fewer; exact on the finite shoe.",)),
+        Section("seat_equilibria", f"The game among {players} seats",
+                _columns(Column("concept", "Concept"), Column("strategy", "Every seat plays"),
+                         Column("how", "How found")),
+                tuple(rows),
+                intro=(f"Searched: {family_text}, and best-reply iterations from each. Every equilibrium listed is "
+                       "checked exactly to be its own best reply; the search does not prove there are no others.",)),
+        Section("common_strategies", f"Every seat playing one strategy ({players} seats)",
+                _columns(Column("name", "Strategy"), Column("strategy", "Plays"),
+                         Column("equilibrium", "Its own best reply")),
+                tuple(shared)),
+        Section("best_replies", f"One seat's best reply to the other {players - 1} seat(s)",
+                _columns(Column("others", "The others play"), Column("reply", "Best reply")), tuple(replies)),
+    ]

@@ -1,0 +1,86 @@
+"""House baccarat's seats as a game: the issue's figures, equilibria found and verified, and the best-reply
+test against a plain brute force over every ordered deal of a nine-card shoe."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+from test_house_baccarat import LITERAL, brute_two, seat_counts
+
+from oddscalc.analysis import Session
+from oddscalc.cli import main
+from oddscalc.games.house_baccarat import (
+    COMPOSITIONS,
+    LOSS,
+    WIN,
+    SeatCounter,
+    Strategy,
+    best_by_composition,
+    seat_ev,
+    solve,
+)
+from oddscalc.games.seat_game import equilibria, is_best_reply, thresholds
+from oddscalc.games.shoe import Shoe
+from oddscalc.results import RunOptions
+
+ONE = Fraction(1)
+
+
+def _counter(sessions: Callable[[str], Session], decks: int) -> SeatCounter:
+    s = sessions("house-baccarat")
+    rules = s.resolve("seed", RunOptions(decks=decks, players=2))
+    counter = s.counts(rules)
+    assert isinstance(counter, SeatCounter)
+    return counter
+
+
+def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
+    counter = _counter(sessions, 1)
+    d03 = Strategy.by_totals("draw-0-3", range(4))
+    assert seat_ev(counter.seat(2, d03), d03, ONE) == Fraction(95_314_360_201, 1_303_772_344_875)
+    found = {f.strategy.draws: f for f in equilibria(counter, 2, ONE, thresholds())}
+    project = solve(counter, 2, ONE, "optimal").strategy  # the report's equilibrium
+    assert project.draws in found and Strategy.by_totals("d04", range(5)).draws in found
+    for f in found.values():
+        assert is_best_reply(counter.seat(2, f.strategy), f.strategy, ONE)
+
+
+def test_two_seats_on_eight_decks_and_the_cooperative_strategy(sessions: Callable[[str], Session]) -> None:
+    counter = _counter(sessions, 8)
+    found = {f.strategy.totals() and tuple(f.strategy.totals() or ()): f.ev
+             for f in equilibria(counter, 2, ONE, thresholds())}
+    assert f"{float(found[(0, 1, 2, 3)]):.5f}" == "0.07285" and f"{float(found[(0, 1, 2, 3, 4)]):.5f}" == "0.06532"
+    d02 = Strategy.by_totals("draw-0-2", range(3))
+    sc = counter.seat(2, d02)
+    assert f"{float(seat_ev(sc, d02, ONE)):.5f}" == "0.07600" and not is_best_reply(sc, d02, ONE)
+
+
+def _gains(counts: Counter[tuple[int, int, int, int]]) -> dict[tuple[int, int], int]:
+    """From the brute force's deals by (first, second, action, outcome): what drawing gains per composition."""
+    return {(u, w): sum(counts[(a, b, 1, WIN)] - counts[(a, b, 1, LOSS)] - counts[(a, b, 0, WIN)]
+                        + counts[(a, b, 0, LOSS)] for a, b in {(u, w), (w, u)}) for u, w in COMPOSITIONS}
+
+
+@pytest.mark.parametrize("ranks", [list("A2345678K"), list("AA3567QK9")], ids=["distinct", "repeats"])
+def test_best_replies_against_a_brute_force(ranks: list[str]) -> None:
+    shoe = Shoe.from_ranks(dict(Counter(ranks)))
+    for s in thresholds()[2::3]:
+        gains = _gains(brute_two(ranks, LITERAL, s))
+        sc = seat_counts(shoe, 2, s, LITERAL, infinite=False)
+        reply = best_by_composition(sc, ONE)
+        assert {c: bool(reply.matrix[c]) for c in COMPOSITIONS} == {c: g > 0 for c, g in gains.items()}
+        plain = all((g >= 0) if s.matrix[c] else (g <= 0) for c, g in gains.items())
+        assert is_best_reply(sc, s, ONE) == plain
+
+
+def test_the_seats_command() -> None:
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "8"])
+    assert r.exit_code == 0, r.output
+    assert "| symmetric equilibrium | draw on 0, 1, 2, 3 | +7.2852% |" in r.output
+    assert "| cooperative (best common strategy) | draw on 0, 1, 2 | +7.5999% |" in r.output
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "6"])
+    assert r.exit_code == 4 and "exact on the finite shoe up to 5 seats" in r.output
