@@ -449,8 +449,9 @@ def collusion(game: str, table_ref: str | None, partners: int, scheduler: str | 
         with cluster.client(where, workers) as c:
             result = col.partner_seen(counts, pays, rules.min_rank, cluster.mapper(c, bar.step), chunk_size=256)
     bar.finish()
+    early = col.community_card_early(counts, pays, rules.min_rank)
     click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
-    click.echo(section_markdown(col.section(result)), nl=False)
+    click.echo(section_markdown(col.section(result, early)), nl=False)
 
 
 @main.command()

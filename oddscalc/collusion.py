@@ -179,13 +179,26 @@ def partner_seen(counts: HoldingCounts, pays: list[Fraction], min_rank: int, run
                      math.comb(n, 4) * math.comb(n - 4, 3))
 
 
-def section(p: Partnered) -> Section:
+def community_card_early(counts: HoldingCounts, pays: list[Fraction], min_rank: int) -> Fraction:
+    """Exact EV per base bet when the first community card is seen before bet 1 is decided: both pull-backs
+    are then decided on the same four cards, so each bet rides exactly when S4 > 0."""
+    p = _prepared(counts.deck, min_rank, tuple(pays))
+    every = int(p.v5.sum()) * math.comb(5, 3) * 2  # each final hand: 10 splits, 2 orders of the community cards
+    # bets 1 and 2 both ride on (t, first card) when the four cards' sum is positive: 2 x S4 each time,
+    # and a four-card set is reached from 4 (t, first card) splits
+    riding = 2 * 4 * int((counts.weights4.astype(np.int64) * np.maximum(p.s4, 0)).sum())
+    return Fraction(every + riding, p.den * counts.total)
+
+
+def section(p: Partnered, early: Fraction | None = None) -> Section:
     """The partner's cards seen, against the ordinary game."""
     rows: tuple[tuple[Cell, ...], ...] = (
         ("ordinary game (the partner's cards unseen)", p.ev_unseen, -p.ev_unseen, None, None),
         ("one partner's three cards seen", p.ev, -p.ev, Fraction(p.bet1_rides, p.bet1_situations),
          Fraction(p.bet2_rides, p.bet2_situations)),
         ("what seeing them is worth", p.ev - p.ev_unseen, None, None, None),
+        *((("the first community card seen before bet 1 (no partner)", early, -early, None, None),
+           ("what seeing it early is worth", early - p.ev_unseen, None, None, None)) if early is not None else ()),
     )
     return Section(
         "partner_seen", "Let It Ride with one partner's cards seen",

@@ -69,3 +69,27 @@ def test_one_partner_on_the_full_deck() -> None:
     assert "| ordinary game (the partner's cards unseen) | -3.5057% |" in r.output
     assert "| one partner's three cards seen | -3.4622% | +3.4622% | 7.550% | 15.589% |" in r.output
     assert "| what seeing them is worth | +0.0434% |" in r.output
+    # both bets decided on four cards: the $ bet's -0.3727229 plus twice the four-card bet's 0.2285403
+    assert "| the first community card seen before bet 1 (no partner) | +8.4358% |" in r.output
+
+
+def test_the_first_community_card_seen_early_against_a_brute_force() -> None:
+    deck = reduced_deck("9", 2)
+    memo: dict[frozenset[int], Fraction] = {}
+
+    def v(hand: tuple[int, ...]) -> Fraction:
+        key = frozenset(hand)
+        if key not in memo:
+            memo[key] = _value(hand, 8)
+        return memo[key]
+
+    total, deals = Fraction(0), 0
+    for three in itertools.combinations(deck.cards, 3):
+        rest = [c for c in deck.cards if c not in three]
+        for c1 in rest:
+            pool = [c for c in rest if c != c1]
+            rides = sum(v(three + (c1, c2)) for c2 in pool) > 0  # both bets decided on four cards
+            for c2 in pool:
+                total += v(three + (c1, c2)) * (1 + 2 * rides)
+                deals += 1
+    assert collusion.community_card_early(count_holdings(deck, 8), PAYS, 8) == total / deals
