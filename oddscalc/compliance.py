@@ -22,6 +22,9 @@ Rules (``rule``):
   where its odds are displayed (``odds_displayed`` lists those awards, as ``wager.pay``).
 - ``top_award_odds``: the odds of each wager's top award (the largest pay per unit staked) are no
   longer than 1 in ``at_most_one_in``.
+- ``payout_cap``: what the house can be made to pay in one round at the table's ``[limits]`` stays
+  within ``maximum``: one seat's top net win (``scope = "seat"``), or a full table's bound
+  (``scope = "table"``); a table without limits fails it (the cap cannot be shown to hold).
 
 A rule's figure is exact (a Fraction from the integer counts); the verdict compares it exactly.
 """
@@ -38,7 +41,7 @@ from pydantic import BeforeValidator, Field, field_validator
 
 from .exact import parse_fraction, percent_str
 from .results import Analysis, Cell, Column, Section, WagerResult
-from .tables import Problem, Strict, TableError, load_model_file
+from .tables import Amount, Problem, Strict, TableError, load_model_file, money_text
 
 PASS, FAIL = "pass", "FAIL"
 
@@ -89,7 +92,16 @@ class TopAwardOdds(Strict):
     citation: str = ""
 
 
-ProfileRule = Annotated[MinimumReturn | AwardFrequency | TopAwardOdds, Field(discriminator="rule")]
+class PayoutCap(Strict):
+    """What the house can be made to pay in one round at the table's limits stays within ``maximum``."""
+
+    rule: Literal["payout_cap"]
+    maximum: Amount
+    scope: Literal["seat", "table"] = "seat"
+    citation: str = ""
+
+
+ProfileRule = Annotated[MinimumReturn | AwardFrequency | TopAwardOdds | PayoutCap, Field(discriminator="rule")]
 
 
 class ProfileModel(Strict):
@@ -167,46 +179,79 @@ def _one_in(p: Fraction) -> str:
     return "never" if p == 0 else f"1 in {float(1 / p):,.0f}"
 
 
+def _payout_cap(rule: PayoutCap, a: Analysis) -> Finding:
+    from .exposure import exposure_of  # only a payout rule needs the exposure
+
+    e = exposure_of(a)
+    limit = f"at most {money_text(rule.maximum)}"
+    if e is None:
+        return Finding(rule.rule, "(table)", f"top net win of one {rule.scope} in a round", Fraction(0),
+                       "not known: the table states no [limits]", limit, FAIL, rule.citation)
+    top = e.seat_top if rule.scope == "seat" else e.table_top
+    cur = f" {e.currency}" if e.currency else ""
+    what = "one seat's top net win in a round" if rule.scope == "seat" else "a full table's top net win (a bound)"
+    return Finding(rule.rule, "(table)", what, top, f"{money_text(top)}{cur}", limit + cur,
+                   PASS if top <= rule.maximum else FAIL, rule.citation)
+
+
+def _minimum_return(rule: MinimumReturn, i: int, profile: Profile, a: Analysis) -> list[Finding]:
+    names = [w.wager for w in a.wagers]
+    unknown = [x for x in rule.wagers or () if x not in names]
+    if unknown:
+        raise TableError([Problem(str(profile.path), None, f"rules.{i}.wagers",
+                                  f"no wager {unknown[0]!r} in {a.game}; wagers: {', '.join(names)}")], "profile")
+    out = []
+    for w in a.wagers:
+        if rule.wagers is not None and w.wager not in rule.wagers:
+            continue
+        share = returned_share(w, rule.basis)
+        what = ("return per unit (1 + EV)" if rule.basis == "per_unit" or not w.stake_varies else
+                "return per amount wagered (1 - element of risk)")
+        out.append(Finding(rule.rule, w.wager, what, share, percent_str(share, 4),
+                           f"at least {percent_str(rule.minimum, 2)}", PASS if share >= rule.minimum else FAIL,
+                           rule.citation))
+    return out
+
+
+def _award_frequency(rule: AwardFrequency, a: Analysis) -> list[Finding]:
+    out = []
+    for w in a.wagers:
+        for p in w.prizes():
+            if p.probability == 0:
+                continue  # an award this strategy never reaches is not offered by it
+            shown_odds = p.pay_ref in rule.odds_displayed
+            verdict = PASS if p.probability * rule.once_in >= 1 or shown_odds else FAIL
+            limit = f"at least 1 in {rule.once_in:,}" + (" (odds displayed)" if shown_odds else "")
+            out.append(Finding(rule.rule, w.wager, f"award {p.pay_ref} ({p.pays})", p.probability,
+                               _one_in(p.probability), limit, verdict, rule.citation))
+    return out
+
+
+def _top_award_odds(rule: TopAwardOdds, a: Analysis) -> list[Finding]:
+    out = []
+    for w in a.wagers:
+        top = _top_award(w)
+        if top is None:
+            continue
+        ref, _, prob = top
+        out.append(Finding(rule.rule, w.wager, f"top award {ref}", prob, _one_in(prob),
+                           f"at least 1 in {rule.at_most_one_in:,}",
+                           PASS if prob * rule.at_most_one_in >= 1 else FAIL, rule.citation))
+    return out
+
+
 def findings(profile: Profile, a: Analysis) -> list[Finding]:
     """Every rule of the profile against every wager it covers, in profile order."""
     out: list[Finding] = []
-    names = [w.wager for w in a.wagers]
     for i, rule in enumerate(profile.model.rules):
         if isinstance(rule, MinimumReturn):
-            unknown = [x for x in rule.wagers or () if x not in names]
-            if unknown:
-                raise TableError([Problem(str(profile.path), None, f"rules.{i}.wagers",
-                                          f"no wager {unknown[0]!r} in {a.game}; wagers: {', '.join(names)}")],
-                                 "profile")
-            for w in a.wagers:
-                if rule.wagers is not None and w.wager not in rule.wagers:
-                    continue
-                share = returned_share(w, rule.basis)
-                what = ("return per unit (1 + EV)" if rule.basis == "per_unit" or not w.stake_varies else
-                        "return per amount wagered (1 - element of risk)")
-                out.append(Finding(rule.rule, w.wager, what, share, percent_str(share, 4),
-                                   f"at least {percent_str(rule.minimum, 2)}", PASS if share >= rule.minimum else FAIL,
-                                   rule.citation))
+            out += _minimum_return(rule, i, profile, a)
         elif isinstance(rule, AwardFrequency):
-            for w in a.wagers:
-                for p in w.prizes():
-                    if p.probability == 0:
-                        continue  # an award this strategy never reaches is not offered by it
-                    ok = p.probability * rule.once_in >= 1
-                    shown_odds = p.pay_ref in rule.odds_displayed
-                    verdict = PASS if ok or shown_odds else FAIL
-                    limit = f"at least 1 in {rule.once_in:,}" + (" (odds displayed)" if shown_odds else "")
-                    out.append(Finding(rule.rule, w.wager, f"award {p.pay_ref} ({p.pays})", p.probability,
-                                       _one_in(p.probability), limit, verdict, rule.citation))
+            out += _award_frequency(rule, a)
+        elif isinstance(rule, PayoutCap):
+            out.append(_payout_cap(rule, a))
         else:
-            for w in a.wagers:
-                top = _top_award(w)
-                if top is None:
-                    continue
-                ref, _, prob = top
-                out.append(Finding(rule.rule, w.wager, f"top award {ref}", prob, _one_in(prob),
-                                   f"at least 1 in {rule.at_most_one_in:,}",
-                                   PASS if prob * rule.at_most_one_in >= 1 else FAIL, rule.citation))
+            out += _top_award_odds(rule, a)
     return out
 
 

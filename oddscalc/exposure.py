@@ -15,6 +15,7 @@ still: the figure here is a lower bound for such a table-wide cap.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .exact import one_in
@@ -64,7 +65,17 @@ def _capped_edge(outcomes: Sequence[Outcome], stake: Fraction, cap: Fraction) ->
     return -sum((p * min(net, cap) for _, net, p in outcomes), Fraction(0)) / stake
 
 
-def section(a: Analysis) -> Section | None:
+@dataclass(frozen=True)
+class Exposure:
+    """The exposure at a table's limits: one seat's top net win and the full table's bound, in money."""
+
+    seat_top: Fraction
+    table_top: Fraction
+    currency: str
+    section: Section
+
+
+def exposure_of(a: Analysis) -> Exposure | None:
     """The table's exposure at its limits (None when the table states no limits)."""
     limits = _limits(a)
     if limits is None or not limits.bets:
@@ -96,7 +107,7 @@ def section(a: Analysis) -> Section | None:
     table_top = limits.seats * seat_top
     rows.append((f"full table: {limits.seats} seats", "every seat's top win in one round (an upper bound)",
                  table_top, None, "", None, *((None,) if limits.cap is not None else ())))
-    return Section(
+    return Exposure(seat_top, table_top, limits.currency, Section(
         "exposure", f"Exposure at the table's limits{f' ({limits.currency})' if limits.currency else ''}",
         (Column("subject", "Bet"), Column("top_outcome", "Top outcome"),
          Column("top_net_win", f"Top net win{cur}", "decimal", 2),
@@ -108,4 +119,10 @@ def section(a: Analysis) -> Section | None:
         intro=("Net wins at the maximum bets of the table's limits (what the house pays beyond the stakes). The house "
                "edge is per amount wagered at those bets; with a cap, each outcome of one seat pays at most the cap.",),
         notes=("A full table is bounded by its seats times one seat's top win. A cap shared by the table's seats in "
-               "one round makes the edge higher than the capped figure here, which is for one seat.",))
+               "one round makes the edge higher than the capped figure here, which is for one seat.",)))
+
+
+def section(a: Analysis) -> Section | None:
+    """The exposure section (None when the table states no limits)."""
+    e = exposure_of(a)
+    return None if e is None else e.section

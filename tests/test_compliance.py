@@ -118,3 +118,14 @@ def test_every_shipped_profile_cites_its_source() -> None:
     for path in shipped:
         p = load_profile(path)
         assert "http" in p.model.source and all(rule.citation for rule in p.model.rules)
+
+
+def test_a_payout_cap_reads_the_exposure_at_the_tables_limits(tmp_path: Path, spain: Analysis) -> None:
+    body = ('[[rules]]\nrule = "payout_cap"\nmaximum = 50000\n'
+            '[[rules]]\nrule = "payout_cap"\nmaximum = 250000\nscope = "table"\n')
+    seat, table = findings(load_profile(_profile(tmp_path, body)), spain)
+    # a raised royal flush at the 100 EUR ante with the Jackpot's royal: 100 + 200 x 100 + 25,000 - 0.50
+    assert seat.figure == Fraction(90_199, 2) and seat.verdict == PASS
+    assert table.figure == 7 * seat.figure and table.verdict == FAIL
+    us = CliRunner().invoke(main, ["check", "caribbean", "--table", "us", "--profile", str(_profile(tmp_path, body))])
+    assert us.exit_code == EXIT_CHECK and "not known: the table states no [limits]" in us.output
