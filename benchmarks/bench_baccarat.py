@@ -86,7 +86,9 @@ def main() -> int:
     out.seconds(f"settle one more side bet from stored cells (each of winning-total's {bets} beyond standard's)",
                 float(per_bet), 0.05)
     probe = subprocess.run([sys.executable, "-c", COUP_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
-    out.seconds("exact EV of every dragon-bonus wager from a depleted shoe (per coup)", float(probe.stdout), 0.005)
+    per_coup = float(probe.stdout)
+    out.seconds("exact EV of every dragon-bonus wager from a depleted shoe (per coup)", per_coup, 0.005,
+                f"{per_coup * 1000:.2f} ms")
     for table in ("seed", "seed-house-draws"):
         best, _ = best_cli(repeats, report("house-baccarat", "--table", table), COLD)
         out.seconds(f"report house-baccarat --table {table} (1 seat), nothing stored", best, 0.4)

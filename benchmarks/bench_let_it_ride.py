@@ -1,6 +1,7 @@
 """Let It Ride: the cold report (empty store) and the repeated one.
 
-Target: cold ``report let-it-ride`` 0.6 s.
+Targets: cold ``report let-it-ride`` 0.6 s, also with a strategy card; the exact one-partner
+collusion analysis within a minute.
 
 Run: ``python benchmarks/bench_let_it_ride.py [repeats]``
 """
@@ -22,6 +23,14 @@ def main() -> int:
     warm = scratch("lir-warm")
     cli(report, {"ODDSCALC_CACHE_DIR": warm})
     out.seconds("report let-it-ride, repeated", best_cli(repeats, report, {"ODDSCALC_CACHE_DIR": warm})[0], None)
+    card = ["report", "let-it-ride", "--strategy", "cards/let-it-ride/wizard-of-odds.toml", "--format", "json",
+            "--no-cache"]
+    out.seconds("report let-it-ride with a strategy card, nothing stored", best_of(
+        repeats, lambda: cli(card, {"ODDSCALC_CACHE_DIR": scratch("lir-card")})[0])[0], 0.6)
+    partner = ["collusion", "let-it-ride"]
+    cli(partner, {"ODDSCALC_CACHE_DIR": warm})
+    out.seconds("collusion let-it-ride: one partner's cards seen, 842,842,728,000 deals (counts stored)",
+                best_cli(1, partner, {"ODDSCALC_CACHE_DIR": warm})[0], 60)
     return out.finish()
 
 
