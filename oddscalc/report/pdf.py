@@ -6,6 +6,7 @@ a report can hold (dashes, quotes, mathematical signs) are spelled in ASCII firs
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ _SPELL = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2018": "'", "\u2019": 
           "\u2026": "...", "\u2264": "<=", "\u2265": ">=", "\u2248": "~", "\u2192": "->", "\u2260": "!="}
 
 
+_FIXED = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
 _TITLE = re.compile(r"<title>.*?</title>", re.DOTALL)
 
 
@@ -57,6 +59,7 @@ def pdf_of(doc: Document) -> bytes:
     pdf.set_auto_page_break(True, margin=12)
     pdf.set_title(latin(doc.title))
     pdf.set_creator(f"oddscalc {__version__}")
+    pdf.set_creation_date(_FIXED)  # the same analysis, the same bytes
     pdf.add_page()
     width = pdf.epw
     for b in doc.blocks:
