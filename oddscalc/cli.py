@@ -369,9 +369,9 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool
 
 
 @main.command()
-@click.argument("game", type=click.Choice(["punto-banco"]))
+@click.argument("game", type=click.Choice(["punto-banco", "house-baccarat"]))
 @table_option
-@click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7).")
+@click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7; punto-banco).")
 @click.option("--shoes", type=click.IntRange(1, 10**6), default=200, show_default=True,
               help="Shoes the study deals.")
 @click.option("--penetration", default="0.8", show_default=True, help="Share of each shoe dealt (0 to 1).")
@@ -396,8 +396,14 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 
     session = _session(game, decks=decks, fresh=fresh)
     rules = session.resolve(table_ref)
-    fx = cnt.removal_effects(rules)
-    sections = [cnt.effects_section(fx, rules.cards.shoe.label), cnt.tags_section(fx)]
+    if game == "house-baccarat":
+        if wager is not None:
+            raise OptionError("the counting study deals punto banco; the house game gets its removal effects only")
+        fx = cnt.house_effects(rules)
+        sections = [cnt.effects_section(fx, rules.shoe.label), cnt.tags_section(fx)]
+    else:
+        fx = cnt.removal_effects(rules)
+        sections = [cnt.effects_section(fx, rules.cards.shoe.label), cnt.tags_section(fx)]
     if wager is not None:
         try:
             share = parse_fraction(penetration)

@@ -41,8 +41,9 @@ from .games.coup_features import (
     count_cells,
     play,
 )
+from .games.house_baccarat import HouseBaccaratRules, Strategy, best_by_composition, seat_counts, seat_ev
 from .games.punto_banco import PuntoBancoRules, settle
-from .games.shoe import VALUES
+from .games.shoe import RANK_VALUES, VALUES, Shoe
 from .protocol import OptionError
 from .results import Cell, Column, Section, WagerResult
 
@@ -98,6 +99,30 @@ def removal_effects(rules: PuntoBancoRules, recount: bool = False) -> Effects:
     counts = tuple(sum(cards.copies[r * SUITS:(r + 1) * SUITS]) for r in range(len(RANKS)))
     effect = {w: tuple(ev[w] - base[w] for ev in per_rank) for w in base}
     return Effects(tuple(base), counts, base, effect)
+
+
+def house_effects(rules: HouseBaccaratRules) -> Effects:
+    """Removal effects on the rule sheet's house game, one seat: each rank removed, the seat playing the full
+    shoe's optimal strategy (fixed, so the effects balance exactly; re-solving the play per shoe only adds)."""
+    if rules.infinite:
+        raise OptionError("an infinite shoe has no composition to count: removal effects need a finite shoe")
+    if rules.players != 1:
+        raise OptionError("house game removal effects are for one seat (--players 1)")
+    shoe = rules.shoe
+    counter_args = (rules.house_tableau, rules.all_stand, False)
+    stand = Strategy.by_totals("stand", [])
+    full = seat_counts(shoe, 1, stand, *counter_args)
+    play = best_by_composition(full, rules.pay)
+    base = seat_ev(full, play, rules.pay)
+    ranks = {r: 4 * rules.decks for r in RANK_VALUES}
+    per_rank = []
+    for r in RANKS:
+        fewer = dict(ranks)
+        fewer[r] -= 1
+        sc = seat_counts(Shoe.from_ranks(fewer), 1, stand, *counter_args)
+        per_rank.append(seat_ev(sc, play, rules.pay))
+    cards = tuple(ranks[r] for r in RANKS)
+    return Effects(("house_game",), cards, {"house_game": base}, {"house_game": tuple(e - base for e in per_rank)})
 
 
 def balanced_tags(effects: Sequence[Fraction], cards: Sequence[int], levels: int = 4) -> tuple[int, ...]:

@@ -92,3 +92,15 @@ def test_a_study_deals_the_same_shoes_however_it_is_split(dragon: PuntoBancoRule
     for other in runs[1:]:
         assert other.coups == runs[0].coups
         assert all((a.won == b.won).all() and (a.bets == b.bets).all() for a, b in zip(other.plays, runs[0].plays))
+
+
+def test_the_house_games_removal_effects_balance_exactly(sessions: Callable[[str], Session]) -> None:
+    from oddscalc.games.house_baccarat import HouseBaccaratRules
+
+    s = sessions("house-baccarat")
+    rules = s.resolve("seed")
+    assert isinstance(rules, HouseBaccaratRules)
+    fx = counting.house_effects(rules)
+    assert fx.base["house_game"] == s.analyze("seed").wager("main").expected_value  # the one-seat optimum
+    assert fx.balance("house_game") == 0  # the full shoe's play held fixed: burning a card changes nothing
+    assert len(set(fx.effect["house_game"][9:])) == 1  # T, J, Q and K are all worth 0
