@@ -488,8 +488,11 @@ def flash(game: str, table_ref: str | None, fresh: bool) -> None:
 @click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True, help="Seats filled.")
 @decks_option
 @click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
+@click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
+              help="Give the edge by seats filled up to this many (default: --players; 6 and 7 on an infinite shoe).")
 @fresh_option
-def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, fresh: bool) -> None:
+def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
+          fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others."""
     from .games.house_baccarat import FINITE_EXACT_MAX_PLAYERS
@@ -501,7 +504,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                           f"{FINITE_EXACT_MAX_PLAYERS} seats (report --players {players} gives the infinite shoe)")
     session = _session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
-    found = sections(session.counts(rules), players, rules.pay, exhaustive, players)
+    found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players)
     click.echo(f"# The seats of {rules.table.title} ({game}/{rules.table.id}), {rules.shoe.label}\n")
     click.echo("\n".join(section_markdown(s) for s in found), nl=False)
 

@@ -19,6 +19,7 @@ verifies every equilibrium it reports exactly. It does not prove that no other e
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,6 +28,7 @@ from itertools import combinations
 from ..results import Cell, Column, Section
 from .house_baccarat import (
     COMPOSITIONS,
+    FINITE_EXACT_MAX_PLAYERS,
     SeatCounter,
     SeatCounts,
     Strategy,
@@ -115,10 +117,12 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     """Edge by seats filled, the equilibria, every common strategy of the family, and best replies."""
     family = by_totals() if exhaustive else thresholds()
     edge: list[tuple[Cell, ...]] = []
+    infinite = SeatCounter(dataclasses.replace(counter.rules, infinite=True), counter.store, counter.game)
     for n in range(1, max_players + 1):
-        eq = solve(counter, n, pay, "optimal")
+        finite = n <= FINITE_EXACT_MAX_PLAYERS and not counter.rules.infinite
+        eq = solve(counter if finite else infinite, n, pay, "optimal")
         ev = seat_ev(eq.counts, eq.strategy, pay)
-        edge.append((n, _text(eq.strategy), ev, -ev))
+        edge.append((n, _text(eq.strategy), ev, -ev, "finite, exact" if finite else "infinite, exact"))
     found = equilibria(counter, players, pay, family)
     rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", _text(f.strategy), f.ev, -f.ev, f.how) for f in found]
     shared: list[tuple[Cell, ...]] = []
@@ -140,9 +144,11 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     family_text = ("every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)")
     return [
         Section("edge_by_seats", "House edge by seats filled",
-                _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays")), tuple(edge),
+                _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"),
+                         Column("shoe", "Shoe")), tuple(edge),
                 intro=("Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
-                       "fewer; exact on the finite shoe.",)),
+                       f"fewer. Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on an "
+                       "infinite shoe (cards drawn with replacement), as the report does.",)),
         Section("seat_equilibria", f"The game among {players} seats",
                 _columns(Column("concept", "Concept"), Column("strategy", "Every seat plays"),
                          Column("how", "How found")),
