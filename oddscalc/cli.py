@@ -430,26 +430,43 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 
 
 @main.command()
-@click.argument("game", type=click.Choice(["let-it-ride"]))
+@click.argument("game", type=click.Choice(["let-it-ride", "caribbean"]))
 @table_option
-@click.option("--partners", type=click.IntRange(1, 1), default=1, show_default=True,
-              help="Partners whose three cards the player sees (1: exact over every deal).")
+@click.option("--partners", type=click.IntRange(1, 6), default=1, show_default=True,
+              help="Partners whose cards the player sees (let-it-ride: 1, exact over every deal; caribbean: 1 to 6, "
+                   "sampled situations each settled exactly).")
+@click.option("--situations", type=click.IntRange(2, 10**7), default=200, show_default=True,
+              help="caribbean: situations sampled.")
+@click.option("--seed", type=int, default=20261201, show_default=True, help="caribbean: the sample's seed.")
 @scheduler_option
 @fresh_option
-def collusion(game: str, table_ref: str | None, partners: int, scheduler: str | None, workers: int | None,
-              fresh: bool) -> None:
-    """What seeing a partner's cards is worth, exact: the player plays knowing them."""
+def collusion(game: str, table_ref: str | None, partners: int, situations: int, seed: int, scheduler: str | None,
+              workers: int | None, fresh: bool) -> None:
+    """What seeing partners' cards is worth: the player plays knowing them."""
     from . import cluster
-    from . import collusion as col
-    from .games.let_it_ride import PAYING
     from .progress import Progress
     from .report.markdown import section_markdown
 
     session = _session(game, fresh=fresh)
     rules = session.resolve(table_ref)
+    bar = Progress(_progress(), f"{game}: partners' cards seen")
+    if game == "caribbean":
+        from . import partners as ptn
+
+        model = rules.model
+        got = ptn.sample(rules.deck, rules.qualifier, model.pays.main, partners, situations, seed, bar.step)
+        bar.finish()
+        exact = session.analyze(table_ref).wager("main").expected_value
+        click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
+        click.echo(section_markdown(ptn.section([got], exact)), nl=False)
+        return
+    if partners != 1:
+        raise OptionError("let-it-ride: one partner (exact over every deal); more are not built yet")
+    from . import collusion as col
+    from .games.let_it_ride import PAYING
+
     counts = session.counts(rules)
     pays = [getattr(rules.model.pays.main, c.value) for c in PAYING]
-    bar = Progress(_progress(), "let-it-ride: a partner's cards seen")
     where = cluster.address(scheduler)
     if where is None:
         result = col.partner_seen(counts, pays, rules.min_rank)
