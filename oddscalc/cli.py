@@ -482,11 +482,15 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int, 
 @main.command()
 @click.argument("game", type=click.Choice(["caribbean"]))
 @table_option
+@click.option("--dealer-cards", "dealer_cards", type=click.Choice(["1", "2", "5"]), multiple=True,
+              help="Dealer cards seen: 1 (the game as dealt), 2 (one hole card too: about 2 minutes on two cores), "
+                   "5; repeat for several (default: 1 and 5).")
 @fresh_option
-def flash(game: str, table_ref: str | None, fresh: bool) -> None:
-    """What seeing the dealer's cards is worth at GAME, exact: the up card alone, and all five."""
+def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fresh: bool) -> None:
+    """What seeing the dealer's cards is worth at GAME, exact: the up card alone, one hole card too, all five."""
     from . import flash as flashes
     from .games.caribbean import settle_counts
+    from .progress import Progress
     from .report.markdown import section_markdown
 
     session = _session(game, fresh=fresh)
@@ -494,7 +498,16 @@ def flash(game: str, table_ref: str | None, fresh: bool) -> None:
     rt = session.counts(rules)
     pays = rules.model.pays.main
     st = settle_counts(rt, pays, closest=False)
-    seen = [flashes.one_card(rt, st, pays), flashes.all_cards(rt, st, pays)]
+    wanted = sorted({int(k) for k in dealer_cards} or {1, 5})
+    seen = []
+    for k in wanted:
+        if k == 1:
+            seen.append(flashes.one_card(rt, st, pays))
+        elif k == 2:
+            bar = Progress(_progress(), "caribbean: two dealer cards seen")
+            seen.append(flashes.two_cards(rules.deck, rules.qualifier, pays, bar))
+        else:
+            seen.append(flashes.all_cards(rt, st, pays))
     click.echo(f"# Dealer cards seen: {rules.table.title} ({game}/{rules.table.id})\n")
     click.echo(section_markdown(flashes.section(seen, st)), nl=False)
 

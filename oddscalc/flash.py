@@ -1,11 +1,12 @@
 """Caribbean Stud with the dealer's cards seen: what a flash of the hole cards is worth, exact.
 
-k = 1 is the game as dealt (the up card); k = 5 is every dealer card seen. With all five known the
-player's best play on each deal is plain: raise when the dealer does not qualify (+1 ante against
--1), when the player wins (1 + 2 x pay) or ties (0), fold when the dealer wins (-1 against -3). So
-the exact EV over every deal is read off the always-raise tally of the ordinary count, deal class by
-deal class: no new enumeration. k = 2 to 4 need the dealer's completions counted per known set of
-cards and are not computed here.
+k = 1 is the game as dealt (the up card); k = 2 adds one hole card, counted by its own sweep over the
+dealer's hands (``flash_sweep``: every player hand, every pair of known dealer cards, decided on
+the spot); k = 5 is every dealer card seen. With all five known the player's best play on each deal
+is plain: raise when the dealer does not qualify (+1 ante against -1), when the player wins
+(1 + 2 x pay) or ties (0), fold when the dealer wins (-1 against -3). So that exact EV is read off
+the always-raise tally of the ordinary count, deal class by deal class. k = 3 and 4 are not computed
+here: the same sweep would read 16 215 and 178 365 known sets per player hand.
 
 The Jackpot is paid on the player's own five cards; where the table pays it on a folded hand the
 dealer's cards change nothing about it. Where a fold forfeits it, a player who knows he loses
@@ -14,15 +15,19 @@ folds anyway here (the main game's figures); that understates the value of a pri
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from .cards import Deck
 from .games.caribbean import RaisePays, Settled, pay_list
 from .games.raise_table import RaiseTable
 from .hands import HAND_CLASSES
+from .progress import Progress
 from .results import Cell, Column, Section
+from .symmetry import suit_classes
 
 FOLD, NOT_QUALIFIED, WIN, PUSH, LOSE = range(5)
 CLASS_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card"]
@@ -66,6 +71,28 @@ def all_cards(rt: RaiseTable, st: Settled, pays: RaisePays) -> Seen:
     return Seen(5, units / rt.total, raised, rt.total)
 
 
+def two_cards(deck: Deck, qualifier: str, pays: RaisePays, progress: Progress | None = None) -> Seen:
+    """k = 2: the up card and one hole card seen, exact over every deal (``flash_sweep``)."""
+    from .games.caribbean import _pay_classes, qualifier_strength  # the count's own helpers
+    from .games.flash_sweep import tally_two_known
+
+    reps, weights = suit_classes(5, deck)
+    classes = _pay_classes(deck, np.asarray(reps))
+    p = pay_list(pays)
+    den = math.lcm(*(x.denominator for x in p))
+    win_units = np.array([int((1 + 2 * p[int(c)]) * den) for c in classes], dtype=np.int64)
+    tally = tally_two_known(deck, qualifier_strength(deck, qualifier), np.asarray(reps), win_units, den,
+                            progress or Progress(False, ""))
+    w = np.asarray(weights, dtype=np.int64)
+    t = [int(x) for x in (tally * w[:, None]).sum(axis=0)]  # five sums below 2**63: each at most every deal
+    units = -t[FOLD] + t[NOT_QUALIFIED] - 3 * t[LOSE] + sum(
+        (int((tally[classes == c, WIN] * w[classes == c]).sum()) * (1 + 2 * p[c]) for c in range(len(p))),
+        Fraction(0))
+    total = sum(t)
+    raised = total - t[FOLD]
+    return Seen(2, units / total, raised, total)
+
+
 def section(seen: list[Seen], st: Settled) -> Section:
     """The edge against the dealer cards seen, and where the raises move."""
     rows: list[tuple[Cell, ...]] = []
@@ -88,6 +115,7 @@ def section(seen: list[Seen], st: Settled) -> Section:
          Column("average_stake", "Average stake (antes)", "decimal", 4),
          Column("element_of_risk", "Element of risk", "signed_percent", 4)),
         tuple(rows),
-        intro=("Exact over every deal. 1 card seen is the game as dealt; with all 5 seen the player raises exactly "
-               "when the dealer does not qualify or the player does not lose. 2 to 4 cards are not computed yet.",),
+        intro=("Exact over every deal. 1 card seen is the game as dealt; 2 adds one of the dealer's hole cards "
+               "(the player decides knowing both); with all 5 seen the player raises exactly when the dealer does "
+               "not qualify or the player does not lose. 3 and 4 cards are not computed.",),
         notes=("Where the raises move, by the player's hand: " + "; ".join(moves) + ".",))

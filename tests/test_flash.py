@@ -89,3 +89,20 @@ def test_one_card_is_the_report(sessions: Callable[[str], Session]) -> None:
     assert flash.one_card(rt, st, PAYS).ev == a.wager("main").expected_value
     r = CliRunner().invoke(main, ["flash", "caribbean", "--table", "us"])
     assert r.exit_code == 0 and "| 1 | -5.2243% |" in r.output and "| 5 | +64.2816% |" in r.output, r.output
+
+
+def _two_known(deck: Deck) -> Fraction:
+    """The up card and one hole card seen: decide on both, over every pair and completion, plainly."""
+    total, n = Fraction(0), 0
+    for player in itertools.combinations(deck.cards, 5):
+        rest = [c for c in deck.cards if c not in player]
+        for known in itertools.combinations(rest, 2):
+            pool = [c for c in rest if c not in known]
+            outs = [_outcome(player, known + h) for h in itertools.combinations(pool, 3)]
+            total += max(sum(outs, Fraction(0)), Fraction(-len(outs)))
+            n += len(outs)
+    return total / n
+
+
+def test_two_dealer_cards_seen_against_a_brute_force() -> None:
+    assert flash.two_cards(DECK, "ace-king", PAYS).ev == _two_known(DECK)
