@@ -509,7 +509,8 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fresh
         else:
             seen.append(flashes.all_cards(rt, st, pays))
     click.echo(f"# Dealer cards seen: {rules.table.title} ({game}/{rules.table.id})\n")
-    click.echo(section_markdown(flashes.section(seen, st)), nl=False)
+    published = rules.table.id == "us" and rules.deck.is_full
+    click.echo(section_markdown(flashes.section(seen, st, published)), nl=False)
 
 
 @main.command()
