@@ -55,11 +55,12 @@ def _brute(deck: Deck, min_rank: int, seen: bool) -> Fraction:
 
 
 def test_the_partners_cards_seen_against_a_brute_force() -> None:
-    deck = reduced_deck("9", 2)
-    p = collusion.partner_seen(count_holdings(deck, 8), PAYS, 8)
-    assert p.ev == _brute(deck, 8, seen=True)
-    assert p.ev_unseen == _brute(deck, 8, seen=False)  # dealt to a partner and never seen: the ordinary game
-    assert p.ev > p.ev_unseen
+    deck = reduced_deck("T", 2)  # 10 cards: C(10,3) x C(7,3) x 4 x 3 = 50,400 deals
+    king = 11  # a pair of kings or better pays: on ten cards a pair of tens would pay every hand
+    p = collusion.partner_seen(count_holdings(deck, king), PAYS, king)
+    assert p.ev == _brute(deck, king, seen=True)
+    assert p.ev_unseen == _brute(deck, king, seen=False)  # dealt to a partner and never seen: the ordinary game
+    assert p.ev > p.ev_unseen and 0 < p.bet1_rides < p.bet1_situations
 
 
 def test_one_partner_on_the_full_deck() -> None:
