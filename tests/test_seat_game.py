@@ -23,7 +23,7 @@ from oddscalc.games.house_baccarat import (
     seat_ev,
     solve,
 )
-from oddscalc.games.seat_game import equilibria, is_best_reply, thresholds
+from oddscalc.games.seat_game import all_two_seat_equilibria, equilibria, is_best_reply, thresholds
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 
@@ -47,6 +47,8 @@ def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
     assert project.draws in found and Strategy.by_totals("d04", range(5)).draws in found
     for f in found.values():
         assert is_best_reply(counter.seat(2, f.strategy), f.strategy, ONE)
+    every, _ = all_two_seat_equilibria(counter, ONE)  # the complete enumeration finds these two and no other
+    assert {e.draws for e in every} == set(found)
 
 
 def test_two_seats_on_eight_decks_and_the_cooperative_strategy(sessions: Callable[[str], Session]) -> None:
@@ -81,6 +83,8 @@ def test_the_seats_command() -> None:
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "8"])
     assert r.exit_code == 0, r.output
     assert "| symmetric equilibrium | draw on 0, 1, 2, 3 | +7.2852% |" in r.output
+    assert r.output.count("| symmetric equilibrium |") == 3  # on 8 decks a third one, by composition, at +7.1025%
+    assert "+7.1025% | -7.1025% | all of them: complete enumeration" in r.output
     assert "| cooperative (best common strategy) | draw on 0, 1, 2 | +7.5999% |" in r.output
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "6"])
     assert r.exit_code == 4 and "exact on the finite shoe up to 5 seats" in r.output

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
+import numpy as np
+
 from ..results import Cell, Column, Section
 from .house_baccarat import (
     COMPOSITIONS,
@@ -50,6 +52,89 @@ def is_best_reply(sc: SeatCounts, s: Strategy, pay: Fraction) -> bool:
         if (m[u, w] and gap < 0) or (not m[u, w] and gap > 0):
             return False
     return True
+
+
+def gaps(sc: SeatCounts, pay: Fraction) -> list[Fraction]:
+    """Per composition (COMPOSITIONS order): what drawing earns over standing, both orders of the cards."""
+    ev = _ev_num(sc, pay)
+    return [ev[u, w, 1] - ev[u, w, 0] + (ev[w, u, 1] - ev[w, u, 0] if u != w else 0) for u, w in COMPOSITIONS]
+
+
+def _strategy(draws: Sequence[bool], name: str) -> Strategy:
+    m = np.zeros((10, 10), dtype=bool)
+    for (u, w), d in zip(COMPOSITIONS, draws):
+        m[u, w] = m[w, u] = d
+    return Strategy.of(name, m)
+
+
+def all_two_seat_equilibria(counter: SeatCounter, pay: Fraction) -> tuple[list[Strategy], int]:
+    """Every symmetric pure-strategy equilibrium of two seats, with a proof by enumeration, and the
+    number of search nodes visited.
+
+    With one other seat, your counts are a sum over that seat's two-card compositions, each counted by
+    its own action: your gap for composition c is affine in the other seat's draws, g_c(s) = a_c +
+    sum over c' of s_c' b_cc'. The 46 evaluations that give a and b are checked on a 47th strategy
+    (the affine prediction must be exact), then every s with s_c = 1 where g_c(s) > 0 and s_c = 0
+    where g_c(s) < 0 (either where 0) is found by a depth-first search that fixes every composition
+    whose sign no completion of the others can change."""
+    n = len(COMPOSITIONS)
+    never = _strategy([False] * n, "never")
+    base = gaps(counter.seat(2, never), pay)
+    b = [[Fraction(0)] * n for _ in range(n)]
+    for j in range(n):
+        one = [False] * n
+        one[j] = True
+        g = gaps(counter.seat(2, _strategy(one, f"only {j}")), pay)
+        for i in range(n):
+            b[i][j] = g[i] - base[i]
+    probe = [i % 3 == 0 for i in range(n)]
+    predicted = [base[i] + sum((b[i][j] for j in range(n) if probe[j]), Fraction(0)) for i in range(n)]
+    if predicted != gaps(counter.seat(2, _strategy(probe, "probe")), pay):
+        raise AssertionError("the two-seat gaps are not affine in the other seat's draws")
+    found: list[list[bool]] = []
+    nodes = 0
+
+    def search(fixed: dict[int, bool]) -> None:
+        nonlocal nodes
+        nodes += 1
+        settled = _propagate(base, b, fixed)
+        if settled is None:
+            return  # no completion of this branch is an equilibrium
+        free_vars = [i for i in range(n) if i not in settled]
+        if not free_vars:
+            s = [settled[i] for i in range(n)]
+            g = [base[i] + sum((b[i][j] for j in range(n) if s[j]), Fraction(0)) for i in range(n)]
+            if all((g[i] >= 0) if s[i] else (g[i] <= 0) for i in range(n)):
+                found.append(s)
+            return
+        for v in (True, False):
+            search({**settled, free_vars[0]: v})
+
+    search({})
+    return [_strategy(s, f"equilibrium {k + 1}") for k, s in enumerate(found)], nodes
+
+
+def _propagate(base: Sequence[Fraction], b: Sequence[Sequence[Fraction]],
+               fixed: dict[int, bool]) -> dict[int, bool] | None:
+    """Fix every composition whose gap keeps one sign whatever the free compositions do; None when a fixed
+    one is contradicted (its action cannot be a best reply in any completion)."""
+    n = len(base)
+    fixed = dict(fixed)
+    changed = True
+    while changed:
+        changed = False
+        for i in range(n):
+            known = base[i] + sum((b[i][j] for j, v in fixed.items() if v), Fraction(0))
+            free = [b[i][j] for j in range(n) if j not in fixed]
+            lo = known + sum((x for x in free if x < 0), Fraction(0))
+            hi = known + sum((x for x in free if x > 0), Fraction(0))
+            if i in fixed:
+                if (fixed[i] and hi < 0) or (not fixed[i] and lo > 0):
+                    return None
+            elif lo > 0 or hi < 0:
+                fixed[i] = lo > 0
+                changed = True
+    return fixed
 
 
 def thresholds() -> list[Strategy]:
@@ -123,7 +208,12 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
         eq = solve(counter if finite else infinite, n, pay, "optimal")
         ev = seat_ev(eq.counts, eq.strategy, pay)
         edge.append((n, _text(eq.strategy), ev, -ev, "finite, exact" if finite else "infinite, exact"))
-    found = equilibria(counter, players, pay, family)
+    if players == 2:  # every equilibrium, by enumeration
+        proved, nodes = all_two_seat_equilibria(counter, pay)
+        how = f"all of them: complete enumeration ({nodes} search nodes)"
+        found = sorted((Found(e, seat_ev(counter.seat(2, e), e, pay), how) for e in proved), key=lambda f: -f.ev)
+    else:
+        found = equilibria(counter, players, pay, family)
     rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", _text(f.strategy), f.ev, -f.ev, f.how) for f in found]
     shared: list[tuple[Cell, ...]] = []
     best: tuple[Strategy, Fraction] | None = None
@@ -153,8 +243,11 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
                 _columns(Column("concept", "Concept"), Column("strategy", "Every seat plays"),
                          Column("how", "How found")),
                 tuple(rows),
-                intro=(f"Searched: {family_text}, and best-reply iterations from each. Every equilibrium listed is "
-                       "checked exactly to be its own best reply; the search does not prove there are no others.",)),
+                intro=(("Two seats: every symmetric pure-strategy equilibrium, by complete enumeration (a seat's gain "
+                        "from drawing is affine in the other seat's draws, checked exactly, and a search fixes every "
+                        "composition whose sign cannot change)." if players == 2 else
+                        f"Searched: {family_text}, and best-reply iterations from each. Every equilibrium listed is "
+                        "checked exactly to be its own best reply; the search does not prove there are no others."),)),
         Section("common_strategies", f"Every seat playing one strategy ({players} seats)",
                 _columns(Column("name", "Strategy"), Column("strategy", "Plays"),
                          Column("equilibrium", "Its own best reply")),
