@@ -433,15 +433,15 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 @click.argument("game", type=click.Choice(["let-it-ride", "caribbean"]))
 @table_option
 @click.option("--partners", type=click.IntRange(1, 6), default=1, show_default=True,
-              help="Partners whose cards the player sees (let-it-ride: 1, exact over every deal; caribbean: 1 to 6, "
-                   "sampled situations each settled exactly).")
-@click.option("--situations", type=click.IntRange(2, 10**7), default=200, show_default=True,
-              help="caribbean: situations sampled.")
+              help="Partners whose cards the player sees (let-it-ride: 1 exact over every deal, 2 to 6 sampled; "
+                   "caribbean: 1 to 6 sampled); sampled situations are each settled exactly.")
+@click.option("--situations", type=click.IntRange(2, 10**7),
+              help="Situations sampled (caribbean, and let-it-ride with 2 or more partners); default 200 and 5000.")
 @click.option("--seed", type=int, default=20261201, show_default=True, help="caribbean: the sample's seed.")
 @scheduler_option
 @fresh_option
-def collusion(game: str, table_ref: str | None, partners: int, situations: int, seed: int, scheduler: str | None,
-              workers: int | None, fresh: bool) -> None:
+def collusion(game: str, table_ref: str | None, partners: int, situations: int | None, seed: int,
+              scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """What seeing partners' cards is worth: the player plays knowing them."""
     from . import cluster
     from .progress import Progress
@@ -454,19 +454,23 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int, 
         from . import partners as ptn
 
         model = rules.model
-        got = ptn.sample(rules.deck, rules.qualifier, model.pays.main, partners, situations, seed, bar.step)
+        got = ptn.sample(rules.deck, rules.qualifier, model.pays.main, partners, situations or 200, seed, bar.step)
         bar.finish()
         exact = session.analyze(table_ref).wager("main").expected_value
         click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
         click.echo(section_markdown(ptn.section([got], exact)), nl=False)
         return
-    if partners != 1:
-        raise OptionError("let-it-ride: one partner (exact over every deal); more are not built yet")
     from . import collusion as col
     from .games.let_it_ride import PAYING
 
     counts = session.counts(rules)
     pays = [getattr(rules.model.pays.main, c.value) for c in PAYING]
+    if partners > 1:  # beyond one partner: sampled situations, each settled exactly
+        sampled = col.sample_partners(rules.deck, rules.min_rank, pays, partners, situations or 5000, seed)
+        exact = session.analyze(table_ref).wager("main").expected_value
+        click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
+        click.echo(section_markdown(col.sampled_section(sampled, exact)), nl=False)
+        return
     where = cluster.address(scheduler)
     if where is None:
         result = col.partner_seen(counts, pays, rules.min_rank)

@@ -179,6 +179,76 @@ def partner_seen(counts: HoldingCounts, pays: list[Fraction], min_rank: int, run
                      math.comb(n, 4) * math.comb(n - 4, 3))
 
 
+@dataclass(frozen=True)
+class Sampled:
+    """Per sampled situation: the player's EV (base bets) seeing the partners, and the ordinary player's."""
+
+    partners: int
+    seen: np.ndarray
+    ordinary: np.ndarray
+    seed: int
+
+
+def sample_partners(deck: Deck, min_rank: int, pays: list[Fraction], partners: int, situations: int,
+                    seed: int) -> Sampled:
+    """Let It Ride with ``partners`` partners' three cards seen: situations (the player's three cards and the
+    partners') drawn uniformly, each settled exactly over every ordered pair of community cards left; beside
+    it the ordinary player's result on the same cards (deciding on his own cards and the community card)."""
+    p = _prepared(deck, min_rank, tuple(pays))
+    class3, pos = suit_class_index(3, deck), p.pos
+    cards = np.array(deck.cards, dtype=np.int64)
+    if len(cards) < 3 * (partners + 1) + 2:
+        raise ValueError("the deck is too small for that many partners")
+    rng = np.random.default_rng(seed)
+    seen, ordinary = np.empty(situations), np.empty(situations)
+    for i in range(situations):
+        order = rng.permutation(cards)
+        own = np.sort(pos[order[:3]])
+        pool = np.sort(pos[order[3 * (partners + 1):]])
+        k = len(pool)
+        x, y = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
+        valid = x != y  # (first community card, second): ordered, distinct
+        five = np.sort(np.concatenate([np.broadcast_to(own, (k, k, 3)), pool[x][..., None], pool[y][..., None]],
+                                      axis=2), axis=2)
+        v = np.where(valid, p.v5[np.where(valid, colex_indices(five), 0)], 0)  # (k, k) net units x den
+        ride2_seen = v.sum(axis=1) > 0  # after the first card c1: the second from the pool less c1
+        ride1_seen = v.sum() > 0
+        # the ordinary player decides on the full-deck sums of his holding (the partners' cards unseen)
+        ride1_plain = p.s3[class3[colex_indices(own[None, :])[0]]] > 0
+        four = np.sort(np.concatenate([np.broadcast_to(own, (k, 3)), pool[:, None]], axis=1), axis=1)
+        ride2_plain = p.s4[p.class4[colex_indices(four)]] > 0
+        pairs = k * (k - 1) * p.den
+        seen[i] = float((v.sum() * (1 + int(ride1_seen)) + (v.sum(axis=1) * ride2_seen).sum()) / pairs)
+        ordinary[i] = float((v.sum() * (1 + int(ride1_plain)) + (v.sum(axis=1) * ride2_plain).sum()) / pairs)
+    return Sampled(partners, seen, ordinary, seed)
+
+
+def sampled_section(s: Sampled, exact_ordinary: Fraction) -> Section:
+    """The sampled estimates with 95% intervals, beside the ordinary game's exact EV."""
+    def interval(a: np.ndarray) -> tuple[Fraction, Fraction]:
+        return (Fraction(round(float(a.mean()) * 10**8), 10**8),
+                Fraction(round(1.959963984540054 * float(a.std(ddof=1)) / math.sqrt(len(a)) * 10**8), 10**8))
+
+    ms, hs = interval(s.seen)
+    mo, ho = interval(s.ordinary)
+    mg, hg = interval(s.seen - s.ordinary)
+    return Section(
+        "partners_seen_sampled", f"Let It Ride with {s.partners} partners' cards seen (sampled situations, each exact)",
+        (Column("partners", "Partners seen", "int"), Column("situations", "Situations", "int"),
+         Column("ev_seen", "EV seeing them", "signed_percent", 3), Column("ev_seen_ci", "+/- (95%)", "percent", 3),
+         Column("ev_ordinary", "EV not seeing them", "signed_percent", 3),
+         Column("ev_ordinary_ci", "+/- (95%)", "percent", 3),
+         Column("gain", "What seeing them is worth", "signed_percent", 3),
+         Column("gain_ci", "+/- (95%)", "percent", 3)),
+        ((s.partners, len(s.seen), ms, hs, mo, ho, mg, hg),),
+        intro=("Each situation (the player's three cards and the partners') is drawn uniformly and settled exactly "
+               "over every ordered pair of community cards left; the ordinary player's figure plays the same cards "
+               "deciding on his own cards alone.",
+               f"The ordinary game's exact EV is {float(exact_ordinary):+.4%}: the 'not seeing them' column "
+               "estimates it."),
+        notes=(f"Seed {s.seed}; intervals are 95%, normal approximation.",))
+
+
 def community_card_early(counts: HoldingCounts, pays: list[Fraction], min_rank: int) -> Fraction:
     """Exact EV per base bet when the first community card is seen before bet 1 is decided: both pull-backs
     are then decided on the same four cards, so each bet rides exactly when S4 > 0."""

@@ -94,3 +94,15 @@ def test_the_first_community_card_seen_early_against_a_brute_force() -> None:
                 total += v(three + (c1, c2)) * (1 + 2 * rides)
                 deals += 1
     assert collusion.community_card_early(count_holdings(deck, 8), PAYS, 8) == total / deals
+
+
+def test_sampled_partners_estimate_the_exact_figures() -> None:
+    deck = reduced_deck("9", 2)
+    exact = collusion.partner_seen(count_holdings(deck, 8), PAYS, 8)
+    s = collusion.sample_partners(deck, 8, PAYS, 1, 3000, 5)
+    assert (s.seen >= s.ordinary - 1e-12).all()  # seeing never costs
+    for got, want in ((s.seen - s.ordinary, exact.ev - exact.ev_unseen), (s.ordinary, exact.ev_unseen)):
+        half = 1.96 * got.std(ddof=1) / len(got) ** 0.5
+        assert abs(got.mean() - float(want)) < half
+    r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "6", "--situations", "300"])
+    assert r.exit_code == 0 and "| 6 | 300 |" in r.output and "exact EV is -3.5057%" in r.output, r.output
