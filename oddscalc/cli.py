@@ -458,7 +458,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
         bar.finish()
         exact = session.analyze(table_ref).wager("main").expected_value
         click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
-        click.echo(section_markdown(ptn.section([got], exact)), nl=False)
+        click.echo(section_markdown(ptn.section(got, exact)), nl=False)
         return
     from . import collusion as col
     from .games.let_it_ride import PAYING

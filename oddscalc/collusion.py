@@ -30,9 +30,11 @@ from itertools import combinations
 
 import numpy as np
 
+from . import paired
 from .cards import Deck
 from .games.let_it_ride import HoldingCounts, count_holdings, main_wager, pay_classes, solve
 from .hands import colex_indices
+from .paired import Sample
 from .results import Cell, Column, Section
 from .symmetry import suit_class_index
 
@@ -179,18 +181,8 @@ def partner_seen(counts: HoldingCounts, pays: list[Fraction], min_rank: int, run
                      math.comb(n, 4) * math.comb(n - 4, 3))
 
 
-@dataclass(frozen=True)
-class Sampled:
-    """Per sampled situation: the player's EV (base bets) seeing the partners, and the ordinary player's."""
-
-    partners: int
-    seen: np.ndarray
-    ordinary: np.ndarray
-    seed: int
-
-
 def sample_partners(deck: Deck, min_rank: int, pays: list[Fraction], partners: int, situations: int,
-                    seed: int) -> Sampled:
+                    seed: int) -> Sample:
     """Let It Ride with ``partners`` partners' three cards seen: situations (the player's three cards and the
     partners') drawn uniformly, each settled exactly over every ordered pair of community cards left; beside
     it the ordinary player's result on the same cards (deciding on his own cards and the community card)."""
@@ -220,33 +212,16 @@ def sample_partners(deck: Deck, min_rank: int, pays: list[Fraction], partners: i
         pairs = k * (k - 1) * p.den
         seen[i] = float((v.sum() * (1 + int(ride1_seen)) + (v.sum(axis=1) * ride2_seen).sum()) / pairs)
         ordinary[i] = float((v.sum() * (1 + int(ride1_plain)) + (v.sum(axis=1) * ride2_plain).sum()) / pairs)
-    return Sampled(partners, seen, ordinary, seed)
+    return Sample(partners, seen, ordinary, seed)
 
 
-def sampled_section(s: Sampled, exact_ordinary: Fraction) -> Section:
+def sampled_section(s: Sample, exact_ordinary: Fraction) -> Section:
     """The sampled estimates with 95% intervals, beside the ordinary game's exact EV."""
-    def interval(a: np.ndarray) -> tuple[Fraction, Fraction]:
-        return (Fraction(round(float(a.mean()) * 10**8), 10**8),
-                Fraction(round(1.959963984540054 * float(a.std(ddof=1)) / math.sqrt(len(a)) * 10**8), 10**8))
-
-    ms, hs = interval(s.seen)
-    mo, ho = interval(s.ordinary)
-    mg, hg = interval(s.seen - s.ordinary)
-    return Section(
-        "partners_seen_sampled", f"Let It Ride with {s.partners} partners' cards seen (sampled situations, each exact)",
-        (Column("partners", "Partners seen", "int"), Column("situations", "Situations", "int"),
-         Column("ev_seen", "EV seeing them", "signed_percent", 3), Column("ev_seen_ci", "+/- (95%)", "percent", 3),
-         Column("ev_ordinary", "EV not seeing them", "signed_percent", 3),
-         Column("ev_ordinary_ci", "+/- (95%)", "percent", 3),
-         Column("gain", "What seeing them is worth", "signed_percent", 3),
-         Column("gain_ci", "+/- (95%)", "percent", 3)),
-        ((s.partners, len(s.seen), ms, hs, mo, ho, mg, hg),),
-        intro=("Each situation (the player's three cards and the partners') is drawn uniformly and settled exactly "
-               "over every ordered pair of community cards left; the ordinary player's figure plays the same cards "
-               "deciding on his own cards alone.",
-               f"The ordinary game's exact EV is {float(exact_ordinary):+.4%}: the 'not seeing them' column "
-               "estimates it."),
-        notes=(f"Seed {s.seed}; intervals are 95%, normal approximation.",))
+    return paired.section(
+        "partners_seen_sampled", f"Let It Ride with {s.partners} partners' cards seen (sampled situations, each "
+        "exact)", s, exact_ordinary, "Each situation (the player's three cards and the partners') is drawn "
+        "uniformly and settled exactly over every ordered pair of community cards left; the ordinary player's "
+        "figure plays the same cards deciding on his own cards alone.")
 
 
 def community_card_early(counts: HoldingCounts, pays: list[Fraction], min_rank: int) -> Fraction:

@@ -49,6 +49,12 @@ def percent_str(x: Fraction | int, places: int = 4) -> str:
     return decimal_str(Fraction(x) * 100, places) + "%"
 
 
+def rounded(x: float, places: int = 8) -> Fraction:
+    """A float figure (a square root, a sampled mean) as a Fraction rounded to ``places`` decimals, for
+    printing beside the exact ones."""
+    return Fraction(round(x * 10**places), 10**places)
+
+
 def one_in(p: Fraction) -> str:
     """Odds "1 in N" with N rounded to a readable precision."""
     if p == 0:

@@ -20,13 +20,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .exact import frac_str
-from .results import Analysis, Cell, Column, Lines, Section, WagerResult
+from .exact import frac_str, rounded
+from .results import Z_SCORES, Analysis, Cell, Column, Lines, Section, WagerResult
 from .tables import money_text
 
 ROUNDS = tuple(10**k for k in range(3, 9))
-Z = {"95": 1.959963984540054, "99": 2.5758293035489004}
-_PLACES = 10**8
+Z = Z_SCORES
 
 
 @dataclass(frozen=True)
@@ -77,16 +76,12 @@ def seat(a: Analysis, first: str, second: str, stake_first: Fraction, stake_seco
     return Subject(name, outcomes)
 
 
-def _rounded(x: float) -> Fraction:
-    return Fraction(round(x * _PLACES), _PLACES)
-
-
 def bands(subject: Subject, rounds: int) -> tuple[Fraction, Fraction, Fraction, Fraction]:
     """(95% low, 95% high, 99% low, 99% high) of the hold after ``rounds`` rounds."""
     h = subject.hold
     sd = math.sqrt(subject.spread() / rounds)
-    return (_rounded(float(h) - Z["95"] * sd), _rounded(float(h) + Z["95"] * sd),
-            _rounded(float(h) - Z["99"] * sd), _rounded(float(h) + Z["99"] * sd))
+    return (rounded(float(h) - Z["95"] * sd), rounded(float(h) + Z["95"] * sd),
+            rounded(float(h) - Z["99"] * sd), rounded(float(h) + Z["99"] * sd))
 
 
 def section(subjects: Sequence[Subject]) -> Section:

@@ -14,40 +14,24 @@ with far less noise than either figure alone. Intervals are 95% (normal approxim
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
 import numpy as np
 
+from . import paired
 from .cards import Deck
 from .games.caribbean import RaisePays, pay_list, qualifier_strength
 from .hands import BINOM, hand_table
-from .results import Cell, Column, Section
-
-Z95 = 1.959963984540054
+from .paired import Sample
+from .results import Section
 
 
 @cache
 def _holes(k: int) -> np.ndarray:
     return np.array(list(combinations(range(k), 4)), dtype=np.int64).reshape(-1, 4)
-
-
-@dataclass(frozen=True)
-class Sample:
-    """Per situation: the EV (antes) seeing the partners, and the ordinary player's on the same cards."""
-
-    partners: int
-    seen: np.ndarray  # (situations,) float: exact per situation, as a float for the statistics
-    ordinary: np.ndarray
-    seed: int
-
-    def interval(self, x: np.ndarray) -> tuple[float, float]:
-        """Mean and the half-width of its 95% interval."""
-        return float(x.mean()), Z95 * float(x.std(ddof=1)) / math.sqrt(len(x))
 
 
 class _Table:
@@ -112,31 +96,10 @@ def sample(deck: Deck, qualifier: str, pays: RaisePays, partners: int, situation
     return Sample(partners, seen, ordinary, seed)
 
 
-def section(samples: list[Sample], exact_ordinary: Fraction) -> Section:
+def section(sample_: Sample, exact_ordinary: Fraction) -> Section:
     """The estimates with their intervals, beside the ordinary game's exact EV."""
-    rows: list[tuple[Cell, ...]] = []
-    for s in samples:
-        m_seen, h_seen = s.interval(s.seen)
-        m_ord, h_ord = s.interval(s.ordinary)
-        m_gain, h_gain = s.interval(s.seen - s.ordinary)
-        rows.append((s.partners, len(s.seen), _f(m_seen), _f(h_seen), _f(m_ord), _f(h_ord), _f(m_gain), _f(h_gain)))
-    return Section(
-        "partners_seen", "Caribbean Stud with partners' cards seen (sampled situations, each exact)",
-        (Column("partners", "Partners seen", "int"), Column("situations", "Situations", "int"),
-         Column("ev_seen", "EV seeing them", "signed_percent", 3), Column("ev_seen_ci", "+/- (95%)", "percent", 3),
-         Column("ev_ordinary", "EV not seeing them", "signed_percent", 3),
-         Column("ev_ordinary_ci", "+/- (95%)", "percent", 3),
-         Column("gain", "What seeing them is worth", "signed_percent", 3),
-         Column("gain_ci", "+/- (95%)", "percent", 3)),
-        tuple(rows),
-        intro=("Each situation (the player's cards, the partners', the up card) is drawn uniformly and settled "
-               "exactly over every set of the dealer's hole cards left; the ordinary player's figure plays the same "
-               "cards deciding on his own hand and the up card alone.",
-               f"The ordinary game's exact EV is {float(exact_ordinary):+.4%}: the sampled 'not seeing them' column "
-               "estimates it (cards dealt to other seats and never seen change nothing)."),
-        notes=(f"Seeds: {', '.join(str(s.seed) for s in samples)}. Intervals are 95%, normal approximation; the "
-               "paired difference is far tighter than either column.",))
-
-
-def _f(x: float) -> Fraction:
-    return Fraction(round(x * 10**8), 10**8)
+    return paired.section(
+        "partners_seen", "Caribbean Stud with partners' cards seen (sampled situations, each exact)", sample_,
+        exact_ordinary, "Each situation (the player's cards, the partners', the up card) is drawn uniformly and "
+        "settled exactly over every set of the dealer's hole cards left; the ordinary player's figure plays the "
+        "same cards deciding on his own hand and the up card alone.")

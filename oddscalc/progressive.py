@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, field_validator
+from pydantic import BeforeValidator, field_validator, model_validator
 
 from .exact import decimal_str, frac_str, parse_fraction, percent_str
 from .results import Cell, Column, Section, WagerResult
@@ -62,13 +62,36 @@ class Meter(Strict):
         return self.current if self.current is not None else self.reset
 
 
-def check_meter(prizes: Mapping[str, Fraction | None], meter: Meter | None) -> None:
-    """A wager with meter prizes needs a meter, and a meter needs a meter prize (ValueError otherwise)."""
-    shares = [k for k, v in prizes.items() if isinstance(v, MeterShare)]
-    if shares and meter is None:
-        raise ValueError(f"{shares[0]} is a share of the meter: add a [meter] block with its reset")
-    if meter is not None and not shares:
-        raise ValueError("a [meter] block needs a prize that is a share of the meter (e.g. \"100% meter\")")
+class StakedPrizes(Strict):
+    """Prizes paid on a hand for a stake of their own: amounts, odds or shares of a meter (``tables.Prize``).
+    A game's block adds its prize fields; a meter prize needs the ``meter`` block, and a meter a meter prize."""
+
+    stake: Amount
+    meter: Meter | None = None
+
+    @field_validator("stake")
+    @classmethod
+    def _positive(cls, v: Fraction) -> Fraction:
+        if v <= 0:
+            raise ValueError("the stake must be more than 0")
+        return v
+
+    def prizes(self) -> dict[str, Fraction | None]:
+        """Every prize field (hand class id -> prize, None when the hand wins nothing)."""
+        return {k: getattr(self, k) for k in type(self).model_fields if k not in ("stake", "meter")}
+
+    def meter_shares(self) -> dict[str, Fraction]:
+        """The prizes that are shares of the meter."""
+        return {k: v for k, v in self.prizes().items() if isinstance(v, MeterShare)}
+
+    @model_validator(mode="after")
+    def _meter(self) -> StakedPrizes:
+        shares = list(self.meter_shares())
+        if shares and self.meter is None:
+            raise ValueError(f"{shares[0]} is a share of the meter: add a [meter] block with its reset")
+        if self.meter is not None and not shares:
+            raise ValueError("a [meter] block needs a prize that is a share of the meter (e.g. \"100% meter\")")
+        return self
 
 
 @dataclass(frozen=True)

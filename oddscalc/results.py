@@ -58,7 +58,7 @@ class Row:
     pay_coef: Fraction = Fraction(0)
 
 
-Z_SCORES = {"90": 1.6448536269514722, "95": 1.959963984540054}
+Z_SCORES = {"90": 1.6448536269514722, "95": 1.959963984540054, "99": 2.5758293035489004}  # two-sided
 PRIZE_HORIZON = 100_000_000  # a prize should be expected at least once in this many games
 
 

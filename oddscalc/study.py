@@ -23,12 +23,13 @@ from fractions import Fraction
 import numpy as np
 
 from .counting import CoupEV, Effects, balanced_tags
+from .exact import rounded
 from .games.coup_features import RANK_POINTS, RANKS, SUITS, play
 from .games.punto_banco import PuntoBancoRules
 from .protocol import OptionError
-from .results import Cell, Column, Section
+from .results import Z_SCORES, Cell, Column, Section
 
-Z95 = 1.959963984540054
+Z95 = Z_SCORES["95"]
 
 
 @dataclass(frozen=True)
@@ -175,8 +176,8 @@ def section(st: Study) -> Section:
         per_shoe = won.mean()
         shoe_half = Z95 * won.std(ddof=1) / math.sqrt(st.shoes) if st.shoes > 1 else 0.0
         per_100 = 100 * won.sum() / st.coups
-        rows.append((p.name, int(total_bets), _f(bets.mean()), _f(edge), _f(edge_half), _f(per_100),
-                     _f(100 * shoe_half * st.shoes / st.coups), _f(per_shoe), _f(shoe_half)))
+        rows.append((p.name, int(total_bets), rounded(bets.mean()), rounded(edge), rounded(edge_half), rounded(per_100),
+                     rounded(100 * shoe_half * st.shoes / st.coups), rounded(per_shoe), rounded(shoe_half)))
     return Section(
         f"counting_study_{st.wager}", f"Counting study: {st.wager}",
         (Column("play", "Bets when"), Column("bets", "Bets", "int"),
@@ -197,7 +198,5 @@ def section(st: Study) -> Section:
                "method.",))
 
 
-def _f(x: float) -> Fraction:
-    return Fraction(round(x * 10**8), 10**8)
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from pydantic import field_validator, model_validator
+from pydantic import field_validator
 
 from ..cache import Store
 from ..cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
@@ -38,15 +38,13 @@ from ..files import is_path
 from ..hands import BINOM, HAND_CLASSES, HandClass, hand_table
 from ..keys import DEFAULT_TABLES
 from ..progress import Progress
-from ..progressive import Meter, check_meter, progressive
+from ..progressive import StakedPrizes, progressive
 from ..progressive import section as progressive_section
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_classes
 from ..tables import (
-    Amount,
     HandPays,
-    MeterShare,
     Odds,
     Prize,
     Ratio,
@@ -114,29 +112,15 @@ class RaisePays(HandPays):
     high_card: Ratio  # only ace-king (or whatever beats a qualifying dealer) can win with it
 
 
-class JackpotPays(Strict):
+class JackpotPays(StakedPrizes):
     """Prizes paid on the player's own five cards: amounts (2500, "0.50"; the stake is kept), odds ("50:1";
     the stake comes back) or shares of a progressive meter ("100% meter", with a ``meter`` block)."""
 
-    stake: Amount
     royal_flush: Prize
     straight_flush: Prize | None = None
     four_of_a_kind: Prize | None = None
     full_house: Prize | None = None
     flush: Prize | None = None
-    meter: Meter | None = None
-
-    @field_validator("stake")
-    @classmethod
-    def _positive(cls, v: Fraction) -> Fraction:
-        if v <= 0:
-            raise ValueError("the stake must be more than 0")
-        return v
-
-    @model_validator(mode="after")
-    def _meter(self) -> JackpotPays:
-        check_meter({c.value: getattr(self, c.value) for c in HAND_CLASSES[:5]}, self.meter)
-        return self
 
 
 class Pays(Strict):
@@ -544,9 +528,8 @@ class Caribbean:
             jp = model.pays.jackpot
             wagers.append(jackpot_wager(dc, jp, st, rules.jackpot_paid_on_fold))
             if jp.meter is not None:
-                shares = {c.value: getattr(jp, c.value) for c in HAND_CLASSES[:5]
-                          if isinstance(getattr(jp, c.value), MeterShare)}
-                meter_sections.append(progressive_section(progressive(wagers[-1], shares, jp.stake, jp.meter)))
+                meter_sections.append(progressive_section(progressive(wagers[-1], jp.meter_shares(), jp.stake,
+                                                                      jp.meter)))
         compared = _comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
             sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st), compared,

@@ -23,6 +23,7 @@ and the number of workers.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -142,13 +143,28 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
                         out[ri, ui, 2] = after[ui] - before[j - lo, ui]
 
 
-def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress) -> np.ndarray:
-    """(rows, n - 5, 3) int32 for every row of ``hands`` (card ids): not qualifying, player wins, push,
-    for the up cards not in the hand in ascending order."""
+@dataclass(frozen=True)
+class Levels:
+    """What a sweep needs: every hand's positions and strength in sweep order, the player hands grouped by
+    strength, and where each size of card set starts in the counters."""
+
+    strength: np.ndarray  # (C(n,5),) per hand, colex order
+    hand_pos: np.ndarray  # (C(n,5), 5) deck positions of every hand: the hand table's rows
+    order: np.ndarray  # hands by ascending strength
+    level_start: np.ndarray  # where each strength level starts in ``order``
+    reps_pos: np.ndarray  # (rows, 5) sorted deck positions of the player hands
+    rep_order: np.ndarray  # player hands by ascending strength
+    rep_start: np.ndarray  # where each strength level starts in ``rep_order`` (n_levels + 2 entries)
+    off: np.ndarray  # counter offset of the k-card sets, k = 1..4
+    size: int  # counters: every 1- to 4-card set
+
+
+def levels(deck: Deck, hands: np.ndarray) -> Levels:
+    """The sweep's arrays for ``deck`` and the player ``hands`` (card ids)."""
     ht = hand_table(deck)
     n = deck.size
     strength = np.asarray(ht.strength)
-    hand_pos = colex_combos(n, 5)  # the deck positions of every hand, colex order: the hand table's rows
+    hand_pos = colex_combos(n, 5)
     order = np.argsort(strength, kind="stable").astype(np.int64)
     level_start = np.concatenate([[0], np.cumsum(np.bincount(strength, minlength=ht.n_levels))]).astype(np.int64)
     reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)
@@ -159,12 +175,23 @@ def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress)
     if len(rep_start) < ht.n_levels + 2:
         rep_start = np.concatenate([rep_start, np.full(ht.n_levels + 2 - len(rep_start), rep_start[-1])])
     off = np.array([0, 0] + [sum(math.comb(n, j) for j in range(1, k)) for k in range(2, 5)], dtype=np.int64)
-    size = sum(math.comb(n, k) for k in range(1, 5))
+    return Levels(strength, hand_pos, order, level_start, reps_pos, rep_order, rep_start, off,
+                  sum(math.comb(n, k) for k in range(1, 5)))
+
+
+def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress) -> np.ndarray:
+    """(rows, n - 5, 3) int32 for every row of ``hands`` (card ids): not qualifying, player wins, push,
+    for the up cards not in the hand in ascending order."""
+    lv = levels(deck, hands)
+    n_levels = len(lv.level_start) - 1
+    strength, hand_pos, order, level_start = lv.strength, lv.hand_pos, lv.order, lv.level_start
+    reps_pos, rep_order, rep_start, off, size = lv.reps_pos, lv.rep_order, lv.rep_start, lv.off, lv.size
+    n = deck.size
     workers = max(1, numba.get_num_threads())
     cnt = np.zeros((workers, size), dtype=np.int32)
     out = np.zeros((len(hands), n - 5, 3), dtype=np.int32)
     bounds = np.searchsorted(level_start, np.linspace(0, level_start[-1], CHUNKS + 1)).tolist()
-    bounds[0], bounds[-1] = 0, ht.n_levels + 1
+    bounds[0], bounds[-1] = 0, n_levels + 1
     for c in range(CHUNKS):
         progress.step(c, CHUNKS)
         lo, hi = int(bounds[c]), int(bounds[c + 1])

@@ -22,9 +22,10 @@ import numba
 import numpy as np
 
 from ..cards import Deck
-from ..hands import BINOM, colex_combos, hand_table
+from ..hands import BINOM
 from ..interrupts import held
 from ..progress import Progress
+from .dealer_sweep import levels
 
 _SMALL = np.array([m for m in range(32) if bin(m).count("1") <= 3], dtype=np.int64)  # |S| <= 3
 _SMALL_SIGN = np.array([-1 if bin(m).count("1") % 2 else 1 for m in _SMALL], dtype=np.int64)
@@ -168,28 +169,16 @@ def tally_two_known(deck: Deck, qualifier: int, hands: np.ndarray, win_units: np
                     progress: Progress) -> np.ndarray:
     """(rows, 5) int64 deals by [fold, not qualified, win, push, lose] of each player hand over every
     unordered pair of known dealer cards and the completions, playing each optimally."""
-    ht = hand_table(deck)
+    lv = levels(deck, hands)
     n = deck.size
-    strength = np.asarray(ht.strength).astype(np.int64)
-    hand_pos = colex_combos(n, 5).astype(np.int64)
-    order = np.argsort(strength, kind="stable").astype(np.int64)
-    level_start = np.concatenate([[0], np.cumsum(np.bincount(strength, minlength=ht.n_levels))]).astype(np.int64)
-    reps_pos = np.sort(ht.position[np.asarray(hands)], axis=1).astype(np.int64)
-    rep_strength = strength[(BINOM[reps_pos, np.arange(1, 6)]).sum(axis=1)].astype(np.int64)
-    rep_order = np.argsort(rep_strength, kind="stable").astype(np.int64)
-    rep_start = np.concatenate([[0], np.cumsum(np.bincount(rep_strength, minlength=ht.n_levels + 1))])
-    rep_start = rep_start[: ht.n_levels + 2].astype(np.int64)
-    if len(rep_start) < ht.n_levels + 2:
-        rep_start = np.concatenate([rep_start, np.full(ht.n_levels + 2 - len(rep_start), rep_start[-1])])
-    off = np.array([0, 0] + [sum(math.comb(n, j) for j in range(1, k)) for k in range(2, 5)], dtype=np.int64)
-    size = sum(math.comb(n, k) for k in range(1, 5))
     workers = max(1, numba.get_num_threads())
-    cnt = np.zeros((workers, size), dtype=np.int64)
-    snap = np.zeros((workers, size), dtype=np.int64)
+    cnt = np.zeros((workers, lv.size), dtype=np.int64)
+    snap = np.zeros((workers, lv.size), dtype=np.int64)
     tally = np.zeros((len(hands), 5), dtype=np.int64)
     progress.step(0, 1)
     with held():
-        _sweep(qualifier, hand_pos, order, level_start, reps_pos, rep_order, rep_start, strength, BINOM, off, cnt,
-               snap, np.asarray(win_units, dtype=np.int64), den, n, math.comb(n - 5, 2), _SMALL, _SMALL_SIGN, tally)
+        _sweep(qualifier, lv.hand_pos.astype(np.int64), lv.order, lv.level_start, lv.reps_pos, lv.rep_order,
+               lv.rep_start, lv.strength.astype(np.int64), BINOM, lv.off, cnt, snap,
+               np.asarray(win_units, dtype=np.int64), den, n, math.comb(n - 5, 2), _SMALL, _SMALL_SIGN, tally)
     progress.finish()
     return tally

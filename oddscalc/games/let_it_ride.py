@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
-from pydantic import field_validator, model_validator
+from pydantic import field_validator
 
 from ..cache import Store
 from ..cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, rank_of, suit_of
@@ -41,15 +41,13 @@ from ..exact import decimal_str, percent_str
 from ..files import is_path
 from ..hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
 from ..keys import DEFAULT_TABLES
-from ..progressive import Meter, check_meter, progressive
+from ..progressive import StakedPrizes, progressive
 from ..progressive import section as progressive_section
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from ..symmetry import suit_class_index, suit_classes
 from ..tables import (
-    Amount,
     HandPays,
-    MeterShare,
     Odds,
     Prize,
     Ratio,
@@ -94,10 +92,10 @@ class BonusPays(Strict):
     pair: Ratio
 
 
-class FiveCardBonus(Strict):
-    """A bonus with its own stake, paid on the final five-card hand: amounts or odds (see ``tables.Prize``)."""
+class FiveCardBonus(StakedPrizes):
+    """A bonus with its own stake, paid on the final five-card hand: amounts, odds or meter shares
+    (see ``tables.Prize``; a progressive has a ``meter`` block)."""
 
-    stake: Amount
     royal_flush: Prize
     straight_flush: Prize | None = None
     four_of_a_kind: Prize | None = None
@@ -107,19 +105,6 @@ class FiveCardBonus(Strict):
     three_of_a_kind: Prize | None = None
     two_pair: Prize | None = None
     pair: Prize | None = None  # any pair: the bonus does not read the main bet's minimum
-    meter: Meter | None = None  # a progressive: prizes may be shares of it ("100% meter")
-
-    @field_validator("stake")
-    @classmethod
-    def _positive(cls, v: Fraction) -> Fraction:
-        if v <= 0:
-            raise ValueError("the stake must be more than 0")
-        return v
-
-    @model_validator(mode="after")
-    def _meter(self) -> FiveCardBonus:
-        check_meter({c.value: getattr(self, c.value) for c in HAND_CLASSES[:9]}, self.meter)
-        return self
 
 
 class Pays(Strict):
@@ -525,9 +510,8 @@ class LetItRide:
         if bonus is not None:
             wagers.append(five_card_bonus_wager(deck, bonus))
             if bonus.meter is not None:
-                shares = {c.value: getattr(bonus, c.value) for c in HAND_CLASSES[:9]
-                          if isinstance(getattr(bonus, c.value), MeterShare)}
-                sections.append(progressive_section(progressive(wagers[-1], shares, bonus.stake, bonus.meter)))
+                sections.append(progressive_section(progressive(wagers[-1], bonus.meter_shares(), bonus.stake,
+                                                                bonus.meter)))
         if wanted:
             sections.append(strategy_section("bet1_strategy", "Strategy: bet 1 (after the player's three cards)",
                                              counts.reps3, counts.weights3, sol.ride1, sol.s3, deck, rules.min_rank,
