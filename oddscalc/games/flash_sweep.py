@@ -27,6 +27,8 @@ from ..interrupts import held
 from ..progress import Progress
 from .dealer_sweep import levels
 
+CHUNKS = 64  # strength-level chunks: Ctrl-C and progress every couple of seconds on a full deck
+
 _SMALL = np.array([m for m in range(32) if bin(m).count("1") <= 3], dtype=np.int64)  # |S| <= 3
 _SMALL_SIGN = np.array([-1 if bin(m).count("1") % 2 else 1 for m in _SMALL], dtype=np.int64)
 
@@ -117,10 +119,12 @@ def _settle(p: np.ndarray, n: int, mode: int, lev: int, q: int, c: np.ndarray, c
 
 @numba.njit(cache=True, parallel=True)
 def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
-        q: int, hand_pos: np.ndarray, order: np.ndarray, level_start: np.ndarray, reps_pos: np.ndarray,
-           rep_order: np.ndarray, rep_start: np.ndarray, strength: np.ndarray, binom: np.ndarray, off: np.ndarray,
-           cnt: np.ndarray, snap: np.ndarray, win_units: np.ndarray, den: int, n: int, npairs: int,
-           masks: np.ndarray, signs: np.ndarray, tally: np.ndarray) -> None:
+        lev_lo: int, lev_hi: int, q: int, hand_pos: np.ndarray, order: np.ndarray, level_start: np.ndarray,
+        reps_pos: np.ndarray, rep_order: np.ndarray, rep_start: np.ndarray, strength: np.ndarray, binom: np.ndarray,
+        off: np.ndarray, cnt: np.ndarray, snap: np.ndarray, win_units: np.ndarray, den: int, n: int, npairs: int,
+        masks: np.ndarray, signs: np.ndarray, tally: np.ndarray) -> None:
+    """Sweep strength levels [lev_lo, lev_hi): answer the player hands there (and, at the qualifier, those
+    below it), count the levels' dealer hands; each player hand belongs to one worker."""
     workers = cnt.shape[0]
     n_levels = level_start.shape[0] - 1
     completions = (n - 7) * (n - 8) * (n - 9) // 6
@@ -128,10 +132,10 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
         c = cnt[w]
         cq = snap[w]
         widest = 0
-        for lev in range(n_levels + 1):
+        for lev in range(lev_lo, lev_hi):
             widest = max(widest, rep_start[lev + 1] - rep_start[lev])
-        before = np.zeros((widest, npairs), dtype=np.int64)
-        for lev in range(n_levels + 1):
+        before = np.zeros((max(widest, 1), npairs), dtype=np.int64)
+        for lev in range(lev_lo, lev_hi):
             if lev == q:
                 cq[:] = c
                 for j in range(rep_start[0], rep_start[q]):  # player hands below the qualifier
@@ -175,10 +179,20 @@ def tally_two_known(deck: Deck, qualifier: int, hands: np.ndarray, win_units: np
     cnt = np.zeros((workers, lv.size), dtype=np.int64)
     snap = np.zeros((workers, lv.size), dtype=np.int64)
     tally = np.zeros((len(hands), 5), dtype=np.int64)
-    progress.step(0, 1)
-    with held():
-        _sweep(qualifier, lv.hand_pos.astype(np.int64), lv.order, lv.level_start, lv.reps_pos, lv.rep_order,
-               lv.rep_start, lv.strength.astype(np.int64), BINOM, lv.off, cnt, snap,
-               np.asarray(win_units, dtype=np.int64), den, n, math.comb(n - 5, 2), _SMALL, _SMALL_SIGN, tally)
+    hand_pos, strength = lv.hand_pos.astype(np.int64), lv.strength.astype(np.int64)
+    units = np.asarray(win_units, dtype=np.int64)
+    # chunks of strength levels, as in dealer_sweep: progress, and Ctrl-C answered between them; the
+    # counters and the qualifier's snapshot carry over, so the tally is the same whatever the chunking
+    n_levels = len(lv.level_start) - 1
+    bounds = np.searchsorted(lv.level_start, np.linspace(0, lv.level_start[-1], CHUNKS + 1)).tolist()
+    bounds[0], bounds[-1] = 0, n_levels + 1
+    for k in range(CHUNKS):
+        progress.step(k, CHUNKS)
+        lo, hi = int(bounds[k]), int(bounds[k + 1])
+        if hi > lo:
+            with held():
+                _sweep(lo, hi, qualifier, hand_pos, lv.order, lv.level_start, lv.reps_pos, lv.rep_order,
+                       lv.rep_start, strength, BINOM, lv.off, cnt, snap, units, den, n, math.comb(n - 5, 2),
+                       _SMALL, _SMALL_SIGN, tally)
     progress.finish()
     return tally
