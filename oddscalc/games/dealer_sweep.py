@@ -22,6 +22,7 @@ and the number of workers.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -87,6 +88,21 @@ def _below_each_up(p: np.ndarray, x: int, table: np.ndarray, cnt: np.ndarray, of
         ui += 1
 
 
+@numba.njit(cache=True)
+def count_level(hands: np.ndarray, hand_pos: np.ndarray, binom: np.ndarray, off: np.ndarray, c: np.ndarray) -> None:
+    """Add the ``hands`` (one strength level) to the counters: each of their 1- to 4-card sets, one more."""
+    for h in hands:
+        p = hand_pos[h]
+        for mask in range(1, 31):
+            idx = 0
+            r = 0
+            for i in range(5):
+                if mask >> i & 1:
+                    idx += binom[p[i], r + 1]
+                    r += 1
+            c[off[r] + idx] += 1
+
+
 @numba.njit(cache=True, parallel=True)
 def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
     lev_lo: int, lev_hi: int, q: int, hand_pos: np.ndarray, order: np.ndarray, level_start: np.ndarray,
@@ -121,16 +137,7 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
                         _below_each_up(reps_pos[rep_order[j]], lev, table, c, off, strength, binom, popcount, sign,
                                        below, before[j - lo])
             if lev < n_levels:
-                for h in order[level_start[lev]:level_start[lev + 1]]:
-                    p = hand_pos[h]
-                    for mask in range(1, 31):
-                        idx = 0
-                        r = 0
-                        for i in range(5):
-                            if mask >> i & 1:
-                                idx += binom[p[i], r + 1]
-                                r += 1
-                        c[off[r] + idx] += 1
+                count_level(order[level_start[lev]:level_start[lev + 1]], hand_pos, binom, off, c)
             if lev >= q:  # ... and after: weaker or equal; the difference ties
                 for j in range(lo, hi):
                     ri = rep_order[j]
@@ -158,6 +165,14 @@ class Levels:
     off: np.ndarray  # counter offset of the k-card sets, k = 1..4
     size: int  # counters: every 1- to 4-card set
 
+    def chunks(self, count: int) -> list[tuple[int, int]]:
+        """About ``count`` ranges [lo, hi) of strength levels holding similar numbers of hands, in order,
+        covering every level and the one past the strongest (where the strongest player hands ask last)."""
+        n_levels = len(self.level_start) - 1
+        bounds = np.searchsorted(self.level_start, np.linspace(0, self.level_start[-1], count + 1)).tolist()
+        bounds[0], bounds[-1] = 0, n_levels + 1
+        return [(int(lo), int(hi)) for lo, hi in itertools.pairwise(bounds) if hi > lo]
+
 
 def levels(deck: Deck, hands: np.ndarray) -> Levels:
     """The sweep's arrays for ``deck`` and the player ``hands`` (card ids)."""
@@ -183,22 +198,18 @@ def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress)
     """(rows, n - 5, 3) int32 for every row of ``hands`` (card ids): not qualifying, player wins, push,
     for the up cards not in the hand in ascending order."""
     lv = levels(deck, hands)
-    n_levels = len(lv.level_start) - 1
     strength, hand_pos, order, level_start = lv.strength, lv.hand_pos, lv.order, lv.level_start
     reps_pos, rep_order, rep_start, off, size = lv.reps_pos, lv.rep_order, lv.rep_start, lv.off, lv.size
     n = deck.size
     workers = max(1, numba.get_num_threads())
     cnt = np.zeros((workers, size), dtype=np.int32)
     out = np.zeros((len(hands), n - 5, 3), dtype=np.int32)
-    bounds = np.searchsorted(level_start, np.linspace(0, level_start[-1], CHUNKS + 1)).tolist()
-    bounds[0], bounds[-1] = 0, n_levels + 1
-    for c in range(CHUNKS):
-        progress.step(c, CHUNKS)
-        lo, hi = int(bounds[c]), int(bounds[c + 1])
-        if hi > lo:
-            with held():
-                _sweep(lo, hi, qualifier, hand_pos, order, level_start, reps_pos, rep_order, rep_start, strength,
-                       BINOM, off, cnt, out, POPCOUNT, SIGN, BELOW)
+    chunks = lv.chunks(CHUNKS)
+    for k, (lo, hi) in enumerate(chunks):
+        progress.step(k, len(chunks))
+        with held():
+            _sweep(lo, hi, qualifier, hand_pos, order, level_start, reps_pos, rep_order, rep_start, strength, BINOM,
+                   off, cnt, out, POPCOUNT, SIGN, BELOW)
     progress.finish()
     return out
 

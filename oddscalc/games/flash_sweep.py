@@ -25,7 +25,7 @@ from ..cards import Deck
 from ..hands import BINOM
 from ..interrupts import held
 from ..progress import Progress
-from .dealer_sweep import levels
+from .dealer_sweep import count_level, levels
 
 CHUNKS = 64  # strength-level chunks: Ctrl-C and progress every couple of seconds on a full deck
 
@@ -151,16 +151,7 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
                         _settle(reps_pos[ri], n, 1, lev, q, c, cq, before[j - lo], off, strength, binom, masks,
                                 signs, win_units[ri], den, completions, tally[ri])
             if lev < n_levels:
-                for h in order[level_start[lev]:level_start[lev + 1]]:
-                    pp = hand_pos[h]
-                    for mask in range(1, 31):
-                        idx = 0
-                        r = 0
-                        for i in range(5):
-                            if mask >> i & 1:
-                                idx += binom[pp[i], r + 1]
-                                r += 1
-                        c[off[r] + idx] += 1
+                count_level(order[level_start[lev]:level_start[lev + 1]], hand_pos, binom, off, c)
             if lev >= q:
                 for j in range(lo, hi):
                     ri = rep_order[j]
@@ -181,18 +172,14 @@ def tally_two_known(deck: Deck, qualifier: int, hands: np.ndarray, win_units: np
     tally = np.zeros((len(hands), 5), dtype=np.int64)
     hand_pos, strength = lv.hand_pos.astype(np.int64), lv.strength.astype(np.int64)
     units = np.asarray(win_units, dtype=np.int64)
-    # chunks of strength levels, as in dealer_sweep: progress, and Ctrl-C answered between them; the
-    # counters and the qualifier's snapshot carry over, so the tally is the same whatever the chunking
-    n_levels = len(lv.level_start) - 1
-    bounds = np.searchsorted(lv.level_start, np.linspace(0, lv.level_start[-1], CHUNKS + 1)).tolist()
-    bounds[0], bounds[-1] = 0, n_levels + 1
-    for k in range(CHUNKS):
-        progress.step(k, CHUNKS)
-        lo, hi = int(bounds[k]), int(bounds[k + 1])
-        if hi > lo:
-            with held():
-                _sweep(lo, hi, qualifier, hand_pos, lv.order, lv.level_start, lv.reps_pos, lv.rep_order,
-                       lv.rep_start, strength, BINOM, lv.off, cnt, snap, units, den, n, math.comb(n - 5, 2),
-                       _SMALL, _SMALL_SIGN, tally)
+    # progress, and Ctrl-C answered, between chunks; the counters and the qualifier's snapshot carry
+    # over, so the tally is the same whatever the chunking
+    chunks = lv.chunks(CHUNKS)
+    for k, (lo, hi) in enumerate(chunks):
+        progress.step(k, len(chunks))
+        with held():
+            _sweep(lo, hi, qualifier, hand_pos, lv.order, lv.level_start, lv.reps_pos, lv.rep_order, lv.rep_start,
+                   strength, BINOM, lv.off, cnt, snap, units, den, n, math.comb(n - 5, 2), _SMALL, _SMALL_SIGN,
+                   tally)
     progress.finish()
     return tally
