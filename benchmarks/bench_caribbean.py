@@ -7,7 +7,8 @@
 - warm: every shipped table and named strategy with the counts stored, the report settled anew
   (``ODDSCALC_NO_REPLAY=1``), and repeated (answered from the report store); target 0.3 s.
 
-- two dealer cards seen (``flash --dealer-cards 2``), every deal exact: target 5 minutes.
+- two, three and four dealer cards seen (``flash --dealer-cards K``), every deal exact: target 5 minutes
+  each.
 
 Run: ``python benchmarks/bench_caribbean.py [repeats] [--quick]`` (``--quick`` skips the last).
 """
@@ -55,8 +56,9 @@ def main() -> int:
     repeated = max(best_cli(repeats, [*report, *c], {"ODDSCALC_CACHE_DIR": warm})[0] for c in cases)
     out.seconds("report caribbean, repeated (worst table/strategy)", repeated, 0.3)
     if "--quick" not in sys.argv:
-        flash = ["flash", "caribbean", "--table", "us", "--dealer-cards", "2"]
-        out.seconds("flash caribbean: two dealer cards seen, every deal exact", cli(flash, {})[0], 300)
+        for k, word in (("2", "two"), ("3", "three"), ("4", "four")):
+            flash = ["flash", "caribbean", "--table", "us", "--dealer-cards", k]
+            out.seconds(f"flash caribbean: {word} dealer cards seen, every deal exact", cli(flash, {})[0], 300)
     return out.finish()
 
 

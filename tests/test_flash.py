@@ -4,8 +4,10 @@ brute forces over every deal of a reduced deck."""
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -88,21 +90,51 @@ def test_one_card_is_the_report(sessions: Callable[[str], Session]) -> None:
     st = settle_counts(rt, PAYS, closest=False)
     assert flash.one_card(rt, st, PAYS).ev == a.wager("main").expected_value
     r = CliRunner().invoke(main, ["flash", "caribbean", "--table", "us"])
-    assert r.exit_code == 0 and "| 1 | -5.2243% |" in r.output and "| 5 | +64.2816% |" in r.output, r.output
+    assert r.exit_code == 0 and "| -5.2243% | +5.2243% |" in r.output and "| +64.2816% |" in r.output, r.output
 
 
-def _two_known(deck: Deck) -> Fraction:
-    """The up card and one hole card seen: decide on both, over every pair and completion, plainly."""
+def _known(deck: Deck, k: int) -> tuple[Fraction, int]:
+    """k dealer cards seen: decide on them, over every known set and completion, plainly; the EV and the deals."""
     total, n = Fraction(0), 0
     for player in itertools.combinations(deck.cards, 5):
         rest = [c for c in deck.cards if c not in player]
-        for known in itertools.combinations(rest, 2):
+        for known in itertools.combinations(rest, k):
             pool = [c for c in rest if c not in known]
-            outs = [_outcome(player, known + h) for h in itertools.combinations(pool, 3)]
+            outs = [_outcome(player, known + h) for h in itertools.combinations(pool, 5 - k)]
             total += max(sum(outs, Fraction(0)), Fraction(-len(outs)))
             n += len(outs)
-    return total / n
+    return total / n, n
 
 
 def test_two_dealer_cards_seen_against_a_brute_force() -> None:
-    assert flash.two_cards(DECK, "ace-king", PAYS).ev == _two_known(DECK)
+    seen = flash.two_cards(DECK, "ace-king", PAYS)
+    assert (seen.ev, seen.total) == _known(DECK, 2)
+
+
+def test_three_and_four_dealer_cards_seen_against_a_brute_force() -> None:
+    deck = reduced_deck("J", 3)  # three suits: a known set's suit class has up to six members
+    for k in (3, 4):
+        seen = flash.known_cards(deck, "ace-king", PAYS, k)
+        assert (seen.ev, seen.total) == _known(deck, k), k
+        assert 0 < seen.raised < seen.total
+
+
+def test_all_five_seen_counts_each_dealer_hand_once() -> None:
+    rt = dealer_counts_of(DECK, "ace-king").table()
+    seen = flash.all_cards(rt, settle_counts(rt, PAYS, closest=False), PAYS)
+    assert (seen.ev, seen.total) == _known(DECK, 5)
+
+
+def test_the_cards_seen_as_csv_json_and_a_chart(tmp_path: Path) -> None:
+    svg = tmp_path / "seen.svg"
+    r = CliRunner().invoke(main, ["flash", "caribbean", "--table", "us", "--format", "json", "--chart", str(svg)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    rows = data["sections"]["dealer_cards_seen"]["rows"]
+    assert [row["seen"] for row in rows] == [1, 2, 3, 4, 5]
+    assert rows[4]["ev_exact"] == "71185534689/110740169540" and rows[1]["ev_exact"] is None
+    assert rows[2]["published"] == "1157/10000"
+    assert "<polyline" in svg.read_text() and "published" in svg.read_text()
+    r = CliRunner().invoke(main, ["flash", "caribbean", "--table", "us", "--format", "csv"])
+    assert r.exit_code == 0 and "dealer_cards_seen,5,ev_exact,71185534689/110740169540,71185534689/110740169540" \
+        in r.output, r.output

@@ -1,0 +1,38 @@
+"""A question's report (exposure, collusion, counting, cards seen): its sections as Markdown, CSV or JSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+
+from ..results import Section
+from .cells import cell_json, cell_text
+from .csv import _text
+from .json import section_data
+from .markdown import section_markdown
+
+FORMATS = ("md", "csv", "json")
+
+
+def render_sections(sections: Sequence[Section], fmt: str, heading: str, meta: dict[str, str]) -> str:
+    """Markdown under ``heading``; CSV with one line per row and cell (exact and as printed); JSON with
+    ``meta`` and every section by id."""
+    if fmt == "json":
+        return json.dumps({**meta, "sections": {s.id: section_data(s) for s in sections}}, indent=2,
+                          ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        out = csv.writer(buf, lineterminator="\n")
+        out.writerow([*meta, "section", "row", "column", "value", "shown"])
+        for s in sections:
+            for i, row in enumerate(s.rows):
+                for c, v in zip(s.columns, row):
+                    exact = cell_json(v)
+                    out.writerow([*(_text(x) for x in meta.values()), s.id, i + 1, c.id,
+                                  "" if exact is None else _text(str(exact)), _text(cell_text(v, c))])
+        return buf.getvalue()
+    if fmt != "md":
+        raise ValueError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
+    return f"# {heading}\n\n" + "\n".join(section_markdown(s) for s in sections)
