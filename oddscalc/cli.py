@@ -9,6 +9,7 @@ are defined once, below.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -371,7 +372,7 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool
 @main.command()
 @click.argument("game", type=click.Choice(["punto-banco", "house-baccarat"]))
 @table_option
-@click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7; punto-banco).")
+@click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7; house_game for the house game).")
 @click.option("--shoes", type=click.IntRange(1, 10**6), default=200, show_default=True,
               help="Shoes the study deals.")
 @click.option("--penetration", default="0.8", show_default=True, help="Share of each shoe dealt (0 to 1).")
@@ -397,8 +398,8 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
     session = _session(game, decks=decks, fresh=fresh)
     rules = session.resolve(table_ref)
     if game == "house-baccarat":
-        if wager is not None:
-            raise OptionError("the counting study deals punto banco; the house game gets its removal effects only")
+        if wager not in (None, "house_game"):
+            raise OptionError(f"the house game has one wager to count: --wager house_game, not {wager!r}")
         fx = cnt.house_effects(rules)
         sections = [cnt.effects_section(fx, rules.shoe.label), cnt.tags_section(fx)]
     else:
@@ -413,12 +414,15 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 
         bar = Progress(_progress(), f"counting study: {shoes} shoes")
         where = cluster.address(scheduler)
-        if where is None:
-            st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger)
-        else:
-            with cluster.client(where, workers) as c:
-                st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger,
-                                 cluster.mapper(c, bar.step))
+        with contextlib.ExitStack() as stack:
+            runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)),
+                                                               bar.step)
+            if game == "house-baccarat":
+                from . import house_study
+
+                st = house_study.run(rules, fx, shoes, share, seed, trigger, runner)
+            else:
+                st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger, runner)
         bar.finish()
         sections.append(studies.section(st))
     if fmt == "json":

@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -119,7 +120,8 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
     return out, coups
 
 
-Runner = Callable[[Callable[[Shoes], tuple[np.ndarray, int]], Sequence[Shoes]], list[tuple[np.ndarray, int]]]
+# maps a deal function over runs of shoes (of any study), results in order
+Runner = Callable[[Callable[[Any], tuple[np.ndarray, int]], Sequence[Any]], list[tuple[np.ndarray, int]]]
 
 
 def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: int, penetration: Fraction,

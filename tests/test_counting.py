@@ -3,7 +3,9 @@ same depleted shoe, and a counting study whose always-bet play lands on the exac
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import random
 from collections.abc import Callable
 from fractions import Fraction
@@ -15,6 +17,7 @@ from oddscalc import counting, study
 from oddscalc.analysis import Session
 from oddscalc.cli import EXIT_INPUT, main
 from oddscalc.games.coup_features import Cards, count_cells
+from oddscalc.games.house_baccarat import HouseBaccaratRules, Strategy
 from oddscalc.games.punto_banco import PuntoBancoRules, settle
 from oddscalc.protocol import OptionError
 
@@ -95,8 +98,6 @@ def test_a_study_deals_the_same_shoes_however_it_is_split(dragon: PuntoBancoRule
 
 
 def test_the_house_games_removal_effects_balance_exactly(sessions: Callable[[str], Session]) -> None:
-    from oddscalc.games.house_baccarat import HouseBaccaratRules
-
     s = sessions("house-baccarat")
     rules = s.resolve("seed")
     assert isinstance(rules, HouseBaccaratRules)
@@ -104,3 +105,57 @@ def test_the_house_games_removal_effects_balance_exactly(sessions: Callable[[str
     assert fx.base["house_game"] == s.analyze("seed").wager("main").expected_value  # the one-seat optimum
     assert fx.balance("house_game") == 0  # the full shoe's play held fixed: burning a card changes nothing
     assert len(set(fx.effect["house_game"][9:])) == 1  # T, J, Q and K are all worth 0
+
+
+def _house_rules(sessions: Callable[[str], Session]) -> HouseBaccaratRules:
+    rules = sessions("house-baccarat").resolve("seed")
+    assert isinstance(rules, HouseBaccaratRules)
+    return rules
+
+
+def test_the_house_games_per_coup_ev_against_a_brute_force_and_a_full_recount(
+        sessions: Callable[[str], Session]) -> None:
+    from test_house_baccarat import VALUE, brute_one
+
+    from oddscalc import house_study
+    from oddscalc.games.house_baccarat import LOSS, WIN, TableRules, seat_counts, seat_ev
+
+    rules = _house_rules(sessions)
+    fast = house_study.coup_ev(rules)
+    assert fast.ev(rules.shoe.counts)[0] == Fraction(317218834208, 2789284751955)  # the one-seat report
+    ranks = list("AA3567QK9")  # nine cards: every ordered deal, both choices, played plainly
+    tally = brute_one(ranks, TableRules(house_tableau=rules.house_tableau,
+                                        house_draws_when_all_stand=rules.all_stand))  # type: ignore[arg-type]
+    net = {(u, w, a): sum(rules.pay * n if o == WIN else -n if o == LOSS else 0
+                          for (x, y, b, o), n in tally.items() if (x, y, b) == (u, w, a))
+           for u in range(10) for w in range(10) for a in (0, 1)}
+    best = sum(max(net[u, w, 0] + net[w, u, 0], net[u, w, 1] + net[w, u, 1]) * (Fraction(1, 2) if u == w else 1)
+               for u in range(10) for w in range(u, 10))
+    values = [sum(VALUE[r] == v for r in ranks) for v in range(10)]
+    assert fast.ev(values)[0] == best / math.perm(len(ranks), 6)
+    copies = list(rules.shoe.counts)
+    rng = random.Random(3)
+    for _ in range(150):  # a shoe part dealt: the chart's EV against a full count of that shoe
+        v = rng.randrange(10)
+        copies[v] -= bool(copies[v])
+    depleted = dataclasses.replace(rules.shoe, counts=tuple(copies))
+    sc = seat_counts(depleted, 1, Strategy.by_totals("stand", []), rules.house_tableau, rules.all_stand, False)
+    chart = Strategy.of("chart", fast.chart.reshape(10, 10).astype(bool))
+    assert fast.ev(copies)[1] == seat_ev(sc, chart, rules.pay)
+
+
+def test_the_house_game_study_deals_the_same_shoes_however_it_is_split(sessions: Callable[[str], Session]) -> None:
+    from oddscalc import house_study
+
+    rules = _house_rules(sessions)
+    fx = counting.house_effects(rules)
+    runs = [house_study.run(rules, fx, 4, Fraction(1, 2), 9, chunk=k) for k in (1, 3)]
+    assert runs[0].coups == runs[1].coups > 0
+    assert all((a.won == b.won).all() and (a.bets == b.bets).all() for a, b in zip(*(r.plays for r in runs)))
+    always = house_study.run(rules, fx, 4, Fraction(1, 2), 9, trigger=-1e9)
+    assert int(always.plays[0].bets.sum()) == always.coups  # a trigger no count is below: every coup is bet
+    r = CliRunner().invoke(main, ["counting", "house-baccarat", "--wager", "house_game", "--shoes", "2",
+                                  "--format", "json"])
+    assert r.exit_code == 0 and "counting_study_house_game" in json.loads(r.output)["sections"], r.output
+    r = CliRunner().invoke(main, ["counting", "house-baccarat", "--wager", "dragon_7"])
+    assert r.exit_code == EXIT_INPUT and "--wager house_game" in r.output
