@@ -351,22 +351,33 @@ def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: st
     click.echo(section_markdown(holds.section(holds.subjects_of(analysis, seats))), nl=False)
 
 
+sections_format = click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md",
+                               show_default=True, help="Markdown, CSV (a line per cell) or JSON (exact values).")
+
+
+def _sections(sections: list[Any], fmt: str, heading: str, game: str, table: Any) -> None:
+    from .report.sections import render_sections
+
+    click.echo(render_sections(sections, fmt, f"{heading}: {table.title} ({game}/{table.id})",
+                               {"game": game, "table": table.id, "table_sha256": table.sha256}), nl=False)
+
+
 @main.command()
 @game_argument
 @table_option
 @strategy_option
+@sections_format
 @fresh_option
-def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool) -> None:
+def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, fresh: bool) -> None:
     """The most the house pays in one round at the table's [limits], and the house edge under its cap."""
     from . import exposure as exposures
-    from .report.markdown import section_markdown
 
     analysis = _session(game, strategy, fresh=fresh).analyze(table_ref)
     section = exposures.section(analysis)
     if section is None:
         raise Failure(f"table {analysis.table.id} states no [limits]: add [limits.bets] with each wager's min and max",
                       EXIT_INPUT)
-    click.echo(section_markdown(section), nl=False)
+    _sections([section], fmt, "Exposure", game, analysis.table)
 
 
 @main.command()
@@ -379,21 +390,17 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fresh: bool
 @click.option("--trigger", type=float, help="Bet at this true count or above (default: where the EV turns positive).")
 @click.option("--seed", type=int, default=20261201, show_default=True)
 @click.option("--decks", type=click.IntRange(1, 10_000), help="Decks in the shoe.")
-@click.option("--format", "fmt", type=click.Choice(["md", "json"]), default="md", show_default=True)
+@sections_format
 @scheduler_option
 @fresh_option
 def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, penetration: str, trigger: float | None,
              seed: int, decks: int | None, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """Card counting on GAME: exact removal effects of every rank on every wager, a balanced count per
     wager, and with --wager a counting study that knows the exact EV at every coup."""
-    import json
-
     from . import counting as cnt
     from . import study as studies
     from .exact import parse_fraction
     from .progress import Progress
-    from .report.json import section_data
-    from .report.markdown import section_markdown
 
     session = _session(game, decks=decks, fresh=fresh)
     rules = session.resolve(table_ref)
@@ -425,12 +432,7 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
                 st = studies.run(rules, cnt.coup_ev(rules), fx, wager, shoes, share, seed, trigger, runner)
         bar.finish()
         sections.append(studies.section(st))
-    if fmt == "json":
-        click.echo(json.dumps({"game": game, "table": rules.table.id, "table_sha256": rules.table.sha256,
-                               "sections": {s.id: section_data(s) for s in sections}}, indent=2, ensure_ascii=False))
-    else:
-        click.echo(f"# Counting: {rules.table.title} ({game}/{rules.table.id})\n")
-        click.echo("\n".join(section_markdown(s) for s in sections), nl=False)
+    _sections(sections, fmt, "Counting", game, rules.table)
 
 
 @main.command()
@@ -442,14 +444,14 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 @click.option("--situations", type=click.IntRange(2, 10**7),
               help="Situations sampled (caribbean, and let-it-ride with 2 or more partners); default 200 and 5000.")
 @click.option("--seed", type=int, default=20261201, show_default=True, help="caribbean: the sample's seed.")
+@sections_format
 @scheduler_option
 @fresh_option
-def collusion(game: str, table_ref: str | None, partners: int, situations: int | None, seed: int,
+def collusion(game: str, table_ref: str | None, partners: int, situations: int | None, seed: int, fmt: str,
               scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """What seeing partners' cards is worth: the player plays knowing them."""
     from . import cluster
     from .progress import Progress
-    from .report.markdown import section_markdown
 
     session = _session(game, fresh=fresh)
     rules = session.resolve(table_ref)
@@ -461,8 +463,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
         got = ptn.sample(rules.deck, rules.qualifier, model.pays.main, partners, situations or 200, seed, bar.step)
         bar.finish()
         exact = session.analyze(table_ref).wager("main").expected_value
-        click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
-        click.echo(section_markdown(ptn.section(got, exact)), nl=False)
+        _sections([ptn.section(got, exact)], fmt, "Collusion", game, rules.table)
         return
     from . import collusion as col
     from .games.let_it_ride import PAYING
@@ -472,8 +473,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
     if partners > 1:  # beyond one partner: sampled situations, each settled exactly
         sampled = col.sample_partners(rules.deck, rules.min_rank, pays, partners, situations or 5000, seed)
         exact = session.analyze(table_ref).wager("main").expected_value
-        click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
-        click.echo(section_markdown(col.sampled_section(sampled, exact)), nl=False)
+        _sections([col.sampled_section(sampled, exact)], fmt, "Collusion", game, rules.table)
         return
     where = cluster.address(scheduler)
     if where is None:
@@ -483,8 +483,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
             result = col.partner_seen(counts, pays, rules.min_rank, cluster.mapper(c, bar.step), chunk_size=256)
     bar.finish()
     early = col.community_card_early(counts, pays, rules.min_rank)
-    click.echo(f"# Collusion: {rules.table.title} ({game}/{rules.table.id})\n")
-    click.echo(section_markdown(col.section(result, early)), nl=False)
+    _sections([col.section(result, early)], fmt, "Collusion", game, rules.table)
 
 
 @main.command()
@@ -493,7 +492,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
 @click.option("--dealer-cards", "dealer_cards", type=click.Choice(["1", "2", "3", "4", "5"]), multiple=True,
               help="Dealer cards seen: 1 (the game as dealt) to 5; 2, 3 and 4 take about 150, 20 and 80 s on two "
                    "cores. Repeat for several (default: 1 and 5).")
-@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md", show_default=True)
+@sections_format
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the chart of EV against the cards seen here (SVG).")
 @fresh_option
@@ -503,7 +502,6 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
     from . import flash as flashes
     from .games.caribbean import settle_counts
     from .progress import Progress
-    from .report.sections import render_sections
     from .report.svg import render_chart
 
     session = _session(game, fresh=fresh)
@@ -524,9 +522,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
     published = rules.table.id == "us" and rules.deck.is_full
     if chart_path is not None:
         _write(chart_path, render_chart(flashes.chart(seen, published)))
-    click.echo(render_sections(flashes.sections(seen, published), fmt,
-                               f"Dealer cards seen: {rules.table.title} ({game}/{rules.table.id})",
-                               {"game": game, "table": rules.table.id, "table_sha256": rules.table.sha256}), nl=False)
+    _sections(flashes.sections(seen, published), fmt, "Dealer cards seen", game, rules.table)
 
 
 @main.command()

@@ -3,7 +3,10 @@ every deal of a reduced deck, and cards dealt to a partner but never seen changi
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
+import json
 from fractions import Fraction
 
 from click.testing import CliRunner
@@ -106,3 +109,15 @@ def test_sampled_partners_estimate_the_exact_figures() -> None:
         assert abs(got.mean() - float(want)) < half
     r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "6", "--situations", "300"])
     assert r.exit_code == 0 and "| 6 | 300 |" in r.output and "exact EV is -3.5057%" in r.output, r.output
+
+
+def test_protection_reports_come_as_csv_and_json_too() -> None:
+    r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "2", "--situations", "40",
+                                  "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert data["game"] == "let-it-ride" and len(data["table_sha256"]) == 64 and data["sections"]
+    r = CliRunner().invoke(main, ["exposure", "caribbean", "--format", "csv"])
+    assert r.exit_code == 0, r.output
+    head, *lines = list(csv.reader(io.StringIO(r.output)))
+    assert head == ["game", "table", "table_sha256", "section", "row", "column", "value", "shown"] and lines
