@@ -155,13 +155,28 @@ def _progress() -> bool:
     return sys.stderr.isatty()
 
 
+def _reduced_deck(text: str | None, game: str) -> Any:
+    """--reduced-deck RANK:SUITS as a deck (None: the full deck)."""
+    if text is None:
+        return None
+    from .cards import RANK_CHARS, reduced_deck
+
+    if game != "caribbean":
+        raise OptionError("--reduced-deck is for caribbean")
+    rank, _, suits = text.partition(":")
+    if rank.upper() not in RANK_CHARS[:-1] or suits not in ("1", "2", "3", "4"):
+        raise OptionError(f"--reduced-deck {text!r}: give the lowest rank (2-K) and the suits (1-4), e.g. T:3")
+    return reduced_deck(rank, int(suits))
+
+
 def _session(game: str, strategy: str | None = None, decks: int | None = None, players: int | None = None,
-             brief: bool = True, fresh: bool = False) -> Any:
+             brief: bool = True, fresh: bool = False, deck: Any = None) -> Any:
     from .analysis import Session
     from .cache import Store
     from .results import RunOptions
 
-    options = RunOptions(strategy=strategy, decks=decks, players=players, progress=_progress(), brief=brief)
+    options = RunOptions(strategy=strategy, decks=decks, players=players, progress=_progress(), brief=brief,
+                         deck=deck)
     return Session(game, options, Store.default(fresh=fresh))
 
 
@@ -444,25 +459,46 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 @click.option("--situations", type=click.IntRange(2, 10**7),
               help="Situations sampled (caribbean, and let-it-ride with 2 or more partners); default 200 and 5000.")
 @click.option("--seed", type=int, default=20261201, show_default=True, help="caribbean: the sample's seed.")
+@click.option("--exact", "exact_count", is_flag=True,
+              help="caribbean: count every situation instead (reduced decks; a cluster for larger ones).")
+@click.option("--reduced-deck", "reduced", metavar="RANK:SUITS",
+              help="caribbean: play a reduced deck, ranks RANK to ace in SUITS suits (e.g. T:3, 15 cards).")
 @sections_format
 @scheduler_option
 @fresh_option
-def collusion(game: str, table_ref: str | None, partners: int, situations: int | None, seed: int, fmt: str,
-              scheduler: str | None, workers: int | None, fresh: bool) -> None:
+def collusion(game: str, table_ref: str | None, partners: int, situations: int | None, seed: int,
+              exact_count: bool, reduced: str | None, fmt: str, scheduler: str | None, workers: int | None,
+              fresh: bool) -> None:
     """What seeing partners' cards is worth: the player plays knowing them."""
     from . import cluster
     from .progress import Progress
 
-    session = _session(game, fresh=fresh)
+    session = _session(game, fresh=fresh, deck=_reduced_deck(reduced, game))
     rules = session.resolve(table_ref)
     bar = Progress(_progress(), f"{game}: partners' cards seen")
     if game == "caribbean":
         from . import partners as ptn
 
         model = rules.model
+        exact = session.analyze(table_ref).wager("main").expected_value
+        if exact_count:
+            deals, core_seconds, cells = ptn.plan(rules.deck, partners)
+            where = cluster.address(scheduler)
+            if cells > ptn.CHUNK_CELLS:
+                raise OptionError(f"--exact on {rules.deck.describe()}: one chunk would hold {cells:,} cells (at most "
+                                  f"{ptn.CHUNK_CELLS:,}); the count is for reduced decks (sample instead)")
+            if where is None and core_seconds > 600:
+                raise OptionError(f"--exact: {deals:,} situations, about {core_seconds / 3600:,.1f} core-hours; run "
+                                  "it on a cluster (--scheduler) or sample")
+            with contextlib.ExitStack() as stack:
+                runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)),
+                                                                   bar.step)
+                got_exact = ptn.exact(rules.deck, rules.qualifier, model.pays.main, partners, runner)
+            bar.finish()
+            _sections([ptn.exact_section(got_exact, exact)], fmt, "Collusion", game, rules.table)
+            return
         got = ptn.sample(rules.deck, rules.qualifier, model.pays.main, partners, situations or 200, seed, bar.step)
         bar.finish()
-        exact = session.analyze(table_ref).wager("main").expected_value
         _sections([ptn.section(got, exact)], fmt, "Collusion", game, rules.table)
         return
     from . import collusion as col
