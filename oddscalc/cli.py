@@ -569,13 +569,16 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players; 6 and 7 on an infinite shoe).")
+@click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
+              help="Third cards hidden until the house plays, or shown as dealt in seat order (two seats); "
+                   "default: the table's third_cards.")
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
-          fresh: bool) -> None:
+          third_cards: str | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
-    one seat's best reply to the others."""
-    from .games.house_baccarat import FINITE_EXACT_MAX_PLAYERS
-    from .games.seat_game import sections
+    one seat's best reply to the others; with third cards shown, the two seats' sequential game."""
+    from .games.house_baccarat import FINITE_EXACT_MAX_PLAYERS, solve
+    from .games.seat_game import sections, thresholds
     from .report.markdown import section_markdown
 
     if players > FINITE_EXACT_MAX_PLAYERS:
@@ -583,7 +586,15 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                           f"{FINITE_EXACT_MAX_PLAYERS} seats (report --players {players} gives the infinite shoe)")
     session = _session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
-    found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players)
+    if (third_cards or rules.third_cards) == "shown":
+        from .games import turn_order
+
+        if players != 2:
+            raise OptionError("third cards shown: the sequential game is exact for two seats (--players 2)")
+        hidden = solve(session.counts(rules), 2, rules.pay, "optimal").strategy
+        found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden, thresholds())
+    else:
+        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players)
     click.echo(f"# The seats of {rules.table.title} ({game}/{rules.table.id}), {rules.shoe.label}\n")
     click.echo("\n".join(section_markdown(s) for s in found), nl=False)
 

@@ -103,6 +103,7 @@ class TableRules(Strict):
     draw_on: Totals | None = None  # fixes every player's play by two-card total
     house_tableau: Tableau = SHEET_TABLEAU
     house_draws_when_all_stand: Literal["never", "on-0-5"] = "never"
+    third_cards: Literal["hidden", "shown"] = "hidden"  # shown: dealt face up in seat order (games.turn_order)
 
     @model_validator(mode="after")
     def _one_strategy(self) -> TableRules:
@@ -185,6 +186,14 @@ def _slot_orderings(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     the others' class. The house's two cards count in either order, so each unordered pair of values
     is played once with weight 2 (1 for equal values).
     """
+    out: np.ndarray = slot_orderings_by_third(tableau, all_stand).sum(axis=-1)
+    return out
+
+
+@cache
+def slot_orderings_by_third(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
+    """``_slot_orderings`` split by the value in your third slot (last axis), for a seat whose third card
+    the others see."""
     first, second = np.triu_indices(VALUES)
     twice = np.where(first == second, 1, 2)
     t = np.arange(VALUES).reshape(VALUES, 1, 1, 1, 1, 1)
@@ -209,11 +218,12 @@ def _slot_orderings(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     four = Multisets.of_size(4)
     a4 = four.index(multiset_keys((h1, h2, x, y)))
     shape = np.broadcast_shapes(outcome.shape, a4.shape)
-    lead = (((t * 2 + act) * CLASSES + cls) * len(four) + a4) * 4
-    cells = np.broadcast_to(lead + outcome, shape).ravel()
+    lead = ((((t * 2 + act) * CLASSES + cls) * len(four) + a4) * 4 + outcome) * VALUES + x
+    cells = np.broadcast_to(lead, shape).ravel()
     ways = np.broadcast_to(twice[pair], shape).ravel()
-    counts = np.bincount(cells, weights=ways, minlength=VALUES * 2 * CLASSES * len(four) * 4).astype(np.int64)
-    return counts.reshape(VALUES, 2, CLASSES, len(four), 4).transpose(4, 0, 1, 3, 2).copy()
+    size = VALUES * 2 * CLASSES * len(four) * 4 * VALUES
+    counts = np.bincount(cells, weights=ways, minlength=size).astype(np.int64)
+    return counts.reshape(VALUES, 2, CLASSES, len(four), 4, VALUES).transpose(4, 0, 1, 3, 2, 5).copy()
 
 
 @cache
@@ -529,6 +539,7 @@ class HouseBaccaratRules(Rules):
     fixed: Strategy | None
     infinite: bool  # beyond FINITE_EXACT_MAX_PLAYERS: exact on an infinite shoe
     pay: Fraction
+    third_cards: str = "hidden"  # "shown": later seats see earlier third cards (two seats: games.turn_order)
 
     @property
     def shoe(self) -> Shoe:
@@ -545,7 +556,8 @@ class HouseBaccaratRules(Rules):
         return {"decks": self.decks, "players": self.players,
                 "shoe": "infinite (exact); finite: see oddscalc simulate" if self.infinite else "finite (exact)",
                 "highest_third_card": "by point value (10/J/Q/K = 0)",
-                "house_draws_when_all_stand": self.all_stand, "house_tableau": list(self.house_tableau)}
+                "house_draws_when_all_stand": self.all_stand, "house_tableau": list(self.house_tableau),
+                "third_cards": self.third_cards}
 
 
 class HouseBaccarat:
@@ -593,7 +605,7 @@ class HouseBaccarat:
             table=table, options=options, strategy=name,
             published_applies=options.decks is None and options.players is None and options.strategy is None,
             decks=decks, players=players, house_tableau=rules.house_tableau, all_stand=rules.house_draws_when_all_stand,
-            kind=kind, fixed=fixed, infinite=infinite, pay=model.pays.main.win)
+            kind=kind, fixed=fixed, infinite=infinite, pay=model.pays.main.win, third_cards=rules.third_cards)
 
     def count(self, rules: HouseBaccaratRules, store: Store) -> SeatCounter:
         """A counter of your seat's outcomes, through the store, for whatever the other seats play."""
@@ -604,6 +616,9 @@ class HouseBaccarat:
         model = rules.table.model
         assert isinstance(model, HouseBaccaratTable)
         players, pay, shoe = rules.players, rules.pay, rules.shoe
+        if rules.third_cards == "shown" and players > 1:
+            raise OptionError("third_cards = \"shown\": a later seat decides on earlier third cards, which this report "
+                              "does not model; oddscalc seats house-baccarat --players 2 gives two seats exactly")
         exact_finite = not rules.infinite
         optimum = solve(counts, players, pay, "optimal")
         if rules.fixed is None and (rules.kind == "optimal" or optimum.strategy.totals() is not None):
