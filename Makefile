@@ -20,8 +20,9 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 report: setup
 	@$(BIN)/oddscalc report $(GAME) $(ARGS)
 
+# one pytest worker per core (pytest-xdist): the suite is mostly single-threaded Python
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 docs: setup
 	$(BIN)/python -m oddscalc.docs
