@@ -4,7 +4,8 @@
   play solved), nothing stored (``ODDSCALC_NO_CACHE=1``): targets 0.3 s and 0.4 s;
 - settling one more side bet from the stored coup-feature cells: target 50 ms;
 - every wager's exact EV from a depleted shoe, as a counting study needs at each coup: target 5 ms;
-- house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each
+- house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each (and two
+  seats with third cards shown, the sequential game's equilibrium search)
   (the limit's reason); beyond it the report is exact on an infinite shoe, also timed;
 - with ``--limit``: one exact finite-shoe evaluation of the other seats for the first seat count
   past the limit, the measurement behind the limit.
@@ -102,6 +103,9 @@ def main() -> int:
     for n in range(FINITE_EXACT_MAX_PLAYERS + 1, 8):
         out.seconds(f"house-baccarat, {n} seats (exact on an infinite shoe)",
                     cli(report("house-baccarat", "--players", str(n)), COLD)[0], 60)
+    shown = ["seats", "house-baccarat", "--players", "2", "--third-cards", "shown"]
+    out.seconds("seats house-baccarat, 2 seats, third cards shown (8 decks, every equilibrium step exact)",
+                cli(shown, COLD)[0], 60)
     if "--limit" in sys.argv[1:]:
         t = time.perf_counter()
         probe = subprocess.run([sys.executable, "-c", LIMIT_PROBE], check=True, capture_output=True, text=True,

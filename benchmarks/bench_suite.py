@@ -18,8 +18,8 @@ def main() -> int:
     out = Targets("test suite")
     env = {**os.environ, "ODDSCALC_TEST_CACHE_DIR": scratch("suite")}
     t = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider"], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider"], cwd=ROOT,
+                          env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t
     print("  " + (proc.stdout.strip().splitlines() or ["(no output)"])[-1])
     if proc.returncode != 0:

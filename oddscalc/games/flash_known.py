@@ -215,6 +215,8 @@ def tally_known(deck: Deck, k: int, qualifier: int, pay_class: np.ndarray, win_u
     ``win_units[class] / den`` per ante (ante and raise together)."""
     if k not in (3, 4):
         raise ValueError(f"tally_known counts 3 or 4 known cards, not {k}")
+    if deck.size < 10:
+        raise ValueError("the player's five cards and the dealer's five need a deck of at least 10 cards")
     ht = hand_table(deck)
     reps, weights = suit_classes(k, deck)
     known = np.sort(ht.position[np.asarray(reps)].astype(np.int64), axis=1)

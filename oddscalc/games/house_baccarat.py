@@ -186,14 +186,17 @@ def _slot_orderings(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     the others' class. The house's two cards count in either order, so each unordered pair of values
     is played once with weight 2 (1 for equal values).
     """
-    out: np.ndarray = slot_orderings_by_third(tableau, all_stand).sum(axis=-1)
-    return out
+    return _orderings(tableau, all_stand, False)
 
 
 @cache
 def slot_orderings_by_third(tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
-    """``_slot_orderings`` split by the value in your third slot (last axis), for a seat whose third card
-    the others see."""
+    """``_slot_orderings`` split by the value in your third slot (a last axis of 10), for a seat whose third
+    card the others see."""
+    return _orderings(tableau, all_stand, True)
+
+
+def _orderings(tableau: tuple[str, ...], all_stand: str, by_third: bool) -> np.ndarray:
     first, second = np.triu_indices(VALUES)
     twice = np.where(first == second, 1, 2)
     t = np.arange(VALUES).reshape(VALUES, 1, 1, 1, 1, 1)
@@ -218,12 +221,13 @@ def slot_orderings_by_third(tableau: tuple[str, ...], all_stand: str) -> np.ndar
     four = Multisets.of_size(4)
     a4 = four.index(multiset_keys((h1, h2, x, y)))
     shape = np.broadcast_shapes(outcome.shape, a4.shape)
-    lead = ((((t * 2 + act) * CLASSES + cls) * len(four) + a4) * 4 + outcome) * VALUES + x
+    thirds = VALUES if by_third else 1
+    lead = ((((t * 2 + act) * CLASSES + cls) * len(four) + a4) * 4 + outcome) * thirds + (x if by_third else 0)
     cells = np.broadcast_to(lead, shape).ravel()
     ways = np.broadcast_to(twice[pair], shape).ravel()
-    size = VALUES * 2 * CLASSES * len(four) * 4 * VALUES
-    counts = np.bincount(cells, weights=ways, minlength=size).astype(np.int64)
-    return counts.reshape(VALUES, 2, CLASSES, len(four), 4, VALUES).transpose(4, 0, 1, 3, 2, 5).copy()
+    counts = np.bincount(cells, weights=ways, minlength=VALUES * 2 * CLASSES * len(four) * 4 * thirds)
+    out = counts.astype(np.int64).reshape(VALUES, 2, CLASSES, len(four), 4, thirds).transpose(4, 0, 1, 3, 2, 5)
+    return out.copy() if by_third else out[..., 0].copy()
 
 
 @cache
