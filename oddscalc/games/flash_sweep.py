@@ -137,12 +137,7 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
         before = np.zeros((max(widest, 1), npairs), dtype=np.int64)
         for lev in range(lev_lo, lev_hi):
             if lev == q:
-                cq[:] = c
-                for j in range(rep_start[0], rep_start[q]):  # player hands below the qualifier
-                    ri = rep_order[j]
-                    if ri % workers == w:
-                        _settle(reps_pos[ri], n, 0, lev, q, c, cq, before[0], off, strength, binom, masks, signs,
-                                win_units[ri], den, completions, tally[ri])
+                cq[:] = c  # the hands below the qualifier are settled from this copy afterwards (_below_qualifier)
             lo, hi = rep_start[lev], rep_start[lev + 1]
             if lev >= q:
                 for j in range(lo, hi):
@@ -160,6 +155,21 @@ def _sweep(  # noqa: C901 - the count's one loop, kept whole for numba
                                 signs, win_units[ri], den, completions, tally[ri])
 
 
+@numba.njit(cache=True, parallel=True)
+def _below_qualifier(lo: int, hi: int, q: int, reps_pos: np.ndarray, rep_order: np.ndarray, strength: np.ndarray,
+                     binom: np.ndarray, off: np.ndarray, snap: np.ndarray, win_units: np.ndarray, den: int, n: int,
+                     npairs: int, masks: np.ndarray, signs: np.ndarray, tally: np.ndarray) -> None:
+    """Settle the player hands rep_order[lo:hi], all below the qualifier, from the counters copied at it (every
+    worker counted every dealer hand, so any copy will do)."""
+    completions = (n - 7) * (n - 8) * (n - 9) // 6
+    cq = snap[0]
+    for j in numba.prange(lo, hi):
+        ri = rep_order[j]
+        before = np.zeros(npairs, dtype=np.int64)
+        _settle(reps_pos[ri], n, 0, q, q, cq, cq, before, off, strength, binom, masks, signs, win_units[ri], den,
+                completions, tally[ri])
+
+
 def tally_two_known(deck: Deck, qualifier: int, hands: np.ndarray, win_units: np.ndarray, den: int,
                     progress: Progress) -> np.ndarray:
     """(rows, 5) int64 deals by [fold, not qualified, win, push, lose] of each player hand over every
@@ -175,11 +185,18 @@ def tally_two_known(deck: Deck, qualifier: int, hands: np.ndarray, win_units: np
     # progress, and Ctrl-C answered, between chunks; the counters and the qualifier's snapshot carry
     # over, so the tally is the same whatever the chunking
     chunks = lv.chunks(CHUNKS)
+    below = np.linspace(lv.rep_start[0], lv.rep_start[qualifier], CHUNKS // 4 + 1).astype(np.int64)
+    steps = len(chunks) + len(below) - 1
     for k, (lo, hi) in enumerate(chunks):
-        progress.step(k, len(chunks))
+        progress.step(k, steps)
         with held():
             _sweep(lo, hi, qualifier, hand_pos, lv.order, lv.level_start, lv.reps_pos, lv.rep_order, lv.rep_start,
                    strength, BINOM, lv.off, cnt, snap, units, den, n, math.comb(n - 5, 2), _SMALL, _SMALL_SIGN,
                    tally)
+    for k in range(len(below) - 1):  # the copy taken at the qualifier is final: the weak hands in slices
+        progress.step(len(chunks) + k, steps)
+        with held():
+            _below_qualifier(int(below[k]), int(below[k + 1]), qualifier, lv.reps_pos, lv.rep_order, strength, BINOM,
+                             lv.off, snap, units, den, n, math.comb(n - 5, 2), _SMALL, _SMALL_SIGN, tally)
     progress.finish()
     return tally
