@@ -35,6 +35,7 @@ from .cards import Deck
 from .games.let_it_ride import HoldingCounts, count_holdings, main_wager, pay_classes, solve
 from .hands import colex_indices
 from .paired import Sample
+from .protocol import OptionError
 from .results import Cell, Column, Section
 from .symmetry import suit_class_index
 
@@ -96,7 +97,7 @@ def _prepared(deck: Deck, min_rank: int, pays: tuple[Fraction, ...]) -> _Prepare
     values = np.array([int(p * den) for p in pays] + [-den], dtype=np.int64)
     v5 = values[pay_classes(deck, min_rank)]  # every five-card hand (colex), net units x den
     if int(np.abs(v5).max()) * math.comb(deck.size, 2) * 8 >= 2**62:
-        raise ValueError("pays too large for the exact int64 sums of the partner analysis")
+        raise OptionError("pays too large for the exact int64 sums of the partner analysis")
     return _Prepared(counts, den, v5, np.asarray(sol.s3, dtype=np.int64), np.asarray(sol.s4, dtype=np.int64),
                      suit_class_index(4, deck), _positions(deck))
 
@@ -190,7 +191,7 @@ def sample_partners(deck: Deck, min_rank: int, pays: list[Fraction], partners: i
     class3, pos = suit_class_index(3, deck), p.pos
     cards = np.array(deck.cards, dtype=np.int64)
     if len(cards) < 3 * (partners + 1) + 2:
-        raise ValueError("the deck is too small for that many partners")
+        raise OptionError("the deck is too small for that many partners")
     rng = np.random.default_rng(seed)
     seen, ordinary = np.empty(situations), np.empty(situations)
     for i in range(situations):

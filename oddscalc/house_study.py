@@ -65,7 +65,7 @@ class HouseCoupEV:
         if n < 6:
             raise ValueError("fewer than six cards left")
         if falling(n, 6) >= 2**63:
-            raise ValueError("a shoe too large for the exact int64 weights of the per-coup EV")
+            raise OptionError("a shoe too large for the exact int64 weights of the per-coup EV")
         six = Multisets.of_size(6).counts
         table = np.ones((max(values) + 1, 7), dtype=np.int64)  # [c, k]: c (c-1) .. (c-k+1)
         for k in range(1, 7):

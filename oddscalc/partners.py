@@ -28,6 +28,7 @@ from .cards import Deck
 from .games.caribbean import RaisePays, pay_list, qualifier_strength
 from .hands import BINOM, hand_table
 from .paired import Sample
+from .protocol import OptionError
 from .results import Column, Section
 from .symmetry import suit_classes
 
@@ -77,11 +78,11 @@ def sample(deck: Deck, qualifier: str, pays: RaisePays, partners: int, situation
            progress: Callable[[int, int], None] | None = None) -> Sample:
     """Draw ``situations`` situations with ``partners`` partners and settle each exactly both ways."""
     if not 1 <= partners <= 6:
-        raise ValueError("partners: 1 to 6 (a table seats 7)")
+        raise OptionError("partners: 1 to 6 (a table seats 7)")
     t = _Table(deck, qualifier, pays)
     cards = np.array(deck.cards, dtype=np.int64)
     if len(cards) < 5 * (partners + 2) + 1:
-        raise ValueError("the deck is too small for that many hands")
+        raise OptionError("the deck is too small for that many hands")
     rng = np.random.default_rng(seed)
     seen = np.empty(situations)
     ordinary = np.empty(situations)
@@ -205,9 +206,9 @@ def exact(deck: Deck, qualifier: str, pays: RaisePays, partners: int,
     """Every situation with ``partners`` partners seen, one chunk per suit class of player hands (``runner``
     maps ``settle_rep`` over them: here in order by default, or on a cluster)."""
     if not 1 <= partners <= 6:
-        raise ValueError("partners: 1 to 6 (a table seats 7)")
+        raise OptionError("partners: 1 to 6 (a table seats 7)")
     if deck.size < 5 * (partners + 1) + 5:
-        raise ValueError("the deck is too small for that many hands and the dealer's")
+        raise OptionError("the deck is too small for that many hands and the dealer's")
     reps, weights = suit_classes(5, deck)
     jobs = [Rep(deck, qualifier, pays, partners, tuple(int(x) for x in r), int(w)) for r, w in zip(reps, weights)]
     parts = (runner or (lambda fn, js: [fn(j) for j in js]))(settle_rep, jobs)
@@ -223,6 +224,9 @@ CHUNK_CELLS = 2 * 10**8  # partners' sets x dealer hands one chunk may hold
 def plan(deck: Deck, partners: int) -> tuple[int, float, int]:
     """(situations, estimated core-seconds, cells one chunk holds) of the exact count."""
     n = deck.size
+    if n < 5 * (partners + 1) + 5:
+        raise OptionError(f"{deck.describe()} is too small for the player's, {partners} partners' and the dealer's "
+                          "hands")
     rest = n - 5
     return situations(n, partners), situations(n, partners) / RATE, math.comb(rest, 5 * partners) * math.comb(rest, 5)
 

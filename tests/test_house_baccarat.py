@@ -348,3 +348,13 @@ def test_cli_reports() -> None:
     assert "> This game favours the PLAYER" in res.output and "312P6" in res.output
     res = CliRunner().invoke(main, ["report", "house-baccarat", "--strategy", "sometimes"])
     assert res.exit_code == 4
+
+
+def test_one_seat_on_a_huge_shoe_is_exact_and_the_study_refuses_it() -> None:
+    # one seat never runs the other seats' recursion, so its limb width cannot refuse the shoe
+    r = CliRunner().invoke(main, ["report", "house-baccarat", "--decks", "2500", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["wagers"][0]["total_combinations"] == math.perm(2500 * 52, 6)
+    r = CliRunner().invoke(main, ["counting", "house-baccarat", "--decks", "9000", "--wager", "house_game",
+                                  "--shoes", "1"])
+    assert r.exit_code == 4 and "too large for the exact int64 weights" in r.output, r.output

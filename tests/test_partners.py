@@ -96,3 +96,9 @@ def test_every_situation_counted_gives_the_game_to_the_unit_for_the_ordinary_pla
     assert json.loads(r.output)["sections"]["partners_seen_exact"]["rows"][0]["deals"] == 3783780
     r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "8:3"])
     assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output
+
+
+def test_a_deck_too_small_for_the_hands_is_refused() -> None:
+    for extra in (["--exact"], ["--partners", "6"]):
+        r = CliRunner().invoke(main, ["collusion", "caribbean", "--reduced-deck", "2:1", *extra])
+        assert r.exit_code == EXIT_INPUT and "too small" in r.output, r.output

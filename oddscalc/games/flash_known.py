@@ -28,6 +28,7 @@ from ..cards import Deck
 from ..hands import BINOM, colex_combos, hand_table
 from ..interrupts import held
 from ..progress import Progress
+from ..protocol import OptionError
 from ..symmetry import suit_classes
 
 CHUNKS = 64  # known-set chunks: progress and Ctrl-C every few seconds on a full deck
@@ -216,7 +217,7 @@ def tally_known(deck: Deck, k: int, qualifier: int, pay_class: np.ndarray, win_u
     if k not in (3, 4):
         raise ValueError(f"tally_known counts 3 or 4 known cards, not {k}")
     if deck.size < 10:
-        raise ValueError("the player's five cards and the dealer's five need a deck of at least 10 cards")
+        raise OptionError("the player's five cards and the dealer's five need a deck of at least 10 cards")
     ht = hand_table(deck)
     reps, weights = suit_classes(k, deck)
     known = np.sort(ht.position[np.asarray(reps)].astype(np.int64), axis=1)

@@ -119,6 +119,10 @@ def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed:
     """
     c = np.asarray(counts, dtype=np.int64)
     removed = np.asarray(removed, dtype=np.int64)
+    if seats == 0:  # nobody else: one empty sequence, in the class "nobody else drew", whatever the shoe
+        none = np.zeros((len(removed), CLASSES), dtype=np.int64)
+        none[:, NONE_CLASS] = 1
+        return none
     n_top = max(int(c.sum()) - int(removed.sum(axis=1).min(initial=0)), 1)
     # one limb width for every level. A seat's weights (ordered two-card deals times the third card or
     # the unused slot) add up to at most n**3, and each weight meets at most 11 limbs of one output
