@@ -95,6 +95,8 @@ def coup_ev(rules: HouseBaccaratRules) -> HouseCoupEV:
         raise OptionError("the house game's counting study is for one seat on a finite shoe (--players 1)")
     u = _slot_orderings(rules.house_tableau, rules.all_stand)[:, :, :, :, NONE_CLASS]  # (4, 10 totals, 2, 715)
     p, q = rules.pay.numerator, rules.pay.denominator
+    if max(p, q) * int(u.max(initial=1)) * u.shape[-1] * 2**8 >= 2**62:
+        raise OptionError("the house game's pay is too large for the exact int64 per-coup EV")
     net = p * u[WIN] - q * u[LOSS]  # (10, 2, 715)
     coef = net[_TOTAL.reshape(-1)].astype(np.int64)  # (100, 2, 715)
     full = seat_counts(rules.shoe, 1, Strategy.by_totals("stand", []), rules.house_tableau, rules.all_stand, False)

@@ -163,6 +163,8 @@ def settle_rep(job: Rep) -> np.ndarray:
     pay = t._pay(player)
     den = pay.denominator
     win_units = int((1 + 2 * pay) * den)
+    if (win_units + 4 * den) * math.comb(len(rest), 4) >= 2**62:
+        raise OptionError("these pays are too large for the exact int64 decisions of the partners count")
     c = int(_pay_class(t, player))
     member = np.zeros((len(hands), len(rest)), dtype=np.int64)
     np.put_along_axis(member, hands, 1, axis=1)
