@@ -214,11 +214,11 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.command()
 @click.argument("game", type=click.Choice(["house-baccarat"]))
 @table_option
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True, help="Seats filled.")
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True, help="Seats filled (2 to 5).")
 @decks_option
 @click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
-              help="Give the edge by seats filled up to this many (default: --players; 6 and 7 on an infinite shoe).")
+              help="Give the edge by seats filled up to this many (default: --players; 7 on an infinite shoe).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
               help="Third cards hidden until the house plays, or shown as dealt in seat order (two seats); "
                    "default: the table's third_cards.")
@@ -227,13 +227,13 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
           third_cards: str | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the two seats' sequential game."""
-    from .games.house_baccarat import FINITE_EXACT_MAX_PLAYERS, solve
-    from .games.seat_game import sections, thresholds
+    from .games.house_baccarat import solve
+    from .games.seat_game import SEAT_GAME_MAX_PLAYERS, sections, thresholds
     from .report.markdown import section_markdown
 
-    if players > FINITE_EXACT_MAX_PLAYERS:
-        raise OptionError(f"--players {players}: the seat game is exact on the finite shoe up to "
-                          f"{FINITE_EXACT_MAX_PLAYERS} seats (report --players {players} gives the infinite shoe)")
+    if players > SEAT_GAME_MAX_PLAYERS:
+        raise OptionError(f"--players {players}: the game among the seats is searched up to {SEAT_GAME_MAX_PLAYERS} "
+                          f"seats (report --players {players} gives one equilibrium; --edge-to {players} the edge)")
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     if (third_cards or rules.third_cards) == "shown":

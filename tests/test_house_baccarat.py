@@ -358,3 +358,13 @@ def test_one_seat_on_a_huge_shoe_is_exact_and_the_study_refuses_it() -> None:
     r = CliRunner().invoke(main, ["counting", "house-baccarat", "--decks", "9000", "--wager", "house_game",
                                   "--shoes", "1"])
     assert r.exit_code == 4 and "too large for the exact int64 weights" in r.output, r.output
+
+
+@pytest.mark.parametrize("decks", [1, 8])
+def test_the_ranked_deepest_levels_equal_the_searched_recursion(decks: int) -> None:
+    shoe = Shoe.of_decks(decks)
+    for seats, draw_on in ((2, range(5)), (3, range(4))):  # two ranked levels, then one searched above them
+        draws = Strategy.by_totals("d", draw_on).matrix
+        removed = Multisets.of_size(6).counts
+        searched = others_finite(shoe.counts, seats, draws, removed, levels=False)
+        assert np.array_equal(others_finite(shoe.counts, seats, draws, removed, levels=True), searched)

@@ -87,14 +87,14 @@ def test_the_seats_command() -> None:
     assert "+7.1025% | -7.1025% | all of them: complete enumeration" in r.output
     assert "| cooperative (best common strategy) | draw on 0, 1, 2 | +7.5999% |" in r.output
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "6"])
-    assert r.exit_code == 4 and "exact on the finite shoe up to 5 seats" in r.output
+    assert r.exit_code == 4 and "searched up to 5 seats" in r.output
 
 
 def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: Callable[[str], Session],
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.games import seat_game
 
-    monkeypatch.setattr(seat_game, "FINITE_EXACT_MAX_PLAYERS", 1)  # as 6 and 7 seats are past 5
+    monkeypatch.setattr(seat_game, "FINITE_EXACT_MAX_PLAYERS", 1)  # as 7 seats are past 6
     edge = seat_game.sections(_counter(sessions, 8), 2, ONE, False, 3)[0]
     assert [r["shoe"] for r in edge.records()] == ["finite, exact", "infinite, exact", "infinite, exact"]
     assert edge.records()[0]["ev"] == Fraction(317_218_834_208, 2_789_284_751_955)  # one seat, unchanged

@@ -83,7 +83,7 @@ SHEET_TABLEAU = (
     "SSSSSSDDSS",  # 6: 6-7
     "SSSSSSSSSS",  # 7: never
 )
-FINITE_EXACT_MAX_PLAYERS = 5  # measured: see benchmarks/bench_baccarat.py
+FINITE_EXACT_MAX_PLAYERS = 6  # measured: see benchmarks/bench_baccarat.py
 _STRATEGY = re.compile(r"^(optimal|optimal-total|draw-([0-7])-([0-7]))$")
 
 

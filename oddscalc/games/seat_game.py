@@ -41,6 +41,9 @@ from .house_baccarat import (
 )
 
 MAX_STEPS = 12
+# the seat game's searches evaluate a dozen strategies or more; a 6-seat evaluation takes about 13 s
+# (benchmarks/bench_baccarat.py), so the game among the seats stops at 5 while the edge goes to 6
+SEAT_GAME_MAX_PLAYERS = 5
 
 
 def is_best_reply(sc: SeatCounts, s: Strategy, pay: Fraction) -> bool:

@@ -10,6 +10,9 @@ a seat's unused third card is moved to the end of the sequence (exchangeability)
 factor, not a branch. Counts are kept as int64 limbs of a width sized so that no product
 overflows, and big integers meet small ones only in limb products, so everything stays exact.
 On an infinite shoe (cards with replacement) the seats are independent: :func:`others_infinite`.
+From three other seats on, the two deepest levels, which hold the most states, are counted in int64
+on every multiset of their sizes, found by rank instead of searched (``seat_levels``); the counts are
+the same to the unit (a test compares both ways).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .shoe import VALUE_KEYS, VALUES, falling, from_limbs
+from . import seat_levels
+from .shoe import VALUE_KEYS, VALUES, falling, from_limbs, to_limbs
 
 NAT_CLASS, NONE_CLASS = 0, 1  # the others' class: 0 some other natural, 1 nobody else drew, 2 + z highest third z
 CLASSES = 12
@@ -110,7 +114,11 @@ def _width(value: int, bits: int) -> int:
     return max(1, -(-value.bit_length() // bits))
 
 
-def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed: np.ndarray) -> np.ndarray:
+LEVELS_FROM = 3  # other seats from which the deepest two levels are counted by rank (seat_levels): measured faster
+
+
+def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed: np.ndarray,
+                  levels: bool | None = None) -> np.ndarray:
     """(M, 12): card sequences of ``seats`` other players (3 slots each) by class, per removed multiset.
 
     Row i counts ordered sequences of 3 * seats cards from the shoe minus ``removed[i]``, weighted by
@@ -131,25 +139,31 @@ def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed:
     bits = 62 - (12 * n_top**3).bit_length()
     if bits < 8:
         raise ValueError("shoe too large for the exact finite-shoe recursion")
-    limbs = _others_limbs(c, seats, draws, removed @ VALUE_KEYS, bits, n_top)
+    ranked = (seats >= LEVELS_FROM if levels is None else levels) and seat_levels.fits(int(c.sum()))
+    limbs = _others_limbs(c, seats, draws, removed @ VALUE_KEYS, bits, n_top, ranked)
     return from_limbs(limbs, bits, falling(n_top, 3 * seats) < 2**63)
 
 
 def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray, bits: int,
-                  n_top: int) -> np.ndarray:
-    """:func:`others_finite` for packed multiset keys, as base-2**bits limbs (M, 12, L), all int64."""
+                  n_top: int, ranked: bool = False) -> np.ndarray:
+    """:func:`others_finite` for packed multiset keys, as base-2**bits limbs (M, 12, L), all int64;
+    ``ranked``: the last two seats by ``seat_levels``."""
     rows = len(keys)
     if seats == 0:
         none = np.zeros((rows, CLASSES, 1), dtype=np.int64)
         none[:, NONE_CLASS] = 1
         return none
+    natural = NATURAL.astype(np.int64)
+    drawing = (draws & ~NATURAL).astype(np.int64)
+    if ranked and seats == 2:
+        kinds = np.where(NATURAL, NAT, np.where(draws, DRAW, STAND)).astype(np.int64)
+        two = seat_levels.two_seats_at(c, _decode(keys), kinds, natural, 1 - natural - drawing, drawing)
+        return to_limbs(two, bits)
     comps = _compositions(draws)
     cu = np.array([u for u, _, _ in comps])
     cw = np.array([w for _, w, _ in comps])
     kind = np.array([k for _, _, k in comps])
     order = np.where(cu == cw, 1, 2)  # ordered deals of the two values
-    natural = NATURAL.astype(np.int64)
-    drawing = (draws & ~NATURAL).astype(np.int64)
 
     def pairs(rr: np.ndarray, a: np.ndarray) -> np.ndarray:
         """Ordered two-card deals (u, w) with a[u, w] set: sum of r_u (r_w - [u = w])."""
@@ -178,7 +192,7 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
     # grown one card at a time because that is far cheaper than enumerating (state, composition) pairs
     plus2 = _grow(_grow(np.sort(keys)))
     states = _merge(np.concatenate([plus2, _grow(plus2)]))
-    below = _others_limbs(c, seats - 1, draws, states, bits, n_top)  # (states, 12, L)
+    below = _others_limbs(c, seats - 1, draws, states, bits, n_top, ranked)  # (states, 12, L)
     stand = np.flatnonzero(kind == STAND)
     drawn = np.flatnonzero(kind == DRAW)
     after_third = _third_card(below, states, plus2, c)  # (plus2, 12, L)
