@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import seat_levels
 from .shoe import VALUE_KEYS, VALUES, falling, from_limbs, to_limbs
 
 NAT_CLASS, NONE_CLASS = 0, 1  # the others' class: 0 some other natural, 1 nobody else drew, 2 + z highest third z
@@ -139,9 +138,15 @@ def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed:
     bits = 62 - (12 * n_top**3).bit_length()
     if bits < 8:
         raise ValueError("shoe too large for the exact finite-shoe recursion")
-    ranked = (seats >= LEVELS_FROM if levels is None else levels) and seat_levels.fits(int(c.sum()))
+    ranked = (seats >= LEVELS_FROM if levels is None else levels) and seats >= 2 and _ranked_fits(int(c.sum()))
     limbs = _others_limbs(c, seats, draws, removed @ VALUE_KEYS, bits, n_top, ranked)
     return from_limbs(limbs, bits, falling(n_top, 3 * seats) < 2**63)
+
+
+def _ranked_fits(n: int) -> bool:
+    from . import seat_levels  # numba: loaded only for the tables of several seats that use it
+
+    return seat_levels.fits(n)
 
 
 def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray, bits: int,
@@ -156,6 +161,8 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
     natural = NATURAL.astype(np.int64)
     drawing = (draws & ~NATURAL).astype(np.int64)
     if ranked and seats == 2:
+        from . import seat_levels
+
         kinds = np.where(NATURAL, NAT, np.where(draws, DRAW, STAND)).astype(np.int64)
         two = seat_levels.two_seats_at(c, _decode(keys), kinds, natural, 1 - natural - drawing, drawing)
         return to_limbs(two, bits)
