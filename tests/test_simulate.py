@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from oddscalc.analysis import Session
 from oddscalc.cards import parse_cards
 from oddscalc.cli import EXIT_INPUT, main
-from oddscalc.games.house_baccarat import FINITE_EXACT_MAX_PLAYERS, SHEET_TABLEAU, Strategy, seat_counts, seat_ev
+from oddscalc.games.house_baccarat import SHEET_TABLEAU, Strategy, seat_counts, seat_ev
 from oddscalc.games.shoe import Shoe
 from oddscalc.protocol import OptionError
 from oddscalc.results import RunOptions
@@ -155,8 +155,12 @@ def test_paired_estimate_brackets_the_exact_finite_figure() -> None:
     assert paired.half_width < plain.half_width
 
 
-def test_more_players_than_the_exact_finite_shoe_compare_nothing_but_add_the_paired_estimate() -> None:
-    players = FINITE_EXACT_MAX_PLAYERS + 1
+def test_more_players_than_the_exact_finite_shoe_compare_nothing_but_add_the_paired_estimate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from oddscalc.games import house_baccarat
+
+    monkeypatch.setattr(house_baccarat, "FINITE_EXACT_MAX_PLAYERS", 2)  # every table size is exact now: as if not
+    players = 3
     sim = run("house-baccarat", "seed", 20_000, seed=3, players=players)
     assert not sim.checked and all(e.exact is None for e in sim.estimates)
     figures = {e.figure: e for e in sim.estimates if e.wager == "main"}

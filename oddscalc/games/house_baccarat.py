@@ -23,11 +23,12 @@ drew, or the highest third card they drew is z. Then
 
 The first factor is enumerated once with numpy: the 10**4 orderings of the four slots after your
 two cards, for every two-card total of yours, both actions and every class. The last is the
-other-seat recursion of ``seats``. Its state space grows with every seat: a finite shoe is exact
-up to ``FINITE_EXACT_MAX_PLAYERS`` players, the most for which every report stays within a minute
-(benchmarks/bench_baccarat.py); beyond that the report is exact on an infinite shoe (cards with
-replacement, 13 ** (3N + 3) sequences, where the other seats are independent), and
-``oddscalc simulate`` estimates the finite shoe. The counts carry no pays and depend on the
+other-seat recursion of ``seats`` (by rank in ``seat_levels`` from three other seats). Its state
+space grows with every seat; the finite shoe is exact up to ``FINITE_EXACT_MAX_PLAYERS`` players,
+now every table size (a full table's report takes about 41 s and 6 GB, benchmarks/bench_baccarat.py).
+Beyond that limit, were it lowered, the report is exact on an infinite shoe (cards with replacement,
+13 ** (3N + 3) sequences, where the other seats are independent), and ``oddscalc simulate``
+estimates the finite shoe. The counts carry no pays and depend on the
 others' strategy only, so they are stored per (shoe, seats, house rules, others' strategy).
 
 Strategy. For each of your two-card compositions the exact combinations of win, push, loss and
@@ -83,7 +84,7 @@ SHEET_TABLEAU = (
     "SSSSSSDDSS",  # 6: 6-7
     "SSSSSSSSSS",  # 7: never
 )
-FINITE_EXACT_MAX_PLAYERS = 6  # measured: see benchmarks/bench_baccarat.py
+FINITE_EXACT_MAX_PLAYERS = 7  # measured: see benchmarks/bench_baccarat.py
 _STRATEGY = re.compile(r"^(optimal|optimal-total|draw-([0-7])-([0-7]))$")
 
 

@@ -1,19 +1,20 @@
-"""The two deepest levels of the other seats' recursion (``seats``), in int64 on every multiset of a size.
+"""The other seats' recursion (``seats``) counted by rank: every level on every multiset of its sizes.
 
 Counting argument. With one other seat left to deal, its class counts from the cards left r are a
-closed form (``seats``, one seat): ordered two-card deals of each kind times the third slot. With
-two left, the first of them deals its pair (and its third card, or an unused slot moved to the end)
-and the second is that closed form at the cards then left. Both levels are computed here for every
-multiset of removed cards of the sizes asked, each found by the colex rank of its stars-and-bars code
-(the positions of the nine bars among the cards), so no state is searched for. Their counts are at
-most nP6 and fit int64 for any shoe of up to 1,400 cards; above that ``seats`` keeps its limbs.
-These two levels hold the most states: for seven players they are every multiset of 17 to 21
-removed cards, 2 to 14 million each.
+closed form (``seats``, one seat): ordered two-card deals of each kind times the third slot. With j
+left, the first of them deals its pair and either draws a third card z (folded into the classes:
+z turns "nobody drew" and every highest card up to z into z) or leaves an unused slot, moved to the
+end of the sequence as a factor; the j - 1 seats below are the level under it, at the removed
+multiset plus those cards. Every level is built bottom up on every multiset of the sizes the level
+above asks for, each found by the colex rank of its stars-and-bars code (the positions of the nine
+bars among the cards), so no state is searched for. The two lowest levels are held in int64 (at
+most nP6 sequences); above them counts are limbs sized, as in ``seats``, so that no sum overflows.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numba
 import numpy as np
@@ -166,21 +167,160 @@ def two_seats(rows: np.ndarray, c: np.ndarray, kinds: np.ndarray, natural: np.nd
     return out
 
 
-def two_seats_at(c: np.ndarray, rows: np.ndarray, kinds: np.ndarray, natural: np.ndarray, standing: np.ndarray,
-                 drawing: np.ndarray) -> np.ndarray:
-    """(len(rows), 12) int64: two other seats' sequences by class for each removed multiset (any sizes)."""
-    out = np.zeros((len(rows), CLASSES), dtype=np.int64)
-    sizes = rows.sum(axis=1)
-    below: dict[int, np.ndarray] = {}
+@numba.njit(cache=True)
+def _carry(acc: np.ndarray, bits: int) -> None:
+    """Carry non-negative limb sums (last axis) into limbs below 2**bits; the last limb keeps the rest."""
+    mask = (1 << bits) - 1
+    for k in range(acc.shape[0]):
+        for j in range(acc.shape[1] - 1):
+            acc[k, j + 1] += acc[k, j] >> bits
+            acc[k, j] &= mask
 
-    def seat(size: int) -> np.ndarray:
-        if size not in below:
-            below[size] = one_seat(size, c, natural, standing, drawing, _C)
-        return below[size]
 
-    for s in np.unique(sizes).tolist():
-        pick = np.flatnonzero(sizes == s)
+@numba.njit(cache=True, parallel=True)
+def third_card_limbs(size: int, c: np.ndarray, below: np.ndarray, bits: int, binom: np.ndarray) -> np.ndarray:
+    """``third_card`` on limbs: (count(size), 12, L + 1) from ``below`` (count(size + 1), 12, L)."""
+    width = below.shape[2] + 1
+    out = np.zeros((binom[size + VALUES - 1, VALUES - 1], CLASSES, width), dtype=np.int64)
+    for r in numba.prange(out.shape[0]):
+        cnt = np.empty(VALUES, dtype=np.int64)
+        _unrank(r, size, binom, cnt)
+        acc = out[r]
+        for z in range(VALUES):
+            left = c[z] - cnt[z]
+            if left <= 0:
+                continue
+            cnt[z] += 1
+            i = _rank(cnt, binom)
+            cnt[z] -= 1
+            for j in range(width - 1):
+                acc[NAT_CLASS, j] += left * below[i, NAT_CLASS, j]
+                acc[2 + z, j] += left * below[i, NONE_CLASS, j]
+                for k in range(VALUES):
+                    acc[2 + max(k, z), j] += left * below[i, 2 + k, j]
+        _carry(acc, bits)
+    return out
+
+
+@numba.njit(cache=True)
+def _natural_limbs(rr: np.ndarray, nn: int, seats: int, natural: np.ndarray, bits: int, width: int) -> np.ndarray:
+    """(1, width) limbs: a seat with a natural ends the deal, the other 3 x seats - 2 slots any cards left."""
+    nat = np.zeros((1, width), dtype=np.int64)
+    nat[0, 0] = _pairs(rr, natural)
+    _carry(nat, bits)
+    for j in range(3 * seats - 2):
+        for t in range(width):
+            nat[0, t] *= max(nn - 2 - j, 0)
+        _carry(nat, bits)
+    return nat
+
+
+@numba.njit(cache=True)
+def _add(acc: np.ndarray, f: int, below: np.ndarray) -> None:
+    """acc[:, :L] += f * below (limbs)."""
+    for k in range(below.shape[0]):
+        for j in range(below.shape[1]):
+            acc[k, j] += f * below[k, j]
+
+
+@numba.njit(cache=True, parallel=True)
+def seats_limbs(size: int, seats: int, c: np.ndarray, kinds: np.ndarray, natural: np.ndarray, stand_below: np.ndarray,
+                draw_below: np.ndarray, bits: int, width: int, binom: np.ndarray) -> np.ndarray:
+    """(count(size), 12, width) limbs: ``seats`` seats' sequences by class per removed multiset of ``size``
+    cards, from the level below at size + 2 (``stand_below``) and its third-card fold (``draw_below``)."""
+    out = np.zeros((binom[size + VALUES - 1, VALUES - 1], CLASSES, width), dtype=np.int64)
+    for r in numba.prange(out.shape[0]):
+        cnt = np.empty(VALUES, dtype=np.int64)
+        _unrank(r, size, binom, cnt)
+        rr = np.maximum(c - cnt, 0)
+        nn = rr.sum()
+        acc = out[r]
+        for u in range(VALUES):
+            for w in range(u, VALUES):
+                m = rr[u] * (rr[w] - (1 if u == w else 0)) * (1 if u == w else 2)
+                if kinds[u, w] == NAT or m <= 0:
+                    continue
+                cnt[u] += 1
+                cnt[w] += 1
+                i = _rank(cnt, binom)
+                cnt[u] -= 1
+                cnt[w] -= 1
+                if kinds[u, w] == STAND:  # the unused third slot moves to the end: a factor of the cards then left
+                    _add(acc, m * (nn - 2 - 3 * (seats - 1)), stand_below[i])
+                else:
+                    _add(acc, m, draw_below[i])
+        _carry(acc, bits)
+        nat = _natural_limbs(rr, nn, seats, natural, bits, width)
+        for t in range(width):
+            acc[NAT_CLASS, t] += nat[0, t]
+        _carry(acc, bits)
+    return out
+
+
+@numba.njit(cache=True)
+def ranks_of(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """The colex rank of each row's multiset among those of its size."""
+    out = np.empty(rows.shape[0], dtype=np.int64)
+    for q in range(rows.shape[0]):
+        out[q] = _rank(rows[q], binom)
+    return out
+
+
+def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, natural: np.ndarray,
+              standing: np.ndarray, drawing: np.ndarray, bits: int, needed: Callable[[int], int]) -> np.ndarray:
+    """(len(rows), 12, L) limbs of ``bits`` bits: ``seats`` (2 or more) other seats' sequences by class per
+    removed multiset, every level counted by rank, bottom up, each kept until the one above is built.
+    ``needed(j)``: the limbs that j seats' counts take."""
+    sizes: dict[int, set[int]] = {seats: set(rows.sum(axis=1).tolist())}
+    for j in range(seats, 1, -1):  # j seats at size s need j - 1 at s + 2 (a stand) and s + 3 (a draw)
+        sizes[j - 1] = {t for s in sizes[j] for t in (s + 2, s + 3)}
+    one: dict[int, np.ndarray] = {}  # the lowest level, two sizes at a time: it holds the most states
+
+    def seat(t: int) -> np.ndarray:
+        if t not in one:
+            one[t] = one_seat(t, c, natural, standing, drawing, _C)
+        return one[t]
+
+    level: dict[int, np.ndarray] = {}
+    for s in sorted(sizes[2]):
+        for t in [t for t in one if t < s + 2]:
+            del one[t]
         drawn = third_card(s + 2, c, seat(s + 3), _C)
-        out[pick] = two_seats(np.ascontiguousarray(rows[pick]), c, kinds, natural, seat(s + 2), drawn, _C)
+        level[s] = to_limbs_int64(two_seats(_unrank_all(s, _C), c, kinds, natural, seat(s + 2), drawn, _C), bits)
         del drawn
+    one.clear()
+    for j in range(3, seats + 1):
+        below = max(a.shape[2] for a in level.values())
+        level = {k: np.ascontiguousarray(np.pad(a, ((0, 0), (0, 0), (0, below - a.shape[2]))))
+                 for k, a in level.items()}
+        width = max(below + 2, needed(j))
+        above: dict[int, np.ndarray] = {}
+        for s in sorted(sizes[j]):
+            drawn = third_card_limbs(s + 2, c, level[s + 3], bits, _C)
+            above[s] = seats_limbs(s, j, c, kinds, natural, level[s + 2], drawn, bits, width, _C)
+            del drawn
+        level = above
+    width = max(a.shape[2] for a in level.values())
+    out = np.zeros((len(rows), CLASSES, width), dtype=np.int64)
+    sz = rows.sum(axis=1)
+    for s, arr in level.items():
+        pick = np.flatnonzero(sz == s)
+        out[pick, :, :arr.shape[2]] = arr[ranks_of(np.ascontiguousarray(rows[pick], dtype=np.int64), _C)]
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
+def _unrank_all(size: int, binom: np.ndarray) -> np.ndarray:
+    """Every multiset of ``size`` cards, in rank order."""
+    out = np.empty((binom[size + VALUES - 1, VALUES - 1], VALUES), dtype=np.int64)
+    for r in numba.prange(out.shape[0]):
+        _unrank(r, size, binom, out[r])
+    return out
+
+
+def to_limbs_int64(values: np.ndarray, bits: int) -> np.ndarray:
+    """Non-negative int64 values as limbs of ``bits`` bits (last axis)."""
+    top = max(1, int(values.max(initial=0)).bit_length())
+    shifts = bits * np.arange(-(-top // bits), dtype=np.int64)
+    out: np.ndarray = (values[..., None] >> shifts) & ((1 << bits) - 1)
     return out

@@ -10,9 +10,8 @@ a seat's unused third card is moved to the end of the sequence (exchangeability)
 factor, not a branch. Counts are kept as int64 limbs of a width sized so that no product
 overflows, and big integers meet small ones only in limb products, so everything stays exact.
 On an infinite shoe (cards with replacement) the seats are independent: :func:`others_infinite`.
-From three other seats on, the two deepest levels, which hold the most states, are counted in int64
-on every multiset of their sizes, found by rank instead of searched (``seat_levels``); the counts are
-the same to the unit (a test compares both ways).
+From three other seats on, every level is counted on every multiset of its sizes, each found by rank
+instead of searched (``seat_levels``); the counts are the same to the unit (a test compares both).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .shoe import VALUE_KEYS, VALUES, falling, from_limbs, to_limbs
+from .shoe import VALUE_KEYS, VALUES, falling, from_limbs
 
 NAT_CLASS, NONE_CLASS = 0, 1  # the others' class: 0 some other natural, 1 nobody else drew, 2 + z highest third z
 CLASSES = 12
@@ -113,7 +112,7 @@ def _width(value: int, bits: int) -> int:
     return max(1, -(-value.bit_length() // bits))
 
 
-LEVELS_FROM = 3  # other seats from which the deepest two levels are counted by rank (seat_levels): measured faster
+LEVELS_FROM = 3  # other seats from which every level is counted by rank (seat_levels): measured faster
 
 
 def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed: np.ndarray,
@@ -139,7 +138,16 @@ def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed:
     if bits < 8:
         raise ValueError("shoe too large for the exact finite-shoe recursion")
     ranked = (seats >= LEVELS_FROM if levels is None else levels) and seats >= 2 and _ranked_fits(int(c.sum()))
-    limbs = _others_limbs(c, seats, draws, removed @ VALUE_KEYS, bits, n_top, ranked)
+    if ranked:
+        from . import seat_levels
+
+        natural = NATURAL.astype(np.int64)
+        drawing = (draws & ~NATURAL).astype(np.int64)
+        kinds = np.where(NATURAL, NAT, np.where(draws, DRAW, STAND)).astype(np.int64)
+        limbs = seat_levels.all_seats(c, seats, removed, kinds, natural, 1 - natural - drawing, drawing, bits,
+                                      lambda j: _width(falling(n_top, 3 * j), bits))
+    else:
+        limbs = _others_limbs(c, seats, draws, removed @ VALUE_KEYS, bits, n_top)
     return from_limbs(limbs, bits, falling(n_top, 3 * seats) < 2**63)
 
 
@@ -150,9 +158,8 @@ def _ranked_fits(n: int) -> bool:
 
 
 def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray, bits: int,
-                  n_top: int, ranked: bool = False) -> np.ndarray:
-    """:func:`others_finite` for packed multiset keys, as base-2**bits limbs (M, 12, L), all int64;
-    ``ranked``: the last two seats by ``seat_levels``."""
+                  n_top: int) -> np.ndarray:
+    """:func:`others_finite` for packed multiset keys, as base-2**bits limbs (M, 12, L), all int64."""
     rows = len(keys)
     if seats == 0:
         none = np.zeros((rows, CLASSES, 1), dtype=np.int64)
@@ -160,12 +167,6 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
         return none
     natural = NATURAL.astype(np.int64)
     drawing = (draws & ~NATURAL).astype(np.int64)
-    if ranked and seats == 2:
-        from . import seat_levels
-
-        kinds = np.where(NATURAL, NAT, np.where(draws, DRAW, STAND)).astype(np.int64)
-        two = seat_levels.two_seats_at(c, _decode(keys), kinds, natural, 1 - natural - drawing, drawing)
-        return to_limbs(two, bits)
     comps = _compositions(draws)
     cu = np.array([u for u, _, _ in comps])
     cw = np.array([w for _, w, _ in comps])
@@ -199,7 +200,7 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
     # grown one card at a time because that is far cheaper than enumerating (state, composition) pairs
     plus2 = _grow(_grow(np.sort(keys)))
     states = _merge(np.concatenate([plus2, _grow(plus2)]))
-    below = _others_limbs(c, seats - 1, draws, states, bits, n_top, ranked)  # (states, 12, L)
+    below = _others_limbs(c, seats - 1, draws, states, bits, n_top)  # (states, 12, L)
     stand = np.flatnonzero(kind == STAND)
     drawn = np.flatnonzero(kind == DRAW)
     after_third = _third_card(below, states, plus2, c)  # (plus2, 12, L)
