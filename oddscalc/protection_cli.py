@@ -214,7 +214,8 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.command()
 @click.argument("game", type=click.Choice(["house-baccarat"]))
 @table_option
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True, help="Seats filled (2 to 5).")
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
+              help="Seats filled (the full search up to 5; 6 and 7: the equilibrium and a best reply).")
 @decks_option
 @click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
@@ -222,18 +223,25 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
               help="Third cards hidden until the house plays, or shown as dealt in seat order (two seats); "
                    "default: the table's third_cards.")
+@click.option("--others", metavar="draw-A-B",
+              help="One seat's best reply when every other seat plays this (e.g. draw-0-5; the only search past "
+                   "5 seats, where the default is the equilibrium).")
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
-          third_cards: str | None, fresh: bool) -> None:
+          third_cards: str | None, others: str | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the two seats' sequential game."""
-    from .games.house_baccarat import solve
-    from .games.seat_game import SEAT_GAME_MAX_PLAYERS, sections, thresholds
+    from .games.house_baccarat import Strategy, _check_strategy, solve
+    from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
     from .report.markdown import section_markdown
 
-    if players > SEAT_GAME_MAX_PLAYERS:
-        raise OptionError(f"--players {players}: the game among the seats is searched up to {SEAT_GAME_MAX_PLAYERS} "
-                          f"seats (report --players {players} gives one equilibrium; --edge-to {players} the edge)")
+    stated = None
+    if others is not None:
+        try:
+            lo, hi = (int(x) for x in _check_strategy(others).split("-")[1:])
+        except ValueError:
+            raise OptionError(f"--others {others!r}: give draw-A-B (e.g. draw-0-5)") from None
+        stated = Strategy.by_totals(others, range(lo, hi + 1))
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     if (third_cards or rules.third_cards) == "shown":
@@ -243,8 +251,15 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
             raise OptionError("third cards shown: the sequential game is exact for two seats (--players 2)")
         hidden = solve(session.counts(rules), 2, rules.pay, "optimal").strategy
         found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden, thresholds())
+    elif players > SEAT_GAME_MAX_PLAYERS:
+        from .games.seat_game import edge_section
+
+        found = ([edge_section(session.counts(rules), rules.pay, edge_to)] if edge_to else []) + reply_sections(
+            session.counts(rules), players, rules.pay, stated)
     else:
         found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players)
+        if stated is not None:
+            found += reply_sections(session.counts(rules), players, rules.pay, stated)
     click.echo(f"# The seats of {rules.table.title} ({game}/{rules.table.id}), {rules.shoe.label}\n")
     click.echo("\n".join(section_markdown(s) for s in found), nl=False)
 

@@ -98,3 +98,18 @@ def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: 
     edge = seat_game.sections(_counter(sessions, 8), 2, ONE, False, 3)[0]
     assert [r["shoe"] for r in edge.records()] == ["finite, exact", "infinite, exact", "infinite, exact"]
     assert edge.records()[0]["ev"] == Fraction(317_218_834_208, 2_789_284_751_955)  # one seat, unchanged
+
+
+def test_one_seat_replying_best_to_the_others_stated_play(sessions: Callable[[str], Session]) -> None:
+    from oddscalc.games.seat_game import best_reply, reply_sections
+
+    counter = _counter(sessions, 1)
+    others = Strategy.by_totals("draw-0-5", range(6))
+    rows = reply_sections(counter, 3, ONE, others)[0].records()
+    reply, ev = best_reply(counter, 3, ONE, others)
+    along = seat_ev(counter.seat(3, others), others, ONE)
+    assert [r["ev"] for r in rows[1:]] == [along, ev] and ev >= along
+    assert rows[0]["ev"] == seat_ev(counter.seat(3, solve(counter, 3, ONE, "optimal").strategy),
+                                    solve(counter, 3, ONE, "optimal").strategy, ONE)
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--others", "draw-5-1"])
+    assert r.exit_code == 4 and "--others 'draw-5-1'" in r.output

@@ -201,9 +201,8 @@ def _columns(first: Column, second: Column, *more: Column) -> tuple[Column, ...]
             Column("house_edge", "House edge", "signed_percent", 4), *more)
 
 
-def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int) -> list[Section]:
-    """Edge by seats filled, the equilibria, every common strategy of the family, and best replies."""
-    family = by_totals() if exhaustive else thresholds()
+def edge_section(counter: SeatCounter, pay: Fraction, max_players: int) -> Section:
+    """The house edge by seats filled, 1 to ``max_players``, under the symmetric equilibrium by best replies."""
     edge: list[tuple[Cell, ...]] = []
     infinite = SeatCounter(dataclasses.replace(counter.rules, infinite=True), counter.store, counter.game)
     for n in range(1, max_players + 1):
@@ -211,6 +210,18 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
         eq = solve(counter if finite else infinite, n, pay, "optimal")
         ev = seat_ev(eq.counts, eq.strategy, pay)
         edge.append((n, _text(eq.strategy), ev, -ev, "finite, exact" if finite else "infinite, exact"))
+    return Section("edge_by_seats", "House edge by seats filled",
+                   _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"),
+                            Column("shoe", "Shoe")), tuple(edge),
+                   intro=("Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
+                          f"fewer. Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on "
+                          "an infinite shoe (cards drawn with replacement), as the report does.",))
+
+
+def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int) -> list[Section]:
+    """Edge by seats filled, the equilibria, every common strategy of the family, and best replies."""
+    family = by_totals() if exhaustive else thresholds()
+    edge = edge_section(counter, pay, max_players)
     if players == 2:  # every equilibrium, by enumeration
         proved, nodes = all_two_seat_equilibria(counter, pay)
         how = f"all of them: complete enumeration ({nodes} search nodes)"
@@ -236,12 +247,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
         replies.append((others.name, _text(reply), ev, -ev))
     family_text = ("every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)")
     return [
-        Section("edge_by_seats", "House edge by seats filled",
-                _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"),
-                         Column("shoe", "Shoe")), tuple(edge),
-                intro=("Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
-                       f"fewer. Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on an "
-                       "infinite shoe (cards drawn with replacement), as the report does.",)),
+        edge,
         Section("seat_equilibria", f"The game among {players} seats",
                 _columns(Column("concept", "Concept"), Column("strategy", "Every seat plays"),
                          Column("how", "How found")),
@@ -258,3 +264,29 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
         Section("best_replies", f"One seat's best reply to the other {players - 1} seat(s)",
                 _columns(Column("others", "The others play"), Column("reply", "Best reply")), tuple(replies)),
     ]
+
+
+def reply_sections(counter: SeatCounter, players: int, pay: Fraction, others: Strategy | None) -> list[Section]:
+    """For any table size: the symmetric equilibrium reached by best replies, and one seat's best reply to
+    the others playing ``others`` (default: that equilibrium), with what the seat would get playing along."""
+    eq = solve(counter, players, pay, "optimal")
+    ev_eq = seat_ev(eq.counts, eq.strategy, pay)
+    played = others or eq.strategy
+    sc = counter.seat(players, played)
+    reply = best_by_composition(sc, pay, "best reply")
+    along, best = seat_ev(sc, played, pay), seat_ev(sc, reply, pay)
+    rows: list[tuple[Cell, ...]] = [
+        ("symmetric equilibrium", _text(eq.strategy), ev_eq, -ev_eq, f"{eq.iterations} best reply evaluation(s)"),
+        (f"the other {players - 1} play {played.name}; this seat plays along", _text(played), along, -along, ""),
+        (f"the other {players - 1} play {played.name}; this seat replies best", _text(reply), best, -best,
+         f"gains {float(best - along):+.4%} per unit"),
+    ]
+    return [Section("seat_replies", f"{players} seats: the equilibrium and one seat's best reply",
+                    _columns(Column("concept", "Concept"), Column("strategy", "This seat plays"),
+                             Column("how", "Note")), tuple(rows),
+                    intro=((f"Exact on the finite shoe. With {players} seats the full search of the game among the "
+                            f"seats (up to {SEAT_GAME_MAX_PLAYERS} seats) would take a dozen evaluations or more; "
+                            "here the equilibrium reached by best replies and one seat's best reply to the others' "
+                            "stated play (--others, default that equilibrium)." if players > SEAT_GAME_MAX_PLAYERS
+                            else "Exact on the finite shoe: one seat's best reply to the others' stated play "
+                            "(--others), beside the symmetric equilibrium reached by best replies."),))]
