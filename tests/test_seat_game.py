@@ -86,8 +86,6 @@ def test_the_seats_command() -> None:
     assert r.output.count("| symmetric equilibrium |") == 3  # on 8 decks a third one, by composition, at +7.1025%
     assert "+7.1025% | -7.1025% | all of them: complete enumeration" in r.output
     assert "| cooperative (best common strategy) | draw on 0, 1, 2 | +7.5999% |" in r.output
-    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "6"])
-    assert r.exit_code == 4 and "searched up to 5 seats" in r.output
 
 
 def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: Callable[[str], Session],
@@ -98,6 +96,18 @@ def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: 
     edge = seat_game.sections(_counter(sessions, 8), 2, ONE, False, 3)[0]
     assert [r["shoe"] for r in edge.records()] == ["finite, exact", "infinite, exact", "infinite, exact"]
     assert edge.records()[0]["ev"] == Fraction(317_218_834_208, 2_789_284_751_955)  # one seat, unchanged
+
+
+def test_past_the_full_search_the_seats_command_gives_the_equilibrium_and_a_reply(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from oddscalc.games import seat_game
+
+    monkeypatch.setattr(seat_game, "SEAT_GAME_MAX_PLAYERS", 2)  # as six and seven seats are past five
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--edge-to", "2"])
+    assert r.exit_code == 0, r.output
+    assert "## House edge by seats filled" in r.output and "the full search of the game among the seats" in r.output
+    assert "| the other 2 play optimal; this seat replies best |" in r.output
+    assert "## The game among" not in r.output
 
 
 def test_one_seat_replying_best_to_the_others_stated_play(sessions: Callable[[str], Session]) -> None:
