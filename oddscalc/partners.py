@@ -25,7 +25,7 @@ import numpy as np
 
 from . import paired
 from .cards import Deck
-from .games.caribbean import RaisePays, pay_list, qualifier_strength
+from .games.caribbean import RaisePays, _pay_classes, pay_list, qualifier_strength
 from .hands import BINOM, hand_table
 from .paired import Sample
 from .protocol import OptionError
@@ -165,7 +165,7 @@ def settle_rep(job: Rep) -> np.ndarray:
     win_units = int((1 + 2 * pay) * den)
     if (win_units + 4 * den) * math.comb(len(rest), 4) >= 2**62:
         raise OptionError("these pays are too large for the exact int64 decisions of the partners count")
-    c = int(_pay_class(t, player))
+    c = int(_pay_classes(job.deck, player[None, :])[0])
     member = np.zeros((len(hands), len(rest)), dtype=np.int64)
     np.put_along_axis(member, hands, 1, axis=1)
     onehot = np.zeros((len(hands), 5), dtype=np.int64)
@@ -191,16 +191,6 @@ def settle_rep(job: Rep) -> np.ndarray:
         out[row, c, 1:] = counts[live & decide][:, 1:].sum(axis=0).astype(object)
         out[row, c, 0] = int(counts[live & ~decide][:, 1:].sum())
     return out * job.weight
-
-
-def _pay_class(t: _Table, player: np.ndarray) -> int:
-    """caribbean._pay_classes for one hand: the nine made hands, ace-king, other high card."""
-    pos = np.sort(t.position[player])
-    cls = int(t.cls[int((BINOM[pos, np.arange(1, 6)]).sum())])
-    if cls <= 8:
-        return cls
-    ranks = sorted(int(x) >> 2 for x in player)
-    return 9 if ranks[-1] == 12 and ranks[-2] == 11 else 10
 
 
 def exact(deck: Deck, qualifier: str, pays: RaisePays, partners: int,

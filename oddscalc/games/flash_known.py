@@ -123,30 +123,16 @@ def _under(x: int, a: int, b: int, c: int, d: int, e: int) -> int:
 
 
 @numba.njit(cache=True)
-def _pair_term(x: int, d: np.ndarray, a: int, b: int, c: int, e: int, f: int) -> int:
-    """#{pairs of the player's cards (rest indices) completing a dealer hand weaker than x}."""
-    t = 0
-    if d[a, b] < x:
-        t += 1
-    if d[a, c] < x:
-        t += 1
-    if d[a, e] < x:
-        t += 1
-    if d[a, f] < x:
-        t += 1
-    if d[b, c] < x:
-        t += 1
-    if d[b, e] < x:
-        t += 1
-    if d[b, f] < x:
-        t += 1
-    if d[c, e] < x:
-        t += 1
-    if d[c, f] < x:
-        t += 1
-    if d[e, f] < x:
-        t += 1
-    return t
+def _weaker(x: int, two: np.ndarray, one: np.ndarray, d: np.ndarray, p: tuple[int, int, int, int, int]) -> int:
+    """Completions avoiding the player's cards ``p`` (rest indices) weaker than x: pairs, less those holding one
+    of them, plus those holding two (counted twice over)."""
+    t = two[x]
+    for i in range(5):
+        t -= one[p[i], x]
+        for j in range(i + 1, 5):
+            if d[p[i], p[j]] < x:
+                t += 1
+    return int(t)
 
 
 @numba.njit(cache=True)
@@ -183,16 +169,13 @@ def _three_known(kn: np.ndarray, n: int, q: int, strength: np.ndarray, pay_class
                         idx = b2 + rest[i1]
                         s = strength[idx]
                         cls = pay_class[idx]
-                        nq = (two[q] - one[i1, q] - one[i2, q] - one[i3, q] - one[i4, q] - one[i5, q]
-                              + _pair_term(q, d, i1, i2, i3, i4, i5))
+                        p = (i1, i2, i3, i4, i5)
+                        nq = _weaker(q, two, one, d, p)
                         if s < q:
                             _decide(cls, nq, 0, 0, comp, win_units, den, tally)
                             continue
-                        weaker = (two[s] - one[i1, s] - one[i2, s] - one[i3, s] - one[i4, s] - one[i5, s]
-                                  + _pair_term(s, d, i1, i2, i3, i4, i5))
-                        t = s + 1
-                        upto = (two[t] - one[i1, t] - one[i2, t] - one[i3, t] - one[i4, t] - one[i5, t]
-                                + _pair_term(t, d, i1, i2, i3, i4, i5))
+                        weaker = _weaker(s, two, one, d, p)
+                        upto = _weaker(s + 1, two, one, d, p)
                         _decide(cls, nq, weaker - nq, upto - weaker, comp, win_units, den, tally)
 
 

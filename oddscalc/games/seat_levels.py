@@ -68,17 +68,21 @@ def _unrank(r: int, size: int, binom: np.ndarray, cnt: np.ndarray) -> None:
 
 
 @numba.njit(cache=True)
+def _partners(rr: np.ndarray, a: np.ndarray, u: int) -> int:
+    """Cards left that make a set pair a[u, w] with one card u (not that card itself)."""
+    s = 0
+    for w in range(VALUES):
+        if a[u, w]:
+            s += rr[w]
+    return s - 1 if a[u, u] else s
+
+
+@numba.njit(cache=True)
 def _pairs(rr: np.ndarray, a: np.ndarray) -> int:
     """Ordered two-card deals (u, w) with a[u, w] set from the cards left."""
     t = 0
     for u in range(VALUES):
-        s = 0
-        for w in range(VALUES):
-            if a[u, w]:
-                s += rr[w]
-        if a[u, u]:
-            s -= 1
-        t += rr[u] * s
+        t += rr[u] * _partners(rr, a, u)
     return t
 
 
@@ -95,14 +99,8 @@ def one_seat(size: int, c: np.ndarray, natural: np.ndarray, standing: np.ndarray
         out[r, NAT_CLASS] = _pairs(rr, natural) * (nn - 2)
         out[r, NONE_CLASS] = _pairs(rr, standing) * (nn - 2)
         pd = _pairs(rr, drawing)
-        for z in range(VALUES):
-            s = 0
-            for w in range(VALUES):
-                if drawing[z, w]:
-                    s += rr[w]
-            if drawing[z, z]:
-                s -= 1
-            out[r, 2 + z] = pd * rr[z] - 2 * rr[z] * s  # the third card is none of the seat's own two
+        for z in range(VALUES):  # the third card is none of the seat's own two
+            out[r, 2 + z] = pd * rr[z] - 2 * rr[z] * _partners(rr, drawing, z)
     return out
 
 
