@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..protocol import OptionError
 from ..results import Cell, Column, Section
 from .house_baccarat import _TOTAL, LOSS, WIN, SeatCounts, Strategy, _six_index, slot_orderings_by_third
 from .seats import CLASSES, NAT_CLASS, NATURAL, NONE_CLASS, others_finite
@@ -67,7 +68,7 @@ def _exact(shoe: Shoe, draws: np.ndarray, lhs: np.ndarray, spec: str) -> np.ndar
     terms = Multisets.of_size(4).counts.shape[0] * CLASSES
     bits = 62 - (terms * int(np.abs(lhs).max(initial=1)) * int(rows.max(initial=1))).bit_length()
     if bits < 4:
-        raise ValueError("shoe too large for the exact turn-order count")
+        raise OptionError(f"{shoe.label} is too large for the exact turn-order count's int64 limbs")
     limbs = to_limbs(six.weights(shoe), bits)  # (5005, L)
     gathered = (rows[:, :, None] * limbs[:, None, :])[_six_index()].reshape(VALUES * VALUES, -1, CLASSES,
                                                                              limbs.shape[-1])
