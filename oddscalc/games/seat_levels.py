@@ -32,11 +32,6 @@ def fits(n: int) -> bool:
     return math.perm(n, 6) * n < 2**62
 
 
-def count(size: int) -> int:
-    """Multisets of ``size`` removed cards over the ten point values."""
-    return math.comb(size + VALUES - 1, VALUES - 1)
-
-
 @numba.njit(cache=True)
 def _rank(cnt: np.ndarray, binom: np.ndarray) -> int:
     """Colex rank of a multiset among all of its size (bar i sits after the cards of values below i)."""
@@ -89,7 +84,7 @@ def _pairs(rr: np.ndarray, a: np.ndarray) -> int:
 @numba.njit(cache=True, parallel=True)
 def one_seat(size: int, c: np.ndarray, natural: np.ndarray, standing: np.ndarray, drawing: np.ndarray,
              binom: np.ndarray) -> np.ndarray:
-    """(count(size), 12): one seat's card sequences by class, per removed multiset of ``size`` cards."""
+    """(C(size + 9, 9), 12): one seat's card sequences by class, per removed multiset of ``size`` cards."""
     out = np.zeros((binom[size + VALUES - 1, VALUES - 1], CLASSES), dtype=np.int64)
     for r in numba.prange(out.shape[0]):
         cnt = np.empty(VALUES, dtype=np.int64)
@@ -106,7 +101,7 @@ def one_seat(size: int, c: np.ndarray, natural: np.ndarray, standing: np.ndarray
 
 @numba.njit(cache=True, parallel=True)
 def third_card(size: int, c: np.ndarray, below: np.ndarray, binom: np.ndarray) -> np.ndarray:
-    """(count(size), 12): a seat that holds its two cards draws a third card z, then the seat below (``below``:
+    """(C(size + 9, 9), 12): a seat that holds its two cards draws a third card z, then the seat below (``below``:
     ``one_seat`` at size + 1) deals; z turns "nobody drew" and every highest card up to z into z."""
     out = np.zeros((binom[size + VALUES - 1, VALUES - 1], CLASSES), dtype=np.int64)
     for r in numba.prange(out.shape[0]):
@@ -177,7 +172,7 @@ def _carry(acc: np.ndarray, bits: int) -> None:
 
 @numba.njit(cache=True, parallel=True)
 def third_card_limbs(size: int, c: np.ndarray, below: np.ndarray, bits: int, binom: np.ndarray) -> np.ndarray:
-    """``third_card`` on limbs: (count(size), 12, L + 1) from ``below`` (count(size + 1), 12, L)."""
+    """``third_card`` on limbs: (C(size + 9, 9), 12, L + 1) from ``below`` (C(size + 10, 9), 12, L)."""
     width = below.shape[2] + 1
     out = np.zeros((binom[size + VALUES - 1, VALUES - 1], CLASSES, width), dtype=np.int64)
     for r in numba.prange(out.shape[0]):
@@ -224,7 +219,7 @@ def _add(acc: np.ndarray, f: int, below: np.ndarray) -> None:
 @numba.njit(cache=True, parallel=True)
 def seats_limbs(size: int, seats: int, c: np.ndarray, kinds: np.ndarray, natural: np.ndarray, stand_below: np.ndarray,
                 draw_below: np.ndarray, bits: int, width: int, binom: np.ndarray) -> np.ndarray:
-    """(count(size), 12, width) limbs: ``seats`` seats' sequences by class per removed multiset of ``size``
+    """(C(size + 9, 9), 12, width) limbs: ``seats`` seats' sequences by class per removed multiset of ``size``
     cards, from the level below at size + 2 (``stand_below``) and its third-card fold (``draw_below``)."""
     out = np.zeros((binom[size + VALUES - 1, VALUES - 1], CLASSES, width), dtype=np.int64)
     for r in numba.prange(out.shape[0]):
