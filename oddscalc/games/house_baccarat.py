@@ -251,22 +251,27 @@ class SeatCounts:
     others: Strategy | None  # what the other seats play (None: no other seat)
 
 
-def seat_counts(shoe: Shoe, players: int, others: Strategy, tableau: tuple[str, ...], all_stand: str,
-                infinite: bool) -> SeatCounts:
-    """Your seat's exact outcome counts for both actions of every hand, the others playing ``others``."""
+def class_rows(shoe: Shoe, players: int, others: Strategy, infinite: bool) -> np.ndarray:
+    """(5005, 12) object: card sequences of the other seats by class, for each multiset of your six slots
+    (on an infinite shoe the same row for every multiset)."""
     six = Multisets.of_size(6)
     seats = players - 1
-    draws = others.matrix
-    weight = six.weights(shoe, infinite)
     if infinite:
-        red, size = shoe.reduced()
-        cls = np.array(others_infinite(red, seats, draws), dtype=object)
-        v = weight[:, None] * cls[None, :]
-        total = size ** (3 * players + 3)
-    else:
-        cls_rows = others_finite(shoe.counts, seats, draws, six.counts)
-        v = weight[:, None] * cls_rows.astype(object)
-        total = shoe.ordered(3 * players + 3)
+        red, _ = shoe.reduced()
+        cls = np.array(others_infinite(red, seats, others.matrix), dtype=object)
+        return np.broadcast_to(cls, (len(six), CLASSES))
+    return others_finite(shoe.counts, seats, others.matrix, six.counts).astype(object)
+
+
+def seat_counts(shoe: Shoe, players: int, others: Strategy, tableau: tuple[str, ...], all_stand: str,
+                infinite: bool, rows: np.ndarray | None = None) -> SeatCounts:
+    """Your seat's exact outcome counts for both actions of every hand, the others playing ``others``
+    (their ``class_rows``, when the caller has them)."""
+    six = Multisets.of_size(6)
+    weight = six.weights(shoe, infinite)
+    cls_rows = class_rows(shoe, players, others, infinite) if rows is None else rows
+    v = weight[:, None] * cls_rows
+    total = shoe.reduced()[1] ** (3 * players + 3) if infinite else shoe.ordered(3 * players + 3)
     u = _slot_orderings(tableau, all_stand)  # (4, 10, 2, 715, 12)
     four = u.shape[3]
     bits = limb_bits(four * CLASSES, int(u.max()))
@@ -280,7 +285,7 @@ def seat_counts(shoe: Shoe, players: int, others: Strategy, tableau: tuple[str, 
     for a in range(2):
         if sum(exact[:, :, :, a].ravel()) != total:
             raise AssertionError("seat counts do not add up to the total")
-    return SeatCounts(exact, total, others if seats else None)
+    return SeatCounts(exact, total, others if players > 1 else None)
 
 
 # --- strategy from exact counts ------------------------------------------------------------------
@@ -387,6 +392,11 @@ def main_wager(sc: SeatCounts, you: Strategy, pay: Fraction, strategy_text: str,
 # --- the counts: your seat against every strategy the others may play ---------------------------
 
 
+def _code(s: Strategy) -> str:
+    """A strategy as the store keys it: D or S for every (first, second) cell."""
+    return "".join("D" if x else "S" for row in s.draws for x in row)
+
+
 @dataclass
 class SeatCounter:
     """Your seat's counts for a shoe and house rules, for any number of players and others' strategy.
@@ -399,6 +409,18 @@ class SeatCounter:
     store: Store
     game: HouseBaccarat
     kept: dict[tuple[int, Any], SeatCounts] = field(default_factory=dict)
+    rows_kept: dict[tuple[int, Any], np.ndarray] = field(default_factory=dict)
+
+    def rows(self, players: int, others: Strategy) -> np.ndarray:
+        """The other seats' ``class_rows`` when they play ``others``, through the store, and kept for this
+        object's life: a search that bounds with them then asks for the seat counts of the same strategy."""
+        kept = (players, others.draws)
+        if kept not in self.rows_kept:
+            r = self.rules
+            key = count_key(self.game, r, players=players, others=_code(others), part="class rows")
+            stored = self.store.get(key, lambda: {"rows": class_rows(r.shoe, players, others, r.infinite)})
+            self.rows_kept[kept] = np.asarray(stored["rows"], dtype=object)
+        return self.rows_kept[kept]
 
     def seat(self, players: int, others: Strategy | None) -> SeatCounts:
         """Your seat's counts with ``players`` at the table, the others playing ``others``."""
@@ -409,11 +431,11 @@ class SeatCounter:
         if (players, draws) in self.kept:
             return self.kept[(players, draws)]
         played = others if others is not None else Strategy.by_totals("stand", [])
-        code = "".join("D" if x else "S" for row in played.draws for x in row) if others is not None else None
-        key = count_key(self.game, r, players=players, others=code)
+        key = count_key(self.game, r, players=players, others=_code(played) if others is not None else None)
 
         def build() -> dict[str, np.ndarray]:
-            sc = seat_counts(r.shoe, players, played, r.house_tableau, r.all_stand, r.infinite)
+            rows = self.rows_kept.get((players, played.draws))  # a search's, when it has them
+            sc = seat_counts(r.shoe, players, played, r.house_tableau, r.all_stand, r.infinite, rows)
             return {"counts": sc.counts}
 
         counts = np.asarray(self.store.get(key, build)["counts"], dtype=object)
