@@ -215,7 +215,8 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.argument("game", type=click.Choice(["house-baccarat"]))
 @table_option
 @click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
-              help="Seats filled (the full search up to 5; 6 and 7: the equilibrium and a best reply).")
+              help="Seats filled (every equilibrium at any size; the tables of common strategies and best "
+                   "replies up to 5).")
 @decks_option
 @click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
@@ -233,6 +234,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     one seat's best reply to the others; with third cards shown, the two seats' sequential game."""
     from .games.house_baccarat import Strategy, _check_strategy, solve
     from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
+    from .progress import Progress
     from .report.markdown import section_markdown
 
     stated = None
@@ -252,12 +254,17 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         hidden = solve(session.counts(rules), 2, rules.pay, "optimal").strategy
         found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden, thresholds())
     elif players > SEAT_GAME_MAX_PLAYERS:
-        from .games.seat_game import edge_section
+        from .games.seat_game import edge_section, equilibrium_section
 
-        found = ([edge_section(session.counts(rules), rules.pay, edge_to)] if edge_to else []) + reply_sections(
-            session.counts(rules), players, rules.pay, stated)
+        bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
+        every = equilibrium_section(session.counts(rules), players, rules.pay, bar.say)[0]
+        bar.finish()
+        found = ([edge_section(session.counts(rules), rules.pay, edge_to)] if edge_to else []) + [every] + \
+            reply_sections(session.counts(rules), players, rules.pay, stated)
     else:
-        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players)
+        bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
+        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say)
+        bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)
     click.echo(f"# The seats of {rules.table.title} ({game}/{rules.table.id}), {rules.shoe.label}\n")

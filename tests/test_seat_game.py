@@ -13,6 +13,7 @@ from test_house_baccarat import LITERAL, brute_two, seat_counts
 
 from oddscalc.analysis import Session
 from oddscalc.cli import main
+from oddscalc.games import two_seats
 from oddscalc.games.house_baccarat import (
     COMPOSITIONS,
     LOSS,
@@ -23,7 +24,7 @@ from oddscalc.games.house_baccarat import (
     seat_ev,
     solve,
 )
-from oddscalc.games.seat_game import all_two_seat_equilibria, equilibria, is_best_reply, thresholds
+from oddscalc.games.seat_game import equilibria, is_best_reply, thresholds
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 
@@ -47,7 +48,7 @@ def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
     assert project.draws in found and Strategy.by_totals("d04", range(5)).draws in found
     for f in found.values():
         assert is_best_reply(counter.seat(2, f.strategy), f.strategy, ONE)
-    every, _ = all_two_seat_equilibria(counter, ONE)  # the complete enumeration finds these two and no other
+    every, _ = two_seats.equilibria(two_seats.Model.of(counter, ONE))  # the enumeration finds these two, no other
     assert {e.draws for e in every} == set(found)
 
 
@@ -84,8 +85,8 @@ def test_the_seats_command() -> None:
     assert r.exit_code == 0, r.output
     assert "| symmetric equilibrium | draw on 0, 1, 2, 3 | +7.2852% |" in r.output
     assert r.output.count("| symmetric equilibrium |") == 3  # on 8 decks a third one, by composition, at +7.1025%
-    assert "+7.1025% | -7.1025% | all of them: complete enumeration" in r.output
-    assert "| cooperative (best common strategy) | draw on 0, 1, 2 | +7.5999% |" in r.output
+    assert "+7.1025% | -7.1025% | complete search: " in r.output
+    assert "| cooperative: the best common strategy of all 2^44 | draw on 0, 1, 2 | +7.5999% |" in r.output
 
 
 def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: Callable[[str], Session],
@@ -105,9 +106,10 @@ def test_past_the_full_search_the_seats_command_gives_the_equilibrium_and_a_repl
     monkeypatch.setattr(seat_game, "SEAT_GAME_MAX_PLAYERS", 2)  # as six and seven seats are past five
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--edge-to", "2"])
     assert r.exit_code == 0, r.output
-    assert "## House edge by seats filled" in r.output and "the full search of the game among the seats" in r.output
+    assert "## House edge by seats filled" in r.output and "best replies to every threshold" in r.output
     assert "| the other 2 play optimal; this seat replies best |" in r.output
-    assert "## The game among" not in r.output
+    assert "## The game among 3 seats: every symmetric equilibrium" in r.output  # at any table size
+    assert "## Every seat playing one strategy" not in r.output
 
 
 def test_one_seat_replying_best_to_the_others_stated_play(sessions: Callable[[str], Session]) -> None:

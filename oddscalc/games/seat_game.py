@@ -12,22 +12,24 @@ composition), your seat's exact outcome counts for both actions of every hand ar
 - the best common strategy is the S that gives each seat the most when every seat plays it; it need
   not be an equilibrium (a seat gains by leaving it).
 
-The strategy space has 2^45 members; the search here covers a stated family (draw on 0 to t, or
-every set of totals with ``exhaustive``) and best-reply iterations started from each member, and
-verifies every equilibrium it reports exactly. It does not prove that no other equilibrium exists.
+The strategy space has 2^44 members. Every symmetric equilibrium is found by the complete search of
+``seat_search`` (monotone bounds on the other seats' counts), at any table size, and each is verified
+exactly here; two seats have a second, independent enumeration (``two_seats``), and the two lists
+must agree. The best common strategy of two seats is the optimum over all 2^44 (``two_seats``); with
+more seats, the best of a stated family (draw on 0 to t, or every set of totals with ``exhaustive``)
+improved one composition at a time until no single change gains, and it says that it is a local optimum.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-import numpy as np
-
 from ..results import Cell, Column, Section
+from . import seat_search, two_seats
 from .house_baccarat import (
     COMPOSITIONS,
     FINITE_EXACT_MAX_PLAYERS,
@@ -41,8 +43,9 @@ from .house_baccarat import (
 )
 
 MAX_STEPS = 12
-# the seat game's searches evaluate a dozen strategies or more; a 6-seat evaluation takes about 13 s
-# (benchmarks/bench_baccarat.py), so the game among the seats stops at 5 while the edge goes to 6
+# the tables of common strategies and best replies take 18 evaluations more than the equilibrium search;
+# a 6-seat evaluation takes about 7 s and a 7-seat one about 40 s (benchmarks/bench_baccarat.py), so
+# they stop at 5 seats, while every equilibrium and a best reply are given at every table size
 SEAT_GAME_MAX_PLAYERS = 5
 
 
@@ -61,83 +64,6 @@ def gaps(sc: SeatCounts, pay: Fraction) -> list[Fraction]:
     """Per composition (COMPOSITIONS order): what drawing earns over standing, both orders of the cards."""
     ev = _ev_num(sc, pay)
     return [ev[u, w, 1] - ev[u, w, 0] + (ev[w, u, 1] - ev[w, u, 0] if u != w else 0) for u, w in COMPOSITIONS]
-
-
-def _strategy(draws: Sequence[bool], name: str) -> Strategy:
-    m = np.zeros((10, 10), dtype=bool)
-    for (u, w), d in zip(COMPOSITIONS, draws):
-        m[u, w] = m[w, u] = d
-    return Strategy.of(name, m)
-
-
-def all_two_seat_equilibria(counter: SeatCounter, pay: Fraction) -> tuple[list[Strategy], int]:
-    """Every symmetric pure-strategy equilibrium of two seats, with a proof by enumeration, and the
-    number of search nodes visited.
-
-    With one other seat, your counts are a sum over that seat's two-card compositions, each counted by
-    its own action: your gap for composition c is affine in the other seat's draws, g_c(s) = a_c +
-    sum over c' of s_c' b_cc'. The 46 evaluations that give a and b are checked on a 47th strategy
-    (the affine prediction must be exact), then every s with s_c = 1 where g_c(s) > 0 and s_c = 0
-    where g_c(s) < 0 (either where 0) is found by a depth-first search that fixes every composition
-    whose sign no completion of the others can change."""
-    n = len(COMPOSITIONS)
-    never = _strategy([False] * n, "never")
-    base = gaps(counter.seat(2, never), pay)
-    b = [[Fraction(0)] * n for _ in range(n)]
-    for j in range(n):
-        one = [False] * n
-        one[j] = True
-        g = gaps(counter.seat(2, _strategy(one, f"only {j}")), pay)
-        for i in range(n):
-            b[i][j] = g[i] - base[i]
-    probe = [i % 3 == 0 for i in range(n)]
-    predicted = [base[i] + sum((b[i][j] for j in range(n) if probe[j]), Fraction(0)) for i in range(n)]
-    if predicted != gaps(counter.seat(2, _strategy(probe, "probe")), pay):
-        raise AssertionError("the two-seat gaps are not affine in the other seat's draws")
-    found: list[list[bool]] = []
-    nodes = 0
-
-    def search(fixed: dict[int, bool]) -> None:
-        nonlocal nodes
-        nodes += 1
-        settled = _propagate(base, b, fixed)
-        if settled is None:
-            return  # no completion of this branch is an equilibrium
-        free_vars = [i for i in range(n) if i not in settled]
-        if not free_vars:
-            s = [settled[i] for i in range(n)]
-            g = [base[i] + sum((b[i][j] for j in range(n) if s[j]), Fraction(0)) for i in range(n)]
-            if all((g[i] >= 0) if s[i] else (g[i] <= 0) for i in range(n)):
-                found.append(s)
-            return
-        for v in (True, False):
-            search({**settled, free_vars[0]: v})
-
-    search({})
-    return [_strategy(s, f"equilibrium {k + 1}") for k, s in enumerate(found)], nodes
-
-
-def _propagate(base: Sequence[Fraction], b: Sequence[Sequence[Fraction]],
-               fixed: dict[int, bool]) -> dict[int, bool] | None:
-    """Fix every composition whose gap keeps one sign whatever the free compositions do; None when a fixed
-    one is contradicted (its action cannot be a best reply in any completion)."""
-    n = len(base)
-    fixed = dict(fixed)
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
-            known = base[i] + sum((b[i][j] for j, v in fixed.items() if v), Fraction(0))
-            free = [b[i][j] for j in range(n) if j not in fixed]
-            lo = known + sum((x for x in free if x < 0), Fraction(0))
-            hi = known + sum((x for x in free if x > 0), Fraction(0))
-            if i in fixed:
-                if (fixed[i] and hi < 0) or (not fixed[i] and lo > 0):
-                    return None
-            elif lo > 0 or hi < 0:
-                fixed[i] = lo > 0
-                changed = True
-    return fixed
 
 
 def thresholds() -> list[Strategy]:
@@ -163,6 +89,40 @@ class Found:
     how: str
 
 
+def every_equilibrium(counter: SeatCounter, players: int, pay: Fraction,
+                      progress: Callable[[str], None] | None = None) -> tuple[list[Found], str]:
+    """Every symmetric pure-strategy equilibrium (``seat_search``), each verified on its own seat counts, best
+    first, and how the search went."""
+    strategies, search = seat_search.all_equilibria(counter, players, pay, progress)
+    how = (f"complete search: {search.nodes} node(s), {search.evaluations} evaluation(s) of the other "
+           f"{players - 1} seat(s)")
+    found = []
+    for s in strategies:
+        sc = counter.seat(players, s)
+        if not is_best_reply(sc, s, pay):
+            raise AssertionError(f"the search's {s.name} is not its own best reply")
+        found.append(Found(s, seat_ev(sc, s, pay), how))
+    return sorted(found, key=lambda f: -f.ev), how
+
+
+def equilibrium_section(counter: SeatCounter, players: int, pay: Fraction,
+                        progress: Callable[[str], None] | None = None) -> tuple[Section, list[Found]]:
+    """Every symmetric equilibrium of ``players`` seats, as a section, and the list."""
+    found, how = every_equilibrium(counter, players, pay, progress)
+    rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", _text(f.strategy), f.ev, -f.ev, f.how) for f in found]
+    if not found:
+        rows.append(("no symmetric pure-strategy equilibrium", "", None, None, how))
+    return Section("seat_equilibria", f"The game among {players} seats: every symmetric equilibrium",
+                   _columns(Column("concept", "Concept"), Column("strategy", "Every seat plays"),
+                            Column("how", "How found")),
+                   tuple(rows),
+                   intro=("Every symmetric pure-strategy equilibrium by two-card composition, exactly on the "
+                          "shoe: a complete search that bounds each composition's gain from drawing over a whole "
+                          "box of strategies by the other seats' counts at its two ends (those counts only fall as "
+                          "the others draw on more compositions), fixes what the bounds settle and splits the "
+                          "rest. Each equilibrium is checked exactly to be its own best reply.",)), found
+
+
 def equilibria(counter: SeatCounter, players: int, pay: Fraction, starts: Sequence[Strategy]) -> list[Found]:
     """The symmetric equilibria found from ``starts``: each start checked, then best replies iterated."""
     found: dict[tuple[tuple[bool, ...], ...], Found] = {}
@@ -181,6 +141,49 @@ def equilibria(counter: SeatCounter, players: int, pay: Fraction, starts: Sequen
             if s.draws in seen:
                 break  # a cycle: no fixed point from here
     return sorted(found.values(), key=lambda f: -f.ev)
+
+
+def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
+            progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, int]:
+    """From ``start``, change one composition at a time (for every seat together) while that raises each
+    seat's EV: a common strategy no single change improves, its EV, and the evaluations made."""
+    current = frozenset(i for i, c in enumerate(COMPOSITIONS) if start.matrix[c])
+    best = seat_ev(counter.seat(players, start), start, pay)
+    tried = 1
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(COMPOSITIONS)):
+            s = seat_search.strategy_of(current ^ {i}, "changed")
+            tried += 1
+            if progress is not None:
+                progress(f"common strategy: change {tried}")
+            ev = seat_ev(counter.seat(players, s), s, pay)
+            if ev > best:
+                current, best, improved = current ^ {i}, ev, True
+    return seat_search.strategy_of(current, "best common found"), best, tried
+
+
+def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, start_text: str,
+                    found: Sequence[Found], progress: Callable[[str], None] | None = None) -> tuple[Cell, ...]:
+    """The best common strategy: over all 2^44 for two seats, else the best found from ``start``."""
+    if players == 2:
+        model = two_seats.Model.of(counter, pay)
+        enumerated, _ = two_seats.equilibria(model)
+        if {e.draws for e in enumerated} != {f.strategy.draws for f in found}:
+            raise AssertionError("the two-seat enumeration and the complete search disagree on the equilibria")
+        best, ev, nodes = two_seats.best_common(model, start)
+        concept, how = "cooperative: the best common strategy of all 2^44", \
+            f"branch and bound on the exact two-seat model ({nodes} nodes), whose enumeration of the equilibria " \
+            "agrees with the complete search"
+    else:
+        best, ev, tried = improve(counter, players, pay, start, progress)
+        concept, how = "cooperative: the best common strategy found", \
+            (f"the best of {start_text}, changed one composition at a time until no change gains ({tried} "
+             "evaluations): a local optimum, not proven best of all 2^44")
+    stable = any(f.strategy.draws == best.draws for f in found)
+    return (concept, _text(best), ev, -ev, how + ("; an equilibrium too" if stable else
+                                                  "; not an equilibrium: a seat gains by leaving it"))
 
 
 def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strategy) -> tuple[Strategy, Fraction]:
@@ -218,17 +221,12 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int) -> Secti
                           "an infinite shoe (cards drawn with replacement), as the report does.",))
 
 
-def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int) -> list[Section]:
-    """Edge by seats filled, the equilibria, every common strategy of the family, and best replies."""
+def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
+             progress: Callable[[str], None] | None = None) -> list[Section]:
+    """Edge by seats filled, every equilibrium, every common strategy of the family, and best replies."""
     family = by_totals() if exhaustive else thresholds()
     edge = edge_section(counter, pay, max_players)
-    if players == 2:  # every equilibrium, by enumeration
-        proved, nodes = all_two_seat_equilibria(counter, pay)
-        how = f"all of them: complete enumeration ({nodes} search nodes)"
-        found = sorted((Found(e, seat_ev(counter.seat(2, e), e, pay), how) for e in proved), key=lambda f: -f.ev)
-    else:
-        found = equilibria(counter, players, pay, family)
-    rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", _text(f.strategy), f.ev, -f.ev, f.how) for f in found]
+    section, found = equilibrium_section(counter, players, pay, progress)
     shared: list[tuple[Cell, ...]] = []
     best: tuple[Strategy, Fraction] | None = None
     for s in family:
@@ -238,25 +236,16 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
         if best is None or ev > best[1]:
             best = (s, ev)
     assert best is not None
-    stable = any(f.strategy.draws == best[0].draws for f in found)
-    rows.append(("cooperative (best common strategy)", _text(best[0]), best[1], -best[1],
-                 "an equilibrium too" if stable else "not an equilibrium: a seat gains by leaving it"))
+    family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
+    section = dataclasses.replace(section, rows=section.rows + (
+        cooperative_row(counter, players, pay, best[0], family_text, found, progress),))
     replies: list[tuple[Cell, ...]] = []
     for others in thresholds():
         reply, ev = best_reply(counter, players, pay, others)
         replies.append((others.name, _text(reply), ev, -ev))
-    family_text = ("every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)")
     return [
         edge,
-        Section("seat_equilibria", f"The game among {players} seats",
-                _columns(Column("concept", "Concept"), Column("strategy", "Every seat plays"),
-                         Column("how", "How found")),
-                tuple(rows),
-                intro=(("Two seats: every symmetric pure-strategy equilibrium, by complete enumeration (a seat's gain "
-                        "from drawing is affine in the other seat's draws, checked exactly, and a search fixes every "
-                        "composition whose sign cannot change)." if players == 2 else
-                        f"Searched: {family_text}, and best-reply iterations from each. Every equilibrium listed is "
-                        "checked exactly to be its own best reply; the search does not prove there are no others."),)),
+        section,
         Section("common_strategies", f"Every seat playing one strategy ({players} seats)",
                 _columns(Column("name", "Strategy"), Column("strategy", "Plays"),
                          Column("equilibrium", "Its own best reply")),
@@ -284,9 +273,10 @@ def reply_sections(counter: SeatCounter, players: int, pay: Fraction, others: St
     return [Section("seat_replies", f"{players} seats: the equilibrium and one seat's best reply",
                     _columns(Column("concept", "Concept"), Column("strategy", "This seat plays"),
                              Column("how", "Note")), tuple(rows),
-                    intro=((f"Exact on the finite shoe. With {players} seats the full search of the game among the "
-                            f"seats (up to {SEAT_GAME_MAX_PLAYERS} seats) would take a dozen evaluations or more; "
-                            "here the equilibrium reached by best replies and one seat's best reply to the others' "
-                            "stated play (--others, default that equilibrium)." if players > SEAT_GAME_MAX_PLAYERS
+                    intro=((f"Exact on the finite shoe. With {players} seats the tables of common strategies and of "
+                            "best replies to every threshold (18 evaluations of the other seats more, given up to "
+                            f"{SEAT_GAME_MAX_PLAYERS} seats) are left out; here one seat's best reply to the others' "
+                            "stated play (--others, default the equilibrium reached by best replies)."
+                            if players > SEAT_GAME_MAX_PLAYERS
                             else "Exact on the finite shoe: one seat's best reply to the others' stated play "
                             "(--others), beside the symmetric equilibrium reached by best replies."),))]
