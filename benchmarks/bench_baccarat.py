@@ -8,6 +8,9 @@
 - house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each
   (the limit's reason); beyond it the report is exact on an infinite shoe, also timed; and two seats
   with third cards shown (the sequential game's equilibrium search), 60 s;
+- ``seats`` with 2 to SEAT_GAME_MAX_PLAYERS seats (every equilibrium, the common strategies, the best
+  replies, the cooperative search), nothing stored: 120 s each; with seven, every equilibrium (four
+  full-table evaluations of about 40 s) and a best reply: 300 s;
 - with ``--limit``: one exact finite-shoe evaluation of a full table's six other seats, the
   measurement behind the limit.
 
@@ -92,6 +95,7 @@ def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     repeats = int(args[0]) if args else 3
     from oddscalc.games.house_baccarat import FINITE_EXACT_MAX_PLAYERS
+    from oddscalc.games.seat_game import SEAT_GAME_MAX_PLAYERS
 
     out = Targets("baccarat")
     cli(report("punto-banco"), COLD)  # untimed: the OS file cache, so the first figure is not the disk's
@@ -125,6 +129,12 @@ def main() -> int:
     for n in range(FINITE_EXACT_MAX_PLAYERS + 1, 8):
         out.seconds(f"house-baccarat, {n} seats (exact on an infinite shoe)",
                     cli(report("house-baccarat", "--players", str(n)), COLD)[0], 60)
+    for n in range(2, SEAT_GAME_MAX_PLAYERS + 1):
+        out.seconds(f"seats house-baccarat --players {n}: every equilibrium, the common strategies, best replies",
+                    cli(["seats", "house-baccarat", "--players", str(n)], COLD)[0], 120)
+    n = FINITE_EXACT_MAX_PLAYERS
+    out.seconds(f"seats house-baccarat --players {n}: every equilibrium (four {n}-seat evaluations) and a best reply",
+                cli(["seats", "house-baccarat", "--players", str(n)], COLD)[0], 300)
     shown = ["seats", "house-baccarat", "--players", "2", "--third-cards", "shown"]
     out.seconds("seats house-baccarat, 2 seats, third cards shown (8 decks, every equilibrium step exact)",
                 cli(shown, COLD)[0], 60)

@@ -42,7 +42,6 @@ from .house_baccarat import (
     solve,
 )
 
-MAX_STEPS = 12
 # the tables of common strategies and best replies take 18 evaluations more than the equilibrium search;
 # a 6-seat evaluation takes about 7 s and a 7-seat one about 40 s (benchmarks/bench_baccarat.py), so
 # they stop at 5 seats, while every equilibrium and a best reply are given at every table size
@@ -123,26 +122,6 @@ def equilibrium_section(counter: SeatCounter, players: int, pay: Fraction,
                           "rest. Each equilibrium is checked exactly to be its own best reply.",)), found
 
 
-def equilibria(counter: SeatCounter, players: int, pay: Fraction, starts: Sequence[Strategy]) -> list[Found]:
-    """The symmetric equilibria found from ``starts``: each start checked, then best replies iterated."""
-    found: dict[tuple[tuple[bool, ...], ...], Found] = {}
-    for start in starts:
-        s, seen = start, []
-        for step in range(MAX_STEPS):
-            sc = counter.seat(players, s)
-            if is_best_reply(sc, s, pay):
-                if s.draws not in found:
-                    how = f"{start.name} is its own best reply" if step == 0 else \
-                        f"{step} best reply step(s) from {start.name}"
-                    found[s.draws] = Found(s, seat_ev(sc, s, pay), how)
-                break
-            seen.append(s.draws)
-            s = best_by_composition(sc, pay, f"best reply from {start.name}")
-            if s.draws in seen:
-                break  # a cycle: no fixed point from here
-    return sorted(found.values(), key=lambda f: -f.ev)
-
-
 def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
             progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, int]:
     """From ``start``, change one composition at a time (for every seat together) while that raises each
@@ -180,7 +159,7 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
         best, ev, tried = improve(counter, players, pay, start, progress)
         concept, how = "cooperative: the best common strategy found", \
             (f"the best of {start_text}, changed one composition at a time until no change gains ({tried} "
-             "evaluations): a local optimum, not proven best of all 2^44")
+             "strategies tried): a local optimum, not proven best of all 2^44")
     stable = any(f.strategy.draws == best.draws for f in found)
     return (concept, _text(best), ev, -ev, how + ("; an equilibrium too" if stable else
                                                   "; not an equilibrium: a seat gains by leaving it"))
