@@ -1,9 +1,11 @@
 """The complete equilibrium search of the house game's seats: its lemma, its gains, and its list against
-the two-seat enumeration and against every strategy of small shoes."""
+every strategy of small shoes (two seats against their own enumeration: test_seat_game); and the two
+seats' best common strategy against every strategy of a small shoe."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import combinations
@@ -71,14 +73,6 @@ def test_gains_at_a_leaf_are_the_seat_counts_gains(pay: Fraction) -> None:
     assert all(lo == hi for lo, hi in bounds.values())
 
 
-def test_two_seats_agree_with_the_affine_enumeration() -> None:
-    counter = _counter(1, 2)
-    found, search = all_equilibria(counter, 2, Fraction(1))
-    every, _ = two_seats.equilibria(two_seats.Model.of(counter, Fraction(1)))
-    assert {s.draws for s in found} == {s.draws for s in every} and len(found) == 2
-    assert search.evaluations < 20
-
-
 # three seats need 12 cards; on three ranks only five compositions can be dealt, so all 32 strategies can be tried
 @pytest.mark.parametrize("ranks, equilibria", [({"3": 5, "9": 3, "7": 6}, 3), ({"9": 5, "8": 5, "4": 5}, 0)],
                          ids=["three-equilibria", "none"])
@@ -110,8 +104,10 @@ def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small
     assert ev == max(plain) and ev == seat_ev(counter.seat(2, best), best, Fraction(19, 20)) and len(set(plain)) > 4
 
 
-def test_the_best_common_strategy_of_two_seats_on_eight_decks() -> None:
-    counter = _counter(8, 2)
+def test_the_best_common_strategy_of_two_seats_on_eight_decks(sessions: Callable[[str], Session]) -> None:
+    s = sessions("house-baccarat")  # the run's store: the seats command's test counts the same strategies
+    counter = s.counts(s.resolve("seed", RunOptions(decks=8, players=2)))
+    assert isinstance(counter, SeatCounter)
     model = two_seats.Model.of(counter, Fraction(1))
     d02 = strategy_of(frozenset(i for i, (u, w) in enumerate(COMPOSITIONS) if (u + w) % 10 <= 2), "draw-0-2")
     best, ev, nodes = two_seats.best_common(model, strategy_of(frozenset(), "never"))
