@@ -258,9 +258,9 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
 
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         every = equilibrium_section(session.counts(rules), players, rules.pay, bar.say)[0]
+        edge = [edge_section(session.counts(rules), rules.pay, edge_to, bar.say)] if edge_to else []
         bar.finish()
-        found = ([edge_section(session.counts(rules), rules.pay, edge_to)] if edge_to else []) + [every] + \
-            reply_sections(session.counts(rules), players, rules.pay, stated)
+        found = [*edge, every, *reply_sections(session.counts(rules), players, rules.pay, stated)]
     else:
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say)

@@ -84,6 +84,7 @@ def test_the_seats_command() -> None:
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "8"])
     assert r.exit_code == 0, r.output
     assert "| symmetric equilibrium | draw on 0, 1, 2, 3 | +7.2852% |" in r.output
+    assert "| 2 | draw on 0, 1, 2, 3 | +7.2852% | -7.2852% | 3 | finite, exact |" in r.output  # the edge counts them
     assert r.output.count("| symmetric equilibrium |") == 3  # on 8 decks a third one, by composition, at +7.1025%
     assert "+7.1025% | -7.1025% | complete search: " in r.output
     assert "| cooperative: the best common strategy of all 2^44 | draw on 0, 1, 2 | +7.5999% |" in r.output

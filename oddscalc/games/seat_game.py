@@ -183,28 +183,40 @@ def _columns(first: Column, second: Column, *more: Column) -> tuple[Column, ...]
             Column("house_edge", "House edge", "signed_percent", 4), *more)
 
 
-def edge_section(counter: SeatCounter, pay: Fraction, max_players: int) -> Section:
-    """The house edge by seats filled, 1 to ``max_players``, under the symmetric equilibrium by best replies."""
+def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
+                 progress: Callable[[str], None] | None = None) -> Section:
+    """The house edge by seats filled, 1 to ``max_players``, under the symmetric equilibrium by best replies,
+    with how many symmetric equilibria each table size has (the complete search)."""
     edge: list[tuple[Cell, ...]] = []
     infinite = SeatCounter(dataclasses.replace(counter.rules, infinite=True), counter.store, counter.game)
     for n in range(1, max_players + 1):
         finite = n <= FINITE_EXACT_MAX_PLAYERS and not counter.rules.infinite
-        eq = solve(counter if finite else infinite, n, pay, "optimal")
+        seats = counter if finite else infinite
+        eq = solve(seats, n, pay, "optimal")
         ev = seat_ev(eq.counts, eq.strategy, pay)
-        edge.append((n, _text(eq.strategy), ev, -ev, "finite, exact" if finite else "infinite, exact"))
+        count: int | None = None
+        if n > 1:
+            every = seat_search.all_equilibria(seats, n, pay, progress)[0]
+            if eq.strategy.draws not in {e.draws for e in every}:
+                raise AssertionError(f"{n} seats: the equilibrium reached by best replies is not in the complete list")
+            count = len(every)
+        edge.append((n, _text(eq.strategy), ev, -ev, count, "finite, exact" if finite else "infinite, exact"))
     return Section("edge_by_seats", "House edge by seats filled",
                    _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"),
-                            Column("shoe", "Shoe")), tuple(edge),
+                            Column("equilibria", "Symmetric equilibria (all)", "int"), Column("shoe", "Shoe")),
+                   tuple(edge),
                    intro=("Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
-                          f"fewer. Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on "
-                          "an infinite shoe (cards drawn with replacement), as the report does.",))
+                          "fewer; the count is of every symmetric pure-strategy equilibrium at that size (the "
+                          "complete search; the game among the seats lists them). Exact on the finite shoe up to "
+                          f"{FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on an infinite shoe (cards drawn with "
+                          "replacement), as the report does.",))
 
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
              progress: Callable[[str], None] | None = None) -> list[Section]:
     """Edge by seats filled, every equilibrium, every common strategy of the family, and best replies."""
     family = by_totals() if exhaustive else thresholds()
-    edge = edge_section(counter, pay, max_players)
+    edge = edge_section(counter, pay, max_players, progress)
     section, found = equilibrium_section(counter, players, pay, progress)
     shared: list[tuple[Cell, ...]] = []
     best: tuple[Strategy, Fraction] | None = None
