@@ -257,8 +257,9 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         from .games.seat_game import edge_section, equilibrium_section
 
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
-        every = equilibrium_section(session.counts(rules), players, rules.pay, bar.say)[0]
-        edge = [edge_section(session.counts(rules), rules.pay, edge_to, bar.say)] if edge_to else []
+        every, found_here = equilibrium_section(session.counts(rules), players, rules.pay, bar.say)
+        edge = [edge_section(session.counts(rules), rules.pay, edge_to, bar.say, found_here, players)] \
+            if edge_to else []
         bar.finish()
         found = [*edge, every, *reply_sections(session.counts(rules), players, rules.pay, stated)]
     else:

@@ -184,9 +184,11 @@ def _columns(first: Column, second: Column, *more: Column) -> tuple[Column, ...]
 
 
 def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
-                 progress: Callable[[str], None] | None = None) -> Section:
+                 progress: Callable[[str], None] | None = None, known: Sequence[Found] = (),
+                 known_players: int = 0) -> Section:
     """The house edge by seats filled, 1 to ``max_players``, under the symmetric equilibrium by best replies,
-    with how many symmetric equilibria each table size has (the complete search)."""
+    with how many symmetric equilibria each table size has (the complete search; ``known`` is the caller's
+    list for ``known_players`` seats)."""
     edge: list[tuple[Cell, ...]] = []
     infinite = SeatCounter(dataclasses.replace(counter.rules, infinite=True), counter.store, counter.game)
     for n in range(1, max_players + 1):
@@ -196,7 +198,8 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
         ev = seat_ev(eq.counts, eq.strategy, pay)
         count: int | None = None
         if n > 1:
-            every = seat_search.all_equilibria(seats, n, pay, progress)[0]
+            every = [f.strategy for f in known] if n == known_players and finite else \
+                seat_search.all_equilibria(seats, n, pay, progress)[0]
             if eq.strategy.draws not in {e.draws for e in every}:
                 raise AssertionError(f"{n} seats: the equilibrium reached by best replies is not in the complete list")
             count = len(every)
@@ -216,8 +219,8 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
              progress: Callable[[str], None] | None = None) -> list[Section]:
     """Edge by seats filled, every equilibrium, every common strategy of the family, and best replies."""
     family = by_totals() if exhaustive else thresholds()
-    edge = edge_section(counter, pay, max_players, progress)
     section, found = equilibrium_section(counter, players, pay, progress)
+    edge = edge_section(counter, pay, max_players, progress, found, players)
     shared: list[tuple[Cell, ...]] = []
     best: tuple[Strategy, Fraction] | None = None
     for s in family:

@@ -44,6 +44,23 @@ def _rank(cnt: np.ndarray, binom: np.ndarray) -> int:
 
 
 @numba.njit(cache=True)
+def _rank_with(cnt: np.ndarray, binom: np.ndarray, u: int, w: int) -> int:
+    """The rank of ``cnt`` with one card of value u and one of value w added (``cnt`` is left as it was)."""
+    cnt[u] += 1
+    cnt[w] += 1
+    i = _rank(cnt, binom)
+    cnt[u] -= 1
+    cnt[w] -= 1
+    return i
+
+
+@numba.njit(cache=True)
+def _deals(rr: np.ndarray, u: int, w: int) -> int:
+    """Ordered two-card deals of values u and w from ``rr`` cards left per value."""
+    return int(rr[u] * (rr[w] - (1 if u == w else 0)) * (1 if u == w else 2))
+
+
+@numba.njit(cache=True)
 def _unrank(r: int, size: int, binom: np.ndarray, cnt: np.ndarray) -> None:
     """The multiset of ``size`` cards with colex rank ``r``, into ``cnt``."""
     bars = np.empty(VALUES, dtype=np.int64)
@@ -138,14 +155,10 @@ def two_seats(rows: np.ndarray, c: np.ndarray, kinds: np.ndarray, natural: np.nd
                 kind = kinds[u, w]
                 if kind == NAT:
                     continue
-                m = rr[u] * (rr[w] - (1 if u == w else 0)) * (1 if u == w else 2)
+                m = _deals(rr, u, w)
                 if m <= 0:
                     continue
-                cnt[u] += 1
-                cnt[w] += 1
-                i = _rank(cnt, binom)
-                cnt[u] -= 1
-                cnt[w] -= 1
+                i = _rank_with(cnt, binom, u, w)
                 if kind == STAND:
                     f = m * (nn - 5)
                     for k in range(CLASSES):
@@ -230,14 +243,10 @@ def seats_limbs(size: int, seats: int, c: np.ndarray, kinds: np.ndarray, natural
         acc = out[r]
         for u in range(VALUES):
             for w in range(u, VALUES):
-                m = rr[u] * (rr[w] - (1 if u == w else 0)) * (1 if u == w else 2)
+                m = _deals(rr, u, w)
                 if kinds[u, w] == NAT or m <= 0:
                     continue
-                cnt[u] += 1
-                cnt[w] += 1
-                i = _rank(cnt, binom)
-                cnt[u] -= 1
-                cnt[w] -= 1
+                i = _rank_with(cnt, binom, u, w)
                 if kinds[u, w] == STAND:  # the unused third slot moves to the end: a factor of the cards then left
                     _add(acc, m * (nn - 2 - 3 * (seats - 1)), stand_below[i])
                 else:
