@@ -222,7 +222,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players; 7 on an infinite shoe).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
-              help="Third cards hidden until the house plays, or shown as dealt in seat order (two seats); "
+              help="Third cards hidden until the house plays, or shown as dealt in seat order (2 to 4 seats); "
                    "default: the table's third_cards.")
 @click.option("--others", metavar="draw-A-B",
               help="One seat's best reply when every other seat plays this (e.g. draw-0-5; the only search past "
@@ -231,7 +231,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
-    one seat's best reply to the others; with third cards shown, the two seats' sequential game."""
+    one seat's best reply to the others; with third cards shown, the seats' sequential game (2 to 4 seats)."""
     from .games.house_baccarat import Strategy, _check_strategy, solve
     from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
     from .progress import Progress
@@ -247,12 +247,22 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     if (third_cards or rules.third_cards) == "shown":
-        from .games import turn_order
+        from .games import shown_seats, turn_order
 
-        if players != 2:
-            raise OptionError("third cards shown: the sequential game is exact for two seats (--players 2)")
-        hidden = solve(session.counts(rules), 2, rules.pay, "optimal").strategy
-        found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden, thresholds())
+        if players > shown_seats.MAX_PLAYERS:
+            raise OptionError(f"third cards shown: the count is exact up to {shown_seats.MAX_PLAYERS} seats "
+                              f"(--players 2 to {shown_seats.MAX_PLAYERS}); past that a seat in the middle needs "
+                              "the seats before and after it counted together, by three classes per card multiset")
+        hidden = solve(session.counts(rules), players, rules.pay, "optimal").strategy
+        if players == 2:
+            found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden,
+                                        thresholds())
+        else:
+            bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
+            start = Strategy(f"the hidden game's equilibrium ({hidden.name})", hidden.draws)
+            found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay, hidden,
+                                         [start], bar.say)
+            bar.finish()
     elif players > SEAT_GAME_MAX_PLAYERS:
         from .games.seat_game import edge_section, equilibrium_section
 

@@ -104,7 +104,7 @@ class TableRules(Strict):
     draw_on: Totals | None = None  # fixes every player's play by two-card total
     house_tableau: Tableau = SHEET_TABLEAU
     house_draws_when_all_stand: Literal["never", "on-0-5"] = "never"
-    third_cards: Literal["hidden", "shown"] = "hidden"  # shown: dealt face up in seat order (games.turn_order)
+    third_cards: Literal["hidden", "shown"] = "hidden"  # shown: face up in seat order (turn_order, shown_seats)
 
     @model_validator(mode="after")
     def _one_strategy(self) -> TableRules:
@@ -566,7 +566,7 @@ class HouseBaccaratRules(Rules):
     fixed: Strategy | None
     infinite: bool  # beyond FINITE_EXACT_MAX_PLAYERS: exact on an infinite shoe
     pay: Fraction
-    third_cards: str = "hidden"  # "shown": later seats see earlier third cards (two seats: games.turn_order)
+    third_cards: str = "hidden"  # "shown": later seats see earlier third cards (games.turn_order, shown_seats)
 
     @property
     def shoe(self) -> Shoe:
@@ -644,8 +644,11 @@ class HouseBaccarat:
         assert isinstance(model, HouseBaccaratTable)
         players, pay, shoe = rules.players, rules.pay, rules.shoe
         if rules.third_cards == "shown" and players > 1:
+            from .shown_seats import MAX_PLAYERS
+
             raise OptionError("third_cards = \"shown\": a later seat decides on earlier third cards, which this report "
-                              "does not model; oddscalc seats house-baccarat --players 2 gives two seats exactly")
+                              "does not model; oddscalc seats house-baccarat "
+                              f"--players {min(players, MAX_PLAYERS)} gives 2 to {MAX_PLAYERS} seats exactly")
         exact_finite = not rules.infinite
         optimum = solve(counts, players, pay, "optimal")
         if rules.fixed is None and (rules.kind == "optimal" or optimum.strategy.totals() is not None):

@@ -1,0 +1,136 @@
+"""House baccarat with three or four seats and third cards shown as dealt: every seat's counts against a plain
+deal of every ordered twelve cards, playing blind as the hidden game, two seats as the two-seat count, the
+residue path as the exact one, and the equilibria's best replies."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from oddscalc.cli import EXIT_INPUT, main
+from oddscalc.games import house_baccarat as hb
+from oddscalc.games import shown_seats as ss
+from oddscalc.games import turn_order as to
+from oddscalc.games.house_baccarat import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Strategy
+from oddscalc.games.shoe import Shoe, tableau_array
+
+SMALL = Shoe.from_ranks({"3": 5, "9": 3, "7": 6})  # 14 cards: naturals (9 9), draws and stands
+PAY = Fraction(1)
+
+
+def _random_late(seed: int) -> to.Late:
+    m = np.random.default_rng(seed).random((12, 10, 10)) < 0.5
+    return to.Late.of(f"random {seed}", m | m.transpose(0, 2, 1))
+
+
+def _sequences(shoe: Shoe, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every sequence of ``length`` point values the shoe can deal, and its number of card sequences."""
+    values = [v for v in range(10) if shoe.counts[v]]
+    seqs = np.array(list(itertools.product(values, repeat=length)), dtype=np.int64)
+    weight = np.ones(len(seqs), dtype=object)
+    for v in values:
+        k = (seqs == v).sum(axis=1)
+        weight = weight * np.array([math.perm(shoe.counts[v], j) for j in range(length + 1)], dtype=object)[k]
+    keep = weight != 0
+    return seqs[keep], weight[keep]
+
+
+def _brute(shoe: Shoe, plays: list[to.Late]) -> list[Fraction]:
+    """Each seat's EV at even money over every ordered deal: first cards to the seats and the house in turn,
+    then second cards; then each seat in order draws face up or stands, on its two cards and the highest
+    third card shown before it; then the house plays by the sheet's table on the highest third card."""
+    n = len(plays)
+    v, weight = _sequences(shoe, 3 * n + 3)
+    rows = np.arange(len(v))
+    first, second = v[:, :n], v[:, n + 1:2 * n + 1]
+    totals = (first + second) % 10
+    house = (v[:, n] + v[:, 2 * n + 1]) % 10
+    natural = (totals >= 8).any(axis=1)
+    pos = np.full(len(v), 2 * n + 2)
+    highest = np.full(len(v), -1)
+    final = totals.copy()
+    for k, play in enumerate(plays):
+        sight = np.where(highest >= 0, 2 + highest, 1)
+        draws = play.draws[sight, first[:, k], second[:, k]] & ~natural
+        third = v[rows, np.minimum(pos, 3 * n + 2)]
+        final[:, k] = np.where(draws, (totals[:, k] + third) % 10, totals[:, k])
+        highest = np.where(draws, np.maximum(highest, third), highest)
+        pos = pos + draws
+    house_draws = (highest >= 0) & (house < 7) & tableau_array(SHEET_TABLEAU)[house, np.maximum(highest, 0)]
+    house_draws &= ~natural
+    house_final = np.where(house_draws, (house + v[rows, np.minimum(pos, 3 * n + 2)]) % 10, house)
+    total = sum(weight)
+    out = []
+    for k in range(n):
+        sign = np.sign(final[:, k] - house_final)
+        sign = np.where(natural & (totals[:, k] < 8), 0, sign)  # another seat's natural: this one sits out
+        out.append(Fraction(sum(weight * sign), total))
+    return out
+
+
+def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
+    plays = [_random_late(1), _random_late(2), _random_late(3)]
+    total = SMALL.ordered(12)
+    evs = [to.late_ev(ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never"), plays[k], PAY, total)
+           for k in range(3)]
+    assert evs == _brute(SMALL, plays)
+    assert len(set(evs)) == 3  # the seats play differently: a test that tells the seats apart
+
+
+def test_playing_blind_is_the_hidden_game() -> None:
+    s = Strategy.by_totals("draw-0-4", range(5))
+    for players in (3, 4):
+        hidden = hb.seat_counts(SMALL, players, s, SHEET_TABLEAU, "never", False).counts
+        for k in range(players):
+            shown = ss.seat_counts(SMALL, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
+            assert np.array_equal(shown.sum(axis=3), hidden), (players, k)
+
+
+def test_two_seats_are_the_two_seat_count() -> None:
+    first, late = Strategy.by_totals("draw-0-3", range(4)), _random_late(5)
+    plays = [to.Late.blind(first), late]
+    assert np.array_equal(ss.seat_counts(SMALL, plays, 1, SHEET_TABLEAU, "never"),
+                          to.late_counts(SMALL, first, SHEET_TABLEAU, "never"))
+    early = ss.seat_counts(SMALL, plays, 0, SHEET_TABLEAU, "never")
+    assert np.array_equal(early[:, :, :, 1], to.early_counts(SMALL, late, SHEET_TABLEAU, "never"))
+    assert not early[:, :, :, [0, *range(2, 12)]].any()  # the first seat sees nobody before it
+
+
+def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    plays = [_random_late(6), _random_late(7), _random_late(8), _random_late(9)]
+    exact = [ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never") for k in (1, 2)]
+    monkeypatch.setattr(ss, "_EXACT_BELOW", 0)  # every level by residues, as a full table on 8 decks
+    assert all(np.array_equal(ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never"), e)
+               for k, e in zip((1, 2), exact, strict=True))
+
+
+def test_the_equilibria_reply_best_at_every_sight() -> None:
+    found = ss.equilibria(SMALL, 3, SHEET_TABLEAU, "never", PAY, [Strategy.by_totals("draw-0-3", range(4))])
+    assert found
+    p = found[0]
+    total = SMALL.ordered(12)
+    rng = np.random.default_rng(4)
+    for k in range(3):
+        counts = ss.seat_counts(SMALL, list(p.plays), k, SHEET_TABLEAU, "never")
+        assert to.late_ev(counts, p.plays[k], PAY, total) == p.evs[k]
+        for _ in range(20):  # no single change of a seat's play gains
+            sight, u, w = 1 if k == 0 else int(rng.integers(1, 12)), int(rng.integers(10)), int(rng.integers(10))
+            d = p.plays[k].draws.copy()
+            d[sight, u, w] = d[sight, w, u] = not d[sight, u, w]
+            assert to.late_ev(counts, to.Late.of("changed", d), PAY, total) <= p.evs[k]
+
+
+def test_sitting_out_is_counted() -> None:
+    plays = [to.Late.blind(Strategy.by_totals("draw-0-4", range(5)))] * 3
+    counts = ss.seat_counts(SMALL, plays, 2, SHEET_TABLEAU, "never")
+    assert sum(counts[SIT_OUT].ravel()) > 0 and sum(counts[WIN].ravel()) > 0 and sum(counts[LOSS].ravel()) > 0
+
+
+def test_shown_seats_in_the_command() -> None:
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "5", "--third-cards", "shown"])
+    assert r.exit_code == EXIT_INPUT and "exact up to 4 seats" in r.output, r.output
