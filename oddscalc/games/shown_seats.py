@@ -211,6 +211,36 @@ def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.nd
     return out
 
 
+def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequence[int]) -> np.ndarray:
+    """(len(keys), 12 start, 12 final) int64, exact: the last seat of a chain (``_place`` with nothing below).
+
+    Sums over compositions are matrix products of the pairs' deals (at most n**2) with 0/1 or 0/1/2
+    matrices, exact in float64 (every partial sum is an integer below 2**53); a third card's count
+    multiplies them in int64."""
+    draw = (play[:, _CU, _CW] & ~_NAT_COMP).T.copy()  # (55, 12)
+    draw[:, NAT_CLASS] = False
+    stand_cls = _stand_class()
+    stay = (~draw & (stand_cls == _CLS)).astype(np.float64)
+    nat = (~draw & (stand_cls == NAT_CLASS) & (_CLS != NAT_CLASS)).astype(np.float64)
+    own = (draw[:, :, None] * _OWN[:, None, :]).reshape(55, -1).astype(np.float64)  # (55, 12 x 10)
+    on = np.zeros(CLASSES, dtype=bool)
+    on[list(starts)] = True
+    onehot = (_AFTER[:, :, None] == _CLS).astype(np.int64) * on[:, None, None]  # (12 s, 10 z, 12 f)
+    out = np.zeros((len(keys), CLASSES, CLASSES), dtype=np.int64)
+    for part in _blocks(len(keys), 4 * CLASSES * VALUES):
+        rr = np.maximum(counts - _decode(keys[part]), 0)
+        pairs = (rr[:, _CU] * (rr[:, _CW] - (_CU == _CW)) * _ORDER).astype(np.float64)  # (m, 55)
+        unused = np.maximum(rr.sum(axis=1) - 2, 0)[:, None]  # the unused third slot: any card left
+        o = out[part]
+        diag = (pairs @ stay).astype(np.int64) * unused * on
+        o[:, _CLS, _CLS] += diag
+        o[:, :, NAT_CLASS] += (pairs @ nat).astype(np.int64) * unused * on
+        drawn = (pairs @ draw.astype(np.float64)).astype(np.int64)  # (m, 12)
+        by_z = drawn[:, :, None] * rr[:, None, :] - (pairs @ own).astype(np.int64).reshape(-1, CLASSES, VALUES)
+        o += np.einsum("msz,szf->msf", by_z, onehot)
+    return out
+
+
 def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, primes: Sequence[int],
            starts: Sequence[int], n_top: int) -> tuple[Mods, list[np.ndarray]]:
     """(len(keys), 12 start, 12 final) per modulus: the card sequences of ``plays``' seats, in order, from
@@ -218,7 +248,7 @@ def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, pr
     after = 3 * (len(plays) - 1)
     mods = _level_mods(n_top, len(plays), primes)
     if len(plays) == 1:
-        return mods, _place(counts, plays[0], keys, None, None, after, mods, starts)
+        return mods, [_mod(last, p) for last in [_last(counts, plays[0], keys, starts)] for p in mods]
     _, states = _reach(keys, counts)
     have, below = _chain(counts, plays[1:], states, primes, range(CLASSES), n_top)
     return mods, _gather(counts, plays[0], keys, states, _as(below, have, mods), after, mods, starts)
