@@ -6,8 +6,8 @@
 - every wager's exact EV from a depleted shoe, as a counting study needs at each coup: target 5 ms;
 - the house game's per-coup exact EV (one seat, best play re-solved): target 5 ms;
 - house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each
-  (the limit's reason); beyond it the report is exact on an infinite shoe, also timed; and two seats
-  with third cards shown (the sequential game's equilibrium search), 60 s;
+  (the limit's reason); beyond it the report is exact on an infinite shoe, also timed; and two and
+  three seats with third cards shown (the sequential game's equilibrium search), 60 s; four, 300 s;
 - ``seats`` with 2 to SEAT_GAME_MAX_PLAYERS seats (every equilibrium, the common strategies, the best
   replies, the cooperative search), nothing stored: 120 s each; with seven, every equilibrium (four
   full-table evaluations of about 40 s) and a best reply: 300 s;
@@ -135,9 +135,10 @@ def main() -> int:
     n = FINITE_EXACT_MAX_PLAYERS
     out.seconds(f"seats house-baccarat --players {n}: every equilibrium (four {n}-seat evaluations) and a best reply",
                 cli(["seats", "house-baccarat", "--players", str(n)], COLD)[0], 300)
-    shown = ["seats", "house-baccarat", "--players", "2", "--third-cards", "shown"]
-    out.seconds("seats house-baccarat, 2 seats, third cards shown (8 decks, every equilibrium step exact)",
-                cli(shown, COLD)[0], 60)
+    for n, target in ((2, 60), (3, 60), (4, 300)):
+        shown = ["seats", "house-baccarat", "--players", str(n), "--third-cards", "shown"]
+        out.seconds(f"seats house-baccarat, {n} seats, third cards shown (8 decks, every equilibrium step exact)",
+                    cli(shown, COLD)[0], target)
     if "--limit" in sys.argv[1:]:
         t = time.perf_counter()
         probe = subprocess.run([sys.executable, "-c", LIMIT_PROBE], check=True, capture_output=True, text=True,

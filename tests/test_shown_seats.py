@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from oddscalc.cli import EXIT_INPUT, main
 from oddscalc.games import house_baccarat as hb
+from oddscalc.games import shown_chain
 from oddscalc.games import shown_seats as ss
 from oddscalc.games import turn_order as to
 from oddscalc.games.house_baccarat import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Strategy
@@ -104,7 +105,7 @@ def test_two_seats_are_the_two_seat_count() -> None:
 def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
     plays = [_random_late(6), _random_late(7), _random_late(8), _random_late(9)]
     exact = [ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never") for k in (1, 2)]
-    monkeypatch.setattr(ss, "_EXACT_BELOW", 0)  # every level by residues, as a full table on 8 decks
+    monkeypatch.setattr(shown_chain, "_EXACT_BELOW", 0)  # every level by residues, as a full table on 8 decks
     assert all(np.array_equal(ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never"), e)
                for k, e in zip((1, 2), exact, strict=True))
 
