@@ -259,7 +259,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                                         thresholds())
         else:
             bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
-            start = Strategy(f"the hidden game's equilibrium ({hidden.name})", hidden.draws)
+            start = Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)
             found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay, hidden,
                                          [start], bar.say)
             bar.finish()

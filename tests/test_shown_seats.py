@@ -21,6 +21,7 @@ from oddscalc.games.house_baccarat import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Str
 from oddscalc.games.shoe import Shoe, tableau_array
 
 SMALL = Shoe.from_ranks({"3": 5, "9": 3, "7": 6})  # 14 cards: naturals (9 9), draws and stands
+SMALL4 = Shoe.from_ranks({"3": 6, "9": 4, "7": 6})  # 16 cards: four seats and the house take 15 slots
 PAY = Fraction(1)
 
 
@@ -85,10 +86,11 @@ def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
 
 def test_playing_blind_is_the_hidden_game() -> None:
     s = Strategy.by_totals("draw-0-4", range(5))
-    for players in (3, 4):
-        hidden = hb.seat_counts(SMALL, players, s, SHEET_TABLEAU, "never", False).counts
+    for players, shoe in ((3, SMALL), (4, SMALL4)):
+        hidden = hb.seat_counts(shoe, players, s, SHEET_TABLEAU, "never", False).counts
+        assert sum(hidden[WIN].ravel()) > 0
         for k in range(players):
-            shown = ss.seat_counts(SMALL, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
+            shown = ss.seat_counts(shoe, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
             assert np.array_equal(shown.sum(axis=3), hidden), (players, k)
 
 
@@ -102,12 +104,16 @@ def test_two_seats_are_the_two_seat_count() -> None:
     assert not early[:, :, :, [0, *range(2, 12)]].any()  # the first seat sees nobody before it
 
 
-def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("exact_below", [0, 10**6])
+def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch, exact_below: int) -> None:
     plays = [_random_late(6), _random_late(7), _random_late(8), _random_late(9)]
-    exact = [ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never") for k in (1, 2)]
-    monkeypatch.setattr(shown_chain, "_EXACT_BELOW", 0)  # every level by residues, as a full table on 8 decks
-    assert all(np.array_equal(ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never"), e)
-               for k, e in zip((1, 2), exact, strict=True))
+    exact = [ss.seat_counts(SMALL4, plays, k, SHEET_TABLEAU, "never") for k in range(4)]
+    assert all(sum(e[WIN].ravel()) > 0 for e in exact)
+    # 0: every level by residues; 10**6: one and two seats exact (at most 10P6 = 151,200 sequences), three by
+    # residues over exact halves, as a full table of four on 8 decks
+    monkeypatch.setattr(shown_chain, "_EXACT_BELOW", exact_below)
+    assert all(np.array_equal(ss.seat_counts(SMALL4, plays, k, SHEET_TABLEAU, "never"), e)
+               for k, e in enumerate(exact))
 
 
 def test_the_equilibria_reply_best_at_every_sight() -> None:

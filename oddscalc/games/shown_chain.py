@@ -27,7 +27,7 @@ their product to exceed every count.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -123,6 +123,24 @@ def as_moduli(arrays: Sequence[np.ndarray], have: Mods, want: Mods) -> list[np.n
     return [_mod(arrays[0], p) for p in want]
 
 
+def _over(run: Callable[[list[np.ndarray], Mods], list[np.ndarray]], below: list[np.ndarray], have: Mods,
+          want: Mods, n_top: int) -> list[np.ndarray]:
+    """One seat's level ``run`` over ``below`` (counted under ``have``), under the moduli ``want``.
+
+    Exact counts below a level that needs residues are split at bit k into two halves, each run
+    exactly, and joined modulo each prime: two passes instead of one per prime. A level is linear in
+    what lies below it and one seat's weights add up to at most n**3 (n the cards left), so a half
+    below 2**k gives at most n**3 2**k, kept in int64 by the choice of k."""
+    if list(have) == list(want):
+        return run(below, want)
+    seat = falling(n_top, 3).bit_length()
+    if list(have) != [None] or 2 * seat + 1 > 62:  # a shoe of over a thousand cards: one pass per prime
+        return run(as_moduli(below, have, want), want)
+    k = 62 - seat
+    (low,), (high,) = run([below[0] & ((1 << k) - 1)], [None]), run([below[0] >> k], [None])
+    return [(high % p * pow(2, k, p) + low % p) % p for p in want if p is not None]
+
+
 def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.ndarray,
             below: Sequence[np.ndarray], after: int, mods: Mods, starts: Sequence[int]) -> list[np.ndarray]:
     """(len(keys), 12, *T) per modulus: one seat from every start class, then ``below`` ((states, 12, *T),
@@ -160,12 +178,12 @@ def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.n
 
 def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.ndarray, below: Sequence[np.ndarray],
            after: int, mods: Mods, starts: Sequence[int]) -> list[np.ndarray]:
-    """(len(keys), 12 start, 12 class left, *X) per modulus: one seat from every start class, the class it
+    """(len(keys), len(starts), 12 class left, *X) per modulus: one seat from each of ``starts``, the class it
     leaves written out, times ``below`` ((states, *X): what the seats counted after it give)."""
     trail = below[0].shape[1:]
     width = int(np.prod(trail, dtype=np.int64))
     stand_cls = _stand_class()
-    out = [np.zeros((len(keys), CLASSES, CLASSES, *trail), dtype=np.int64) for _ in mods]
+    out = [np.zeros((len(keys), len(starts), CLASSES, *trail), dtype=np.int64) for _ in mods]
     drawing = np.flatnonzero((play[:, _CU, _CW] & ~_NAT_COMP)[list(starts)].any(axis=0))
     for part in _blocks(len(keys), 55 * VALUES * width):
         kk = keys[part]
@@ -176,14 +194,14 @@ def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.nd
         for o, b, p in zip(out, below, mods, strict=True):
             ws, w3 = _mod(mv.stand, p), _mod(weights3, p)
             q2, q3 = b[at2], b[at3]
-            for s in starts:
+            for i, s in enumerate(starts):
                 stay = ws[:, :, s] * (stand_cls[:, s] == s)
                 nat = ws[:, :, s] * ((stand_cls[:, s] == NAT_CLASS) & (s != NAT_CLASS))
-                o[part, s, s] += _mod(np.einsum("mc,mc...->m...", stay, q2), p)
-                o[part, s, NAT_CLASS] += _mod(np.einsum("mc,mc...->m...", nat, q2), p)
+                o[part, i, s] += _mod(np.einsum("mc,mc...->m...", stay, q2), p)
+                o[part, i, NAT_CLASS] += _mod(np.einsum("mc,mc...->m...", nat, q2), p)
                 by_z = _mod(np.einsum("mcz,mcz...->mz...", w3 * mv.draw[None, drawing, s, None], q3), p)
                 for z in range(VALUES):
-                    o[part, s, AFTER[s, z]] += by_z[:, z]
+                    o[part, i, AFTER[s, z]] += by_z[:, z]
             o[part] = _mod(o[part], p)
     return out
 
@@ -228,7 +246,8 @@ def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, pr
         return mods, [_mod(last, p) for last in [_last(counts, plays[0], keys, starts)] for p in mods]
     _, states = _reach(keys, counts)
     have, below = _chain(counts, plays[1:], states, primes, range(CLASSES), n_top)
-    return mods, _gather(counts, plays[0], keys, states, as_moduli(below, have, mods), after, mods, starts)
+    return mods, _over(lambda b, m: _gather(counts, plays[0], keys, states, b, after, m, starts), below, have, mods,
+                       n_top)
 
 
 def _reach(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -274,13 +293,14 @@ def _rows(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.n
     _, states = _reach(keys, counts)
     if len(before) == 1:  # the seat before first, the class it leaves written out
         have, tail = _chain(counts, later, states, primes, range(CLASSES), n_top)
-        flat = [t.reshape(len(states), -1) for t in as_moduli(tail, have, mods)]
-        out = _place(counts, before[0], keys, states, flat, 3 * len(later), mods, [NONE_CLASS])
-        return mods, [o[:, NONE_CLASS].reshape(len(keys), CLASSES, CLASSES, CLASSES) for o in out]
+        flat = [t.reshape(len(states), -1) for t in tail]
+        out = _over(lambda b, m: _place(counts, before[0], keys, states, b, 3 * len(later), m, [NONE_CLASS]), flat,
+                    have, mods, n_top)
+        return mods, [o[:, 0].reshape(len(keys), CLASSES, CLASSES, CLASSES) for o in out]
     if len(later) == 1:  # the seat after first, from every start; the seats before below it
         have, head = _chain(counts, before, states, primes, [NONE_CLASS], n_top)
-        out = _place(counts, later[0], keys, states, [h[:, NONE_CLASS] for h in as_moduli(head, have, mods)],
-                     3 * len(before), mods, range(CLASSES))
+        out = _over(lambda b, m: _place(counts, later[0], keys, states, b, 3 * len(before), m, range(CLASSES)),
+                    [h[:, NONE_CLASS] for h in head], have, mods, n_top)
         return mods, [o.transpose(0, 3, 1, 2).copy() for o in out]
     raise OptionError(f"third cards shown: the count is exact up to {MAX_PLAYERS} seats")
 

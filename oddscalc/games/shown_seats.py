@@ -36,7 +36,7 @@ from .house_baccarat import Strategy, _six_index, slot_orderings_by_third
 from .seats import CLASSES, NONE_CLASS
 from .shoe import VALUES, Multisets, Shoe
 from .shown_chain import AFTER, CLS, MAX_PLAYERS, as_moduli, class_rows, moduli, rebuild
-from .turn_order import Late, _plays, late_ev, late_reply
+from .turn_order import Late, late_ev, late_reply, plays_text
 
 __all__ = ["MAX_PLAYERS", "Profile", "equilibria", "seat_counts", "sections"]
 
@@ -156,13 +156,13 @@ def sections(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str,
                  for k in range(players)]
     money = tuple(Column(f"ev_{k + 1}", f"EV seat {k + 1}", "signed_percent", 4) for k in range(players))
     rows: list[tuple[Cell, ...]] = [
-        ("equilibrium", _plays(p.plays[0].draws[NONE_CLASS]), *p.evs, p.mean, p.how) for p in found]
-    rows.append(("third cards hidden (today's reading)", _plays(hidden.matrix), *blind_evs,
+        ("equilibrium", plays_text(p.plays[0].draws[NONE_CLASS]), *p.evs, p.mean, p.how) for p in found]
+    rows.append(("third cards hidden (today's reading)", plays_text(hidden.matrix), *blind_evs,
                  sum(blind_evs, Fraction(0)) / players, "every seat plays the hidden game's equilibrium blind"))
     by_sight: list[tuple[Cell, ...]] = []
     if found:
         plays = found[0].plays
-        by_sight = [(_sight_text(c), *(_plays(p.draws[c]) for p in plays[1:])) for c in range(NONE_CLASS, CLASSES)]
+        by_sight = [(_sight_text(c), *(plays_text(p.draws[c]) for p in plays[1:])) for c in range(NONE_CLASS, CLASSES)]
     return [
         Section("turn_order", f"{players} seats, third cards shown as dealt",
                 (Column("concept", "Concept"), Column("first", "The first seat plays"), *money,

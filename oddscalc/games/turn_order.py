@@ -186,7 +186,7 @@ def equilibria(shoe: Shoe, tableau: tuple[str, ...], all_stand: str, pay: Fracti
     return sorted(found.values(), key=lambda p: -(p.ev_first + p.ev_second))
 
 
-def _plays(m: np.ndarray) -> str:
+def plays_text(m: np.ndarray) -> str:
     """A (10, 10) draw matrix in words: by totals when it depends on the total only."""
     s = Strategy.of("", m)
     totals = s.totals()
@@ -203,15 +203,16 @@ def sections(shoe: Shoe, tableau: tuple[str, ...], all_stand: str, pay: Fraction
     blind = evaluate(shoe, hidden, Late.blind(hidden), tableau, all_stand, pay,
                      "the hidden game's equilibrium, played without looking")
     rows: list[tuple[Cell, ...]] = [
-        ("subgame-perfect equilibrium", _plays(p.first.matrix), p.ev_first, p.ev_second, (p.ev_first + p.ev_second) / 2,
-         p.how) for p in found]
-    rows.append(("third cards hidden (today's reading)", _plays(hidden.matrix), blind.ev_first, blind.ev_second,
+        ("subgame-perfect equilibrium", plays_text(p.first.matrix), p.ev_first, p.ev_second,
+         (p.ev_first + p.ev_second) / 2, p.how) for p in found]
+    rows.append(("third cards hidden (today's reading)", plays_text(hidden.matrix), blind.ev_first, blind.ev_second,
                  (blind.ev_first + blind.ev_second) / 2, "both seats play the hidden game's equilibrium"))
     by_sight: list[tuple[Cell, ...]] = []
     if found:
         late = found[0].second.draws
-        by_sight.append(("the first seat stood", _plays(late[NONE_CLASS])))
-        by_sight += [(f"the first seat drew {'an' if z == 8 else 'a'} {z}", _plays(late[2 + z])) for z in range(VALUES)]
+        by_sight.append(("the first seat stood", plays_text(late[NONE_CLASS])))
+        by_sight += [(f"the first seat drew {'an' if z == 8 else 'a'} {z}", plays_text(late[2 + z]))
+                     for z in range(VALUES)]
     money = (Column("ev_first", "EV first seat", "signed_percent", 4),
              Column("ev_second", "EV second seat", "signed_percent", 4),
              Column("ev_mean", "EV per seat", "signed_percent", 4))
