@@ -253,7 +253,8 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
             raise OptionError(f"third cards shown: the count is exact up to {shown_seats.MAX_PLAYERS} seats "
                               f"(--players 2 to {shown_seats.MAX_PLAYERS}); past that a seat in the middle needs "
                               "the seats before and after it counted together, by three classes per card multiset")
-        hidden = solve(session.counts(rules), players, rules.pay, "optimal").strategy
+        solved = solve(session.counts(rules), players, rules.pay, "optimal")
+        hidden = solved.strategy
         if players == 2:
             found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden,
                                         thresholds())
@@ -261,7 +262,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
             bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
             start = Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)
             found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay, hidden,
-                                         [start], bar.say)
+                                         solved.counts.counts, [start], bar.say)
             bar.finish()
     elif players > SEAT_GAME_MAX_PLAYERS:
         from .games.seat_game import edge_section, equilibrium_section

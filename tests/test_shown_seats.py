@@ -141,3 +141,16 @@ def test_sitting_out_is_counted() -> None:
 def test_shown_seats_in_the_command() -> None:
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "5", "--third-cards", "shown"])
     assert r.exit_code == EXIT_INPUT and "exact up to 4 seats" in r.output, r.output
+
+
+def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> None:
+    s = Strategy.by_totals("draw-0-4", range(5))
+    hidden = hb.seat_counts(SMALL, 3, s, SHEET_TABLEAU, "never", False)
+    found = ss.sections(SMALL, 3, SHEET_TABLEAU, "never", PAY, s, hidden.counts, [s])
+    table, by_sight = found
+    blind = table.rows[-1]
+    assert blind[2:5] == (hb.seat_ev(hidden, s, PAY),) * 3 and len(table.rows) >= 2
+    assert len(by_sight.rows) == 11 and len(by_sight.rows[0]) == 3  # a row per sight, a column per later seat
+    other = hb.seat_counts(SMALL, 3, Strategy.by_totals("draw-0-3", range(4)), SHEET_TABLEAU, "never", False)
+    with pytest.raises(AssertionError, match="hidden game's counts"):
+        ss.sections(SMALL, 3, SHEET_TABLEAU, "never", PAY, s, other.counts, [s])

@@ -146,14 +146,19 @@ def _sight_text(c: int) -> str:
 
 
 def sections(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str, pay: Fraction, hidden: Strategy,
-             starts: Sequence[Strategy], say: Callable[[str], None] = lambda _: None) -> list[Section]:
+             hidden_counts: np.ndarray, starts: Sequence[Strategy],
+             say: Callable[[str], None] = lambda _: None) -> list[Section]:
     """The equilibria with third cards shown among ``players`` seats, the hidden game's play beside, and the
-    later seats' play by sight."""
-    found = equilibria(shoe, players, tableau, all_stand, pay, starts, say=say)
+    later seats' play by sight. ``hidden_counts`` are a seat's counts in the hidden game with the others
+    playing ``hidden`` (4, 10, 10, 2): played blind, every seat's counts here must add up to them."""
     total = shoe.ordered(3 * players + 3)
     blind = [Late.blind(hidden)] * players
-    blind_evs = [late_ev(seat_counts(shoe, blind, k, tableau, all_stand), blind[k], pay, total)
-                 for k in range(players)]
+    last = seat_counts(shoe, blind, players - 1, tableau, all_stand)  # the cheapest seat to check
+    if not np.array_equal(last.sum(axis=3), hidden_counts):
+        raise AssertionError("third cards shown and played blind do not give the hidden game's counts")
+    found = equilibria(shoe, players, tableau, all_stand, pay, starts, say=say)
+    # every seat playing blind is the hidden game, whose seats are exchangeable
+    blind_evs = [late_ev(last, blind[-1], pay, total)] * players
     money = tuple(Column(f"ev_{k + 1}", f"EV seat {k + 1}", "signed_percent", 4) for k in range(players))
     rows: list[tuple[Cell, ...]] = [
         ("equilibrium", plays_text(p.plays[0].draws[NONE_CLASS]), *p.evs, p.mean, p.how) for p in found]
