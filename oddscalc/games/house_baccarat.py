@@ -644,7 +644,7 @@ class HouseBaccarat:
         assert isinstance(model, HouseBaccaratTable)
         players, pay, shoe = rules.players, rules.pay, rules.shoe
         if rules.third_cards == "shown" and players > 1:
-            from .shown_seats import MAX_PLAYERS
+            from .shown_chain import MAX_PLAYERS
 
             raise OptionError("third_cards = \"shown\": a later seat decides on earlier third cards, which this report "
                               "does not model; oddscalc seats house-baccarat "
