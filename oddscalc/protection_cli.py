@@ -249,6 +249,9 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     if (third_cards or rules.third_cards) == "shown":
         from .games import shown_seats, turn_order
 
+        if edge_to is not None or exhaustive:
+            raise OptionError("--edge-to and --exhaustive apply to third cards hidden; with third cards shown the "
+                              "report gives the sequential game's equilibria and, with --others, best replies")
         if players > shown_seats.MAX_PLAYERS:
             raise OptionError(f"third cards shown: the count is exact up to {shown_seats.MAX_PLAYERS} seats "
                               f"(--players 2 to {shown_seats.MAX_PLAYERS}); past that a seat in the middle needs "
@@ -263,6 +266,11 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
             start = Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)
             found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay, hidden,
                                          solved.counts.counts, [start], bar.say)
+            bar.finish()
+        if stated is not None:
+            bar = Progress(show_progress(), f"seats: {players} seats, third cards shown, best replies")
+            found.append(shown_seats.reply_section(rules.shoe, players, rules.house_tableau, rules.all_stand,
+                                                   rules.pay, stated, bar.say))
             bar.finish()
     elif players > SEAT_GAME_MAX_PLAYERS:
         from .games.seat_game import edge_section, equilibrium_section

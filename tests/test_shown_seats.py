@@ -154,3 +154,21 @@ def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> No
     other = hb.seat_counts(SMALL, 3, Strategy.by_totals("draw-0-3", range(4)), SHEET_TABLEAU, "never", False)
     with pytest.raises(AssertionError, match="hidden game's counts"):
         ss.sections(SMALL, 3, SHEET_TABLEAU, "never", PAY, s, other.counts, [s])
+
+
+def test_a_seat_replying_best_to_the_others_chart() -> None:
+    chart = Strategy.by_totals("draw-0-5", range(6))
+    section = ss.reply_section(SMALL, 3, SHEET_TABLEAU, "never", PAY, chart)
+    blind = to.Late.blind(chart)
+    for k, row in enumerate(section.rows):
+        reply = to.late_reply(ss.seat_counts(SMALL, [blind] * 3, k, SHEET_TABLEAU, "never"), PAY)
+        plays = [reply if j == k else blind for j in range(3)]
+        along, best, gain = row[1], row[2], row[3]
+        assert along == _brute(SMALL, [blind] * 3)[k] and best == _brute(SMALL, plays)[k]
+        assert isinstance(best, Fraction) and isinstance(along, Fraction) and gain == best - along >= 0
+
+
+def test_options_that_belong_to_hidden_cards_are_refused() -> None:
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--third-cards", "shown",
+                                  "--edge-to", "2"])
+    assert r.exit_code == EXIT_INPUT and "apply to third cards hidden" in r.output, r.output

@@ -183,3 +183,30 @@ def sections(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str,
                 (Column("sight", "It saw"), *(Column(f"seat_{k + 1}", f"Seat {k + 1} plays") for k in
                                               range(1, players))), tuple(by_sight)),
     ]
+
+
+def reply_section(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str, pay: Fraction,
+                  others: Strategy, say: Callable[[str], None] = lambda _: None) -> Section:
+    """Each seat's best reply, by sight, when every other seat plays ``others`` blind (a chart), beside what
+    it gets playing the chart too."""
+    total = shoe.ordered(3 * players + 3)
+    chart = Late.blind(others)
+    rows: list[tuple[Cell, ...]] = []
+    for k in range(players):
+        say(f"seat {k + 1}'s best reply")
+        counts = seat_counts(shoe, [chart] * players, k, tableau, all_stand)
+        reply = late_reply(counts, pay, "best reply")
+        along, best = late_ev(counts, chart, pay, total), late_ev(counts, reply, pay, total)
+        changed = [_sight_text(c) for c in range(NONE_CLASS, CLASSES if k else NONE_CLASS + 1)
+                   if not np.array_equal(reply.draws[c], chart.draws[c])]
+        rows.append((k + 1, along, best, best - along, plays_text(reply.draws[NONE_CLASS]),
+                     "; ".join(changed) or "none: the chart is its best reply"))
+    return Section("shown_replies", f"{players} seats, third cards shown: one seat's best reply to the others' chart",
+                   (Column("seat", "Seat"), Column("along", "EV playing the chart", "signed_percent", 4),
+                    Column("best", "EV replying best", "signed_percent", 4),
+                    Column("gain", "Gain", "signed_percent", 4),
+                    Column("nobody", "Best reply when nobody before drew"),
+                    Column("sights", "Sights where the best reply leaves the chart")), tuple(rows),
+                   intro=(f"The other {players - 1} seats play {others.name} whatever they see; one seat at a time "
+                          "replies best on its two cards and its sight. Exact over every ordered deal of "
+                          f"{3 * players + 3} cards.",))
