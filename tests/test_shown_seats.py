@@ -4,6 +4,7 @@ residue path as the exact one, and the equilibria's best replies."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from fractions import Fraction
@@ -104,10 +105,17 @@ def test_two_seats_are_the_two_seat_count() -> None:
     assert not early[:, :, :, [0, *range(2, 12)]].any()  # the first seat sees nobody before it
 
 
+FOUR = [_random_late(6), _random_late(7), _random_late(8), _random_late(9)]
+
+
+@functools.cache
+def _exact_four() -> list[np.ndarray]:
+    return [ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never") for k in range(4)]
+
+
 @pytest.mark.parametrize("exact_below", [0, 10**6])
 def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch, exact_below: int) -> None:
-    plays = [_random_late(6), _random_late(7), _random_late(8), _random_late(9)]
-    exact = [ss.seat_counts(SMALL4, plays, k, SHEET_TABLEAU, "never") for k in range(4)]
+    plays, exact = FOUR, _exact_four()
     assert all(sum(e[WIN].ravel()) > 0 for e in exact)
     # 0: every level by residues; 10**6: one and two seats exact (at most 10P6 = 151,200 sequences), three by
     # residues over exact halves, as a full table of four on 8 decks
