@@ -218,7 +218,10 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
               help="Seats filled (every equilibrium at any size; the tables of common strategies and best "
                    "replies up to 5).")
 @decks_option
-@click.option("--exhaustive", is_flag=True, help="Search every strategy by two-card total (256), not 9 thresholds.")
+@click.option("--exhaustive", is_flag=True,
+              help="Search every strategy by two-card total (256), not 9 thresholds; with third cards shown and 3 "
+                   "or 4 seats, start the equilibrium search from the 9 thresholds, not the hidden game's "
+                   "equilibrium alone.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players; 7 on an infinite shoe).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
@@ -249,9 +252,9 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     if (third_cards or rules.third_cards) == "shown":
         from .games import shown_seats, turn_order
 
-        if edge_to is not None or exhaustive:
-            raise OptionError("--edge-to and --exhaustive apply to third cards hidden; with third cards shown the "
-                              "report gives the sequential game's equilibria and, with --others, best replies")
+        if edge_to is not None:
+            raise OptionError("--edge-to applies to third cards hidden; with third cards shown the report gives "
+                              "the sequential game's equilibria and, with --others, best replies")
         if players > shown_seats.MAX_PLAYERS:
             raise OptionError(f"third cards shown: the count is exact up to {shown_seats.MAX_PLAYERS} seats "
                               f"(--players 2 to {shown_seats.MAX_PLAYERS}); past that a seat in the middle needs "
@@ -263,9 +266,10 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                                         thresholds())
         else:
             bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
-            start = Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)
+            starts = thresholds() if exhaustive else \
+                [Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)]
             found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay, hidden,
-                                         solved.counts.counts, [start], bar.say)
+                                         solved.counts.counts, starts, bar.say)
             bar.finish()
         if stated is not None:
             bar = Progress(show_progress(), f"seats: {players} seats, third cards shown, best replies")

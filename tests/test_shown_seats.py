@@ -125,8 +125,10 @@ def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.Monkey
 
 
 def test_the_equilibria_reply_best_at_every_sight() -> None:
-    found = ss.equilibria(SMALL, 3, SHEET_TABLEAU, "never", PAY, [Strategy.by_totals("draw-0-3", range(4))])
-    assert found
+    starts = [Strategy.by_totals("draw-0-3", range(4)), Strategy.by_totals("never", [])]
+    found = ss.equilibria(SMALL, 3, SHEET_TABLEAU, "never", PAY, starts)
+    assert found and all("of 2 starts" in p.how for p in found)
+    assert sum(int(p.how.split("reached from ")[1].split()[0]) for p in found) <= 2
     p = found[0]
     total = SMALL.ordered(12)
     rng = np.random.default_rng(4)
@@ -179,4 +181,4 @@ def test_a_seat_replying_best_to_the_others_chart() -> None:
 def test_options_that_belong_to_hidden_cards_are_refused() -> None:
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--third-cards", "shown",
                                   "--edge-to", "2"])
-    assert r.exit_code == EXIT_INPUT and "apply to third cards hidden" in r.output, r.output
+    assert r.exit_code == EXIT_INPUT and "applies to third cards hidden" in r.output, r.output

@@ -117,6 +117,7 @@ def equilibria(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: st
         return memo[key]
 
     found: dict[bytes, Profile] = {}
+    reached: dict[bytes, int] = {}
     for start in starts:
         plays = [Late.blind(start)] * players
         for n in range(passes):
@@ -132,7 +133,11 @@ def equilibria(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: st
                     how = f"every seat playing {start.name} is an equilibrium" if n == 0 else \
                         f"{n} pass(es) of best replies from {start.name}"
                     found[key] = Profile(tuple(plays), evs, how)
+                reached[key] = reached.get(key, 0) + 1
                 break
+    if len(starts) > 1:
+        found = {k: Profile(p.plays, p.evs, f"{p.how}; reached from {reached[k]} of {len(starts)} starts")
+                 for k, p in found.items()}
     return sorted(found.values(), key=lambda p: -p.mean)
 
 
