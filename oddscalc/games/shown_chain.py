@@ -70,6 +70,27 @@ def moduli(bound: int) -> tuple[int, ...]:
     return _primes(count)
 
 
+def _draws(play: np.ndarray) -> np.ndarray:
+    """(55, 12) bool: a play (12, 10, 10) draws on this composition from class s (never on a natural, never
+    after one)."""
+    draw: np.ndarray = (play[:, _CU, _CW] & ~_NAT_COMP).T.copy()
+    draw[:, NAT_CLASS] = False
+    return draw
+
+
+def _pairs(rr: np.ndarray) -> np.ndarray:
+    """(m, 55): ordered two-card deals of each composition from the cards left ``rr`` (m, 10)."""
+    out: np.ndarray = rr[:, _CU] * (rr[:, _CW] - (_CU == _CW)) * _ORDER
+    return out
+
+
+def _on(starts: Sequence[int]) -> np.ndarray:
+    """(12,) bool: the classes of ``starts``."""
+    on = np.zeros(CLASSES, dtype=bool)
+    on[list(starts)] = True
+    return on
+
+
 @dataclass(frozen=True)
 class _Moves:
     """One seat's moves from a block of states (cards removed so far), for a play by class."""
@@ -82,9 +103,7 @@ class _Moves:
     @staticmethod
     def of(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, after: int) -> _Moves:
         rr = np.maximum(counts - _decode(keys), 0)
-        pairs = rr[:, _CU] * (rr[:, _CW] - (_CU == _CW)) * _ORDER
-        draw = (play[:, _CU, _CW] & ~_NAT_COMP).T.copy()  # (55, 12)
-        draw[:, NAT_CLASS] = False
+        pairs, draw = _pairs(rr), _draws(play)
         unused = np.maximum(rr.sum(axis=1) - 2 - after, 0)  # the unused third slot: any card left at the end
         stand = (pairs * unused[:, None])[:, :, None] * ~draw
         return _Moves(pairs, stand, draw, rr[:, None, :] - _OWN)
@@ -141,18 +160,16 @@ def _over(run: Callable[[list[np.ndarray], Mods], list[np.ndarray]], below: list
     return [(high % p * pow(2, k, p) + low % p) % p for p in want if p is not None]
 
 
-def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.ndarray,
+def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, plus2: np.ndarray, states: np.ndarray,
             below: Sequence[np.ndarray], after: int, mods: Mods, starts: Sequence[int]) -> list[np.ndarray]:
     """(len(keys), 12, *T) per modulus: one seat from every start class, then ``below`` ((states, 12, *T),
-    what the seats after it give from each state and class)."""
+    what the seats after it give from each state and class; ``plus2, states`` from ``_reach``)."""
     trail = below[0].shape[2:]
     width = int(np.prod(trail, dtype=np.int64))
-    plus2, _ = _reach(keys, counts)
     left = np.maximum(counts - _decode(plus2), 0)  # (plus2, 10): the third card
     nxt3 = _at(states, plus2[:, None] + VALUE_KEYS)
-    on = np.zeros(CLASSES, dtype=bool)
-    on[list(starts)] = True
-    drawing = np.flatnonzero((play[:, _CU, _CW] & ~_NAT_COMP & on[:, None])[NAT_CLASS + 1:].any(axis=0))
+    on = _on(starts)
+    drawing = np.flatnonzero((_draws(play) & on).any(axis=1))
     third = []  # (plus2, 12, *T): sum over z of the cards z left x below at (state + z, class moved by z)
     for b, p in zip(below, mods, strict=True):
         a = np.zeros((len(plus2), CLASSES, *trail), dtype=np.int64)
@@ -184,7 +201,7 @@ def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.nd
     width = int(np.prod(trail, dtype=np.int64))
     stand_cls = _stand_class()
     out = [np.zeros((len(keys), len(starts), CLASSES, *trail), dtype=np.int64) for _ in mods]
-    drawing = np.flatnonzero((play[:, _CU, _CW] & ~_NAT_COMP)[list(starts)].any(axis=0))
+    drawing = np.flatnonzero(_draws(play)[:, list(starts)].any(axis=1))
     for part in _blocks(len(keys), 55 * VALUES * width):
         kk = keys[part]
         mv = _Moves.of(counts, play, kk, after)
@@ -212,19 +229,17 @@ def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequen
     Sums over compositions are matrix products of the pairs' deals (at most n**2) with 0/1 or 0/1/2
     matrices, exact in float64 (every partial sum is an integer below 2**53); a third card's count
     multiplies them in int64."""
-    draw = (play[:, _CU, _CW] & ~_NAT_COMP).T.copy()  # (55, 12)
-    draw[:, NAT_CLASS] = False
+    draw = _draws(play)
     stand_cls = _stand_class()
     stay = (~draw & (stand_cls == CLS)).astype(np.float64)
     nat = (~draw & (stand_cls == NAT_CLASS) & (CLS != NAT_CLASS)).astype(np.float64)
     own = (draw[:, :, None] * _OWN[:, None, :]).reshape(55, -1).astype(np.float64)  # (55, 12 x 10)
-    on = np.zeros(CLASSES, dtype=bool)
-    on[list(starts)] = True
+    on = _on(starts)
     onehot = (AFTER[:, :, None] == CLS).astype(np.int64) * on[:, None, None]  # (12 s, 10 z, 12 f)
     out = np.zeros((len(keys), CLASSES, CLASSES), dtype=np.int64)
     for part in _blocks(len(keys), 4 * CLASSES * VALUES):
         rr = np.maximum(counts - _decode(keys[part]), 0)
-        pairs = (rr[:, _CU] * (rr[:, _CW] - (_CU == _CW)) * _ORDER).astype(np.float64)  # (m, 55)
+        pairs = _pairs(rr).astype(np.float64)
         unused = np.maximum(rr.sum(axis=1) - 2, 0)[:, None]  # the unused third slot: any card left
         o = out[part]
         diag = (pairs @ stay).astype(np.int64) * unused * on
@@ -244,10 +259,10 @@ def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, pr
     mods = _level_mods(n_top, len(plays), primes)
     if len(plays) == 1:
         return mods, [_mod(last, p) for last in [_last(counts, plays[0], keys, starts)] for p in mods]
-    _, states = _reach(keys, counts)
+    plus2, states = _reach(keys, counts)
     have, below = _chain(counts, plays[1:], states, primes, range(CLASSES), n_top)
-    return mods, _over(lambda b, m: _gather(counts, plays[0], keys, states, b, after, m, starts), below, have, mods,
-                       n_top)
+    return mods, _over(lambda b, m: _gather(counts, plays[0], keys, plus2, states, b, after, m, starts), below, have,
+                       mods, n_top)
 
 
 def _reach(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -59,9 +59,10 @@ def seat_counts(shoe: Shoe, plays: Sequence[Late], k: int, tableau: tuple[str, .
     # float64 is exact here: every term is a non-negative integer and every partial sum is below 2**53
     stood = stood.reshape(4, VALUES, -1).astype(np.float64)  # (4, 10 totals, 715 x 12 f)
     drew = drew.reshape(4, VALUES, -1).astype(np.float64)  # (4, 10 totals, 715 x 12 f x 10 x)
+    six_weights = six.weights(shoe)  # falling products of each six-slot multiset, Python ints
     residues = []
     for r, p in zip(rows, primes, strict=True):
-        weights = np.array([int(w) % p for w in six.weights(shoe)], dtype=np.int64)
+        weights = np.array([int(w) % p for w in six_weights], dtype=np.int64)
         wr = ((r * weights[:, None, None, None]) % p).astype(np.float64)  # (5005, c, sigma, f)
         g0 = np.ascontiguousarray(wr[:, CLS, CLS].transpose(0, 2, 1))  # (5005, f, c): standing, sigma = c
         g1 = np.ascontiguousarray(wr[:, CLS[:, None], AFTER].transpose(0, 3, 2, 1))  # (5005, f, x, c): drawing
