@@ -102,6 +102,10 @@ def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small
     never = strategy_of(frozenset(), "never")
     best, ev, _ = two_seats.best_common(model, never)
     assert ev == max(plain) and ev == seat_ev(counter.seat(2, best), best, Fraction(19, 20)) and len(set(plain)) > 4
+    # compositions the shoe cannot deal stand in the model's enumeration too, instead of branching both ways
+    enumerated, nodes = two_seats.equilibria(model)
+    assert {e.draws for e in enumerated} == {s.draws for s in all_equilibria(counter, 2, Fraction(19, 20))[0]}
+    assert nodes < 2 ** len(dealt) + 1
 
 
 def test_the_best_common_strategy_of_two_seats_on_eight_decks(sessions: Callable[[str], Session]) -> None:

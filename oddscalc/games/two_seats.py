@@ -117,7 +117,8 @@ def equilibria(model: Model) -> tuple[list[Strategy], int]:
         for v in (True, False):
             search({**settled, free_vars[0]: v})
 
-    search({})
+    # a composition no deal gives moves no value: it stands, as in seat_search (either action would tie)
+    search({i: False for i in range(n) if base[i] == 0 and not any(b[i]) and not any(row[i] for row in b)})
     return [strategy_of(frozenset(i for i in range(n) if s[i]), f"equilibrium {k + 1}")
             for k, s in enumerate(found)], nodes
 
