@@ -17,7 +17,9 @@ The strategy space has 2^44 members. Every symmetric equilibrium is found by the
 exactly here; two seats have a second, independent enumeration (``two_seats``), and the two lists
 must agree. The best common strategy of two seats is the optimum over all 2^44 (``two_seats``); with
 more seats, the best of a stated family (draw on 0 to t, or every set of totals with ``exhaustive``)
-improved one composition at a time until no single change gains, and it says that it is a local optimum.
+improved one composition at a time until no single change gains, stated as a local optimum, or with
+``prove`` the optimum over all 2^44 by ``common_search``'s branch and bound (for two seats, a second
+method that must agree with ``two_seats``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from fractions import Fraction
 from itertools import combinations
 
 from ..results import Cell, Column, Section
-from . import seat_search, two_seats
+from . import common_search, seat_search, two_seats
 from .house_baccarat import (
     COMPOSITIONS,
     FINITE_EXACT_MAX_PLAYERS,
@@ -144,8 +146,10 @@ def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
 
 
 def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, start_text: str,
-                    found: Sequence[Found], progress: Callable[[str], None] | None = None) -> tuple[Cell, ...]:
-    """The best common strategy: over all 2^44 for two seats, else the best found from ``start``."""
+                    found: Sequence[Found], progress: Callable[[str], None] | None = None,
+                    prove: bool = False) -> tuple[Cell, ...]:
+    """The best common strategy: over all 2^44 for two seats (or any size with ``prove``), else the best found
+    from ``start``."""
     if players == 2:
         model = two_seats.Model.of(counter, pay)
         enumerated, _ = two_seats.equilibria(model)
@@ -155,11 +159,25 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
         concept, how = "cooperative: the best common strategy of all 2^44", \
             f"branch and bound on the exact two-seat model ({nodes} nodes), whose enumeration of the equilibria " \
             "agrees with the complete search"
+        if prove:
+            _, again, search = common_search.best_common(counter, players, pay, best, progress)
+            if again != ev:
+                raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
+            how += f"; the bounds' search agrees ({search.nodes} nodes, {search.evaluations} evaluations)"
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
-        concept, how = "cooperative: the best common strategy found", \
-            (f"the best of {start_text}, changed one composition at a time until no change gains ({tried} "
-             "strategies tried): a local optimum, not proven best of all 2^44")
+        if prove:
+            best, ev, search = common_search.best_common(counter, players, pay, best, progress)
+            concept, how = "cooperative: the best common strategy of all 2^44", \
+                (f"branch and bound on bounds of the other seats' counts ({search.nodes} nodes, "
+                 f"{search.evaluations} evaluations of the other {players - 1} seats), from the best of "
+                 f"{start_text} changed one composition at a time ({tried} strategies tried)")
+        else:
+            concept, how = "cooperative: the best common strategy found", \
+                (f"the best of {start_text}, changed one composition at a time until no change gains ({tried} "
+                 "strategies tried): a local optimum, not proven best of all 2^44 (--prove-common proves it)")
+    if ev != seat_ev(counter.seat(players, best), best, pay):
+        raise AssertionError("the best common strategy's EV differs on its own seat counts")
     stable = any(f.strategy.draws == best.draws for f in found)
     return (concept, _text(best), ev, -ev, how + ("; an equilibrium too" if stable else
                                                   "; not an equilibrium: a seat gains by leaving it"))
@@ -216,7 +234,7 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
 
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
-             progress: Callable[[str], None] | None = None) -> list[Section]:
+             progress: Callable[[str], None] | None = None, prove: bool = False) -> list[Section]:
     """Edge by seats filled, every equilibrium, every common strategy of the family, and best replies."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
@@ -232,7 +250,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     assert best is not None
     family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
     section = dataclasses.replace(section, rows=section.rows + (
-        cooperative_row(counter, players, pay, best[0], family_text, found, progress),))
+        cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove),))
     replies: list[tuple[Cell, ...]] = []
     for others in thresholds():
         reply, ev = best_reply(counter, players, pay, others)

@@ -1,0 +1,201 @@
+"""The best common strategy of the house game's seats, at any table size, proven by branch and bound.
+
+Counting argument. When every seat plays S (draw or stand per two-card composition), your value is
+V(S) = K(S) . A(S): A(S) are the other seats' cumulative class counts for every multiset of your six
+slots (``seat_search``), and K(S) your seat's coefficients on them, for your own play S and your
+naturals, in units of 1 / the pay's denominator. Adding composition i to S changes V by
+
+    D_i(S) = V(S + i) - V(S) = G_i . A(S + i) + K(S) . d_i(S),
+
+where G_i = K(S + i) - K(S) is your own switch on i and d_i(S) = A(S + i) - A(S) <= 0.
+
+Lemma. For one card sequence of the other seats, d_i(S) removes from A_k(S) the sequences where a
+seat holding i draws a third card above k - 2. Those lie in A_k(S), which only shrinks as S grows, so
+for L <= S <= H - i: d_i(L) <= d_i(S) <= d_i(H - i) <= 0 entry by entry (as seat_search's lemma,
+A(H) <= A(S) <= A(L)).
+
+So on the box of strategies between L and H, D_i(S) is its exact value at L, from evaluations of L
+and L + i, plus three terms bounded entry by entry:
+
+- your own switch read at A(S + i) instead of A(L + i), which lies between A(H) and A(L + i);
+- your other free compositions' switches, sum over l in S - L of G_l . d_i(S), d_i(S) in [d_i(L), 0];
+- K(L) . (d_i(S) - d_i(L)), between 0 and d_i(H - i) - d_i(L): what the other seats' draws
+  already take from i's.
+
+The last two are second order (a card sequence counted there involves two compositions), so the
+bounds tighten as the box narrows. If every D_i on the box is positive, every best strategy of the
+box draws on i (adding i to any strategy without it gains); if every one is negative, it stands. And
+V(S) <= V(L) + sum over free i of max(0, the most D_i can be), telescoping from L (or from H down).
+
+The search is depth first: at each node the compositions the bounds settle are fixed, a node whose
+value bound does not beat the best strategy met is dropped, and the rest is split. Every strategy
+evaluated on the way (L, H, L + i, H - i) is offered as the best met. Nothing dropped beats it, so
+the result is a best common strategy of all 2^44 (the first met, if tied). Everything is in exact
+integers. Compositions that no deal from the shoe can give never occur, and stand.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .house_baccarat import (
+    _TOTAL,
+    COMPOSITIONS,
+    LOSS,
+    WIN,
+    SeatCounter,
+    Strategy,
+    _six_index,
+    _slot_orderings,
+    class_rows,
+)
+from .seat_search import Draws, _on_cumulative, cumulative, strategy_of
+from .seats import CLASSES
+from .shoe import VALUES, Multisets
+
+# other seats' cumulative counts kept at once: an entry is 5005 x 12 Python ints (a few MB); a node
+# reads its own box's and its parent's
+_KEPT = 256
+
+
+def _positive(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = np.maximum(x, 0)
+    return out
+
+
+def _dot(x: np.ndarray, y: np.ndarray) -> int:
+    return int((x * y).sum())
+
+
+@dataclass
+class CommonSearch:
+    """One branch and bound: your coefficients, the other seats' counts by draw set, the best met, the tallies."""
+
+    counter: SeatCounter
+    players: int
+    pay: Fraction
+    progress: Callable[[str], None] | None = None
+    evaluations: int = 0
+    nodes: int = 0
+    best: tuple[int, Draws] = (0, frozenset())
+
+    _kept: OrderedDict[Draws, np.ndarray] = field(default_factory=OrderedDict)
+
+    def __post_init__(self) -> None:
+        r = self.counter.rules
+        u = _slot_orderings(r.house_tableau, r.all_stand).astype(object)  # (4, 10, 2, 715, 12)
+        ev = u[WIN] * self.pay.numerator - u[LOSS] * self.pay.denominator
+        weight = Multisets.of_size(6).weights(r.shoe, r.infinite)
+        six = _six_index()
+        stood = np.zeros((len(weight), CLASSES), dtype=object)
+        self.switch: list[np.ndarray] = []  # G_i over every multiset
+        for a in range(VALUES):  # your naturals, and every composition stood: K(never)
+            for b in range(VALUES):
+                np.add.at(stood, six[a, b], ev[_TOTAL[a, b], 0] * weight[six[a, b]][:, None])
+        for a, b in COMPOSITIONS:
+            g = np.zeros_like(stood)
+            t, orders = _TOTAL[a, b], 1 if a == b else 2
+            np.add.at(g, six[a, b], (ev[t, 1] - ev[t, 0]) * (weight[six[a, b]] * orders)[:, None])
+            self.switch.append(_on_cumulative(g))
+        self.never = _on_cumulative(stood)
+        self.dealt = frozenset(i for i, (a, b) in enumerate(COMPOSITIONS) if (weight[six[a, b]] != 0).any())
+
+    def counts(self, draws: Draws) -> np.ndarray:
+        """A(draws): the other seats' cumulative counts when they draw on ``draws``."""
+        if draws in self._kept:
+            self._kept.move_to_end(draws)
+            return self._kept[draws]
+        r = self.counter.rules
+        self.evaluations += 1
+        out = cumulative(class_rows(r.shoe, self.players, strategy_of(draws, "searched"), r.infinite))
+        self._kept[draws] = out
+        if len(self._kept) > _KEPT:
+            self._kept.popitem(last=False)
+        return out
+
+    def coefficients(self, draws: Draws) -> np.ndarray:
+        """K(draws): your seat's coefficients when you draw on ``draws``."""
+        out: np.ndarray = self.never + sum((self.switch[i] for i in draws), np.zeros_like(self.never))
+        return out
+
+    def value(self, draws: Draws) -> int:
+        """V(draws): your seat's value when every seat draws on ``draws``."""
+        return _dot(self.coefficients(draws), self.counts(draws))
+
+    def offer(self, draws: Draws, value: int) -> None:
+        """Keep ``draws`` as the best met if it beats it."""
+        if value > self.best[0]:
+            self.best = (value, draws)
+
+    def increments(self, low: Draws, high: Draws) -> tuple[int, int, dict[int, tuple[int, int]]]:
+        """V(low), V(high), and the least and greatest D_i over the box for every free composition."""
+        free = high - low
+        a_low, a_high = self.counts(low), self.counts(high)
+        k_low, k_high = self.coefficients(low), self.coefficients(high)
+        v_low, v_high = _dot(k_low, a_low), _dot(k_high, a_high)
+        self.offer(low, v_low)
+        self.offer(high, v_high)
+        zero = np.zeros_like(k_low)
+        pos_g = sum((_positive(self.switch[j]) for j in free), zero)
+        neg_g = sum((_positive(-self.switch[j]) for j in free), zero)
+        pos_k, neg_k = _positive(k_low), _positive(-k_low)
+        out = {}
+        for i in free:
+            g = self.switch[i]
+            a_up, a_down = self.counts(low | {i}), self.counts(high - {i})
+            d_low = a_up - a_low  # d_i(L)
+            d_high = a_high - a_down  # d_i(H - i), at least d_i(L)
+            exact = _dot(g, a_up) + _dot(k_low, d_low)
+            self.offer(low | {i}, v_low + exact)
+            self.offer(high - {i}, _dot(k_high - g, a_down))
+            own = a_up - a_high
+            taken = -d_low
+            spread = d_high - d_low
+            lo = exact - _dot(own, _positive(g)) - _dot(taken, pos_g - _positive(g)) - _dot(spread, neg_k)
+            hi = exact + _dot(own, _positive(-g)) + _dot(taken, neg_g - _positive(-g)) + _dot(spread, pos_k)
+            out[i] = (lo, hi)
+        return v_low, v_high, out
+
+    def visit(self, low: Draws, high: Draws) -> None:
+        """Search the strategies that draw on ``low``, stand outside ``high`` and do either between."""
+        self.nodes += 1
+        while True:
+            if self.progress is not None:
+                self.progress(f"best common strategy: node {self.nodes}, {len(high - low)} free, "
+                              f"{self.evaluations} evaluations")
+            v_low, v_high, bounds = self.increments(low, high)
+            top = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
+                      v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
+            if top <= self.best[0]:
+                return  # nothing in the box beats the best met
+            draw = frozenset(i for i, (lo, _) in bounds.items() if lo > 0)
+            stand = frozenset(i for i, (_, hi) in bounds.items() if hi < 0)
+            if not draw and not stand:
+                break
+            low, high = low | draw, high - stand
+        split = max(bounds, key=lambda i: bounds[i][1] - bounds[i][0])
+        if split in self.best[1]:
+            self.visit(low | {split}, high)
+            self.visit(low, high - {split})
+        else:
+            self.visit(low, high - {split})
+            self.visit(low | {split}, high)
+
+
+def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
+                progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, CommonSearch]:
+    """The strategy giving each of ``players`` seats the most when all play it (over all 2^44), its EV per
+    unit, and the search. ``start`` is the first best met (a good one prunes early)."""
+    search = CommonSearch(counter, players, pay, progress)
+    first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
+    search.best = (search.value(first), first)
+    search.visit(frozenset(), search.dealt)
+    total = counter.rules.shoe.reduced()[1] ** (3 * players + 3) if counter.rules.infinite else \
+        counter.rules.shoe.ordered(3 * players + 3)
+    value, drawn = search.best
+    return strategy_of(drawn, "best common"), Fraction(value, total * pay.denominator), search

@@ -1,0 +1,120 @@
+"""The branch and bound for the best common strategy of the house game's seats: its lemma, its increment
+bounds against every strategy of a box, its optimum against every strategy of small shoes, and two seats
+against the two-seat model's own branch and bound."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import cache
+from itertools import combinations
+
+import pytest
+from click.testing import CliRunner
+from test_seat_search import _counter
+
+from oddscalc.cli import main
+from oddscalc.games import two_seats
+from oddscalc.games.common_search import CommonSearch, best_common
+from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
+from oddscalc.games.seat_game import cooperative_row, every_equilibrium
+from oddscalc.games.seat_search import Draws, strategy_of
+from oddscalc.games.shoe import Shoe
+
+ONE = Fraction(1)
+SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
+PAY = Fraction(19, 20)
+
+
+@cache
+def _every_value(players: int, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> dict[Draws, int]:
+    """Every strategy over the compositions a small shoe deals, valued on its own seat counts (not the search's
+    sums), in the search's units."""
+    counter = _counter(1, players, Shoe.from_ranks(dict(ranks)))
+    dealt = CommonSearch(counter, players, pay).dealt
+    out = {}
+    for k in range(len(dealt) + 1):
+        for drawn in combinations(sorted(dealt), k):
+            s = strategy_of(frozenset(drawn), "tried")
+            sc = counter.seat(players, s)
+            value = seat_ev(sc, s, pay) * sc.total * pay.denominator
+            assert value.denominator == 1
+            out[frozenset(drawn)] = int(value)
+    return out
+
+
+def test_what_a_composition_takes_from_the_others_shrinks_as_they_draw_more() -> None:
+    """The lemma: d_i(L) <= d_i(S) <= d_i(H - i) <= 0 for L <= S <= H - i, on one deck with two other seats,
+    and the search's value of a strategy is the seat counts' value."""
+    counter = _counter(1, 3)
+    search = CommonSearch(counter, 3, ONE)
+    rng = random.Random(7)
+    n = len(COMPOSITIONS)
+    moved = 0
+    for _ in range(3):
+        i = rng.randrange(n)
+        rest = [j for j in range(n) if j != i]
+        low = frozenset(rng.sample(rest, 6))
+        mid = low | frozenset(rng.sample(rest, 8))
+        high = mid | frozenset(rng.sample(rest, 10))
+        d = [search.counts(s | {i}) - search.counts(s) for s in (low, mid, high)]
+        assert (d[0] <= d[1]).all() and (d[1] <= d[2]).all() and (d[2] <= 0).all()
+        moved += int((d[0] < d[1]).any()) + int((d[1] < d[2]).any())
+    assert moved >= 4  # the bounds are not all equalities
+    s = strategy_of(low, "low")
+    sc = counter.seat(3, s)
+    assert Fraction(search.value(low), sc.total) == seat_ev(sc, s, ONE)
+
+
+def test_the_increment_bounds_hold_on_every_strategy_of_a_box() -> None:
+    """Three seats on a small shoe, a pay of 19:20: for boxes at the root and below, every composition's
+    increment V(S + i) - V(S), from every strategy S of the box without i, lies in the bounds."""
+    search = CommonSearch(_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
+    value = _every_value(3, SMALL, PAY)
+    dealt = sorted(search.dealt)
+    loose = 0
+    for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt)),
+                      (frozenset(), frozenset(dealt[1:])), (frozenset(dealt[2:3]), frozenset(dealt[:4]))]:
+        v_low, v_high, bounds = search.increments(low, high)
+        assert (v_low, v_high) == (value[low], value[high])
+        for i, (lo, hi) in bounds.items():
+            free = sorted(high - low - {i})
+            seen = [value[low | set(x) | {i}] - value[low | set(x)]
+                    for k in range(len(free) + 1) for x in combinations(free, k)]
+            assert lo <= min(seen) and max(seen) <= hi
+            loose += lo < min(seen) or max(seen) < hi
+    assert loose  # the test sees bounds hold with room, not only equalities
+
+
+@pytest.mark.parametrize("ranks, pay", [(SMALL, PAY), ((("9", 5), ("8", 5), ("4", 5)), ONE)],
+                         ids=["19:20", "other-shoe"])
+def test_three_seats_best_common_strategy_against_every_strategy_of_a_small_shoe(
+        ranks: tuple[tuple[str, int], ...], pay: Fraction) -> None:
+    counter = _counter(1, 3, Shoe.from_ranks(dict(ranks)))
+    never = strategy_of(frozenset(), "never")
+    best, ev, search = best_common(counter, 3, pay, never)
+    value = _every_value(3, ranks, pay)
+    sc = counter.seat(3, best)
+    assert ev == max(value.values()) / Fraction(sc.total * pay.denominator) and ev == seat_ev(sc, best, pay)
+    assert len(set(value.values())) > 4 and max(value.values()) > value[frozenset()]  # it had to leave its start
+
+
+def test_two_seats_agree_with_the_two_seat_model() -> None:
+    """One deck, two seats: the bounds' search and the exact affine model's branch and bound give one optimum;
+    on a small shoe, the report's row runs both and says so."""
+    counter = _counter(1, 2)
+    never = strategy_of(frozenset(), "never")
+    model_best, model_ev, _ = two_seats.best_common(two_seats.Model.of(counter, ONE), never)
+    best, ev, search = best_common(counter, 2, ONE, never)
+    assert ev == model_ev and best.draws == model_best.draws and search.evaluations > len(COMPOSITIONS)
+    small = _counter(1, 2, Shoe.from_ranks(dict(SMALL)))
+    row = cooperative_row(small, 2, PAY, never, "never", every_equilibrium(small, 2, PAY)[0], None, True)
+    assert row[2] == max(_every_value(2, SMALL, PAY).values()) / Fraction(small.seat(2, never).total * PAY.denominator)
+    assert "the bounds' search agrees" in str(row[4])
+
+
+def test_the_seats_command_refuses_what_it_cannot_prove() -> None:
+    runner = CliRunner()
+    for args in (["--players", "6"], ["--players", "3", "--third-cards", "shown"]):
+        r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--prove-common", *args])
+        assert r.exit_code == 4 and "--prove-common" in r.output and "Traceback" not in r.output
