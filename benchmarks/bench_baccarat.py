@@ -9,7 +9,8 @@
   (the limit's reason); beyond it the report is exact on an infinite shoe, also timed; and two and
   three seats with third cards shown (the sequential game's equilibrium search), 60 s; four, 300 s;
 - ``seats`` with 2 to SEAT_GAME_MAX_PLAYERS seats (every equilibrium, the common strategies, the best
-  replies, the cooperative search), nothing stored: 120 s each; with seven, every equilibrium (four
+  replies, the cooperative search), nothing stored: 120 s each; with three and ``--prove-common`` (the
+  best common strategy proven over all 2^44 by branch and bound), 180 s; with seven, every equilibrium (four
   full-table evaluations of about 40 s) and a best reply: 300 s;
 - with ``--limit``: one exact finite-shoe evaluation of a full table's six other seats, the
   measurement behind the limit.
@@ -132,6 +133,8 @@ def main() -> int:
     for n in range(2, SEAT_GAME_MAX_PLAYERS + 1):
         out.seconds(f"seats house-baccarat --players {n}: every equilibrium, the common strategies, best replies",
                     cli(["seats", "house-baccarat", "--players", str(n)], COLD)[0], 120)
+    out.seconds("seats house-baccarat --players 3 --prove-common: the best common strategy over all 2^44",
+                cli(["seats", "house-baccarat", "--players", "3", "--prove-common"], COLD)[0], 180)
     n = FINITE_EXACT_MAX_PLAYERS
     out.seconds(f"seats house-baccarat --players {n}: every equilibrium (four {n}-seat evaluations) and a best reply",
                 cli(["seats", "house-baccarat", "--players", str(n)], COLD)[0], 300)
