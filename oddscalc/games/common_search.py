@@ -93,15 +93,15 @@ class CommonSearch:
         weight = Multisets.of_size(6).weights(r.shoe, r.infinite)
         six = _six_index()
         stood = np.zeros((len(weight), CLASSES), dtype=object)
-        self.switch: list[np.ndarray] = []  # G_i over every multiset
+        self.at: list[np.ndarray] = []  # the multisets holding composition i's two cards: where G_i lives
+        self.switch: list[np.ndarray] = []  # G_i on them
         for a in range(VALUES):  # your naturals, and every composition stood: K(never)
             for b in range(VALUES):
                 np.add.at(stood, six[a, b], ev[_TOTAL[a, b], 0] * weight[six[a, b]][:, None])
         for a, b in COMPOSITIONS:
-            g = np.zeros_like(stood)
             t, orders = _TOTAL[a, b], 1 if a == b else 2
-            np.add.at(g, six[a, b], (ev[t, 1] - ev[t, 0]) * (weight[six[a, b]] * orders)[:, None])
-            self.switch.append(_on_cumulative(g))
+            self.at.append(six[a, b])  # distinct multisets: the two cards added to every four-card one
+            self.switch.append(_on_cumulative((ev[t, 1] - ev[t, 0]) * (weight[six[a, b]] * orders)[:, None]))
         self.never = _on_cumulative(stood)
         self.dealt = frozenset(i for i, (a, b) in enumerate(COMPOSITIONS) if (weight[six[a, b]] != 0).any())
 
@@ -120,7 +120,9 @@ class CommonSearch:
 
     def coefficients(self, draws: Draws) -> np.ndarray:
         """K(draws): your seat's coefficients when you draw on ``draws``."""
-        out: np.ndarray = self.never + sum((self.switch[i] for i in draws), np.zeros_like(self.never))
+        out = np.array(self.never)
+        for i in draws:
+            out[self.at[i]] += self.switch[i]
         return out
 
     def value(self, draws: Draws) -> int:
@@ -140,24 +142,26 @@ class CommonSearch:
         v_low, v_high = _dot(k_low, a_low), _dot(k_high, a_high)
         self.offer(low, v_low)
         self.offer(high, v_high)
-        zero = np.zeros_like(k_low)
-        pos_g = sum((_positive(self.switch[j]) for j in free), zero)
-        neg_g = sum((_positive(-self.switch[j]) for j in free), zero)
+        pos_g, neg_g = np.zeros_like(k_low), np.zeros_like(k_low)  # every free switch's parts of each sign
+        for j in free:
+            pos_g[self.at[j]] += _positive(self.switch[j])
+            neg_g[self.at[j]] += _positive(-self.switch[j])
         pos_k, neg_k = _positive(k_low), _positive(-k_low)
         out = {}
         for i in free:
-            g = self.switch[i]
+            at, g = self.at[i], self.switch[i]
+            pos_i, neg_i = _positive(g), _positive(-g)
             a_up, a_down = self.counts(low | {i}), self.counts(high - {i})
             d_low = a_up - a_low  # d_i(L)
             d_high = a_high - a_down  # d_i(H - i), at least d_i(L)
-            exact = _dot(g, a_up) + _dot(k_low, d_low)
+            exact = _dot(g, a_up[at]) + _dot(k_low, d_low)
             self.offer(low | {i}, v_low + exact)
-            self.offer(high - {i}, _dot(k_high - g, a_down))
-            own = a_up - a_high
+            self.offer(high - {i}, _dot(k_high, a_down) - _dot(g, a_down[at]))
+            own = a_up[at] - a_high[at]  # your own switch read anywhere from A(H) to A(L + i)
             taken = -d_low
             spread = d_high - d_low
-            lo = exact - _dot(own, _positive(g)) - _dot(taken, pos_g - _positive(g)) - _dot(spread, neg_k)
-            hi = exact + _dot(own, _positive(-g)) + _dot(taken, neg_g - _positive(-g)) + _dot(spread, pos_k)
+            lo = exact - _dot(own, pos_i) - (_dot(taken, pos_g) - _dot(taken[at], pos_i)) - _dot(spread, neg_k)
+            hi = exact + _dot(own, neg_i) + (_dot(taken, neg_g) - _dot(taken[at], neg_i)) + _dot(spread, pos_k)
             out[i] = (lo, hi)
         return v_low, v_high, out
 

@@ -163,13 +163,13 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
             _, again, search = common_search.best_common(counter, players, pay, best, progress)
             if again != ev:
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
-            how += f"; the bounds' search agrees ({search.nodes} nodes, {search.evaluations} evaluations)"
+            how += f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations)"
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
         if prove:
             best, ev, search = common_search.best_common(counter, players, pay, best, progress)
             concept, how = "cooperative: the best common strategy of all 2^44", \
-                (f"branch and bound on bounds of the other seats' counts ({search.nodes} nodes, "
+                (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), "
                  f"{search.evaluations} evaluations of the other {players - 1} seats), from the best of "
                  f"{start_text} changed one composition at a time ({tried} strategies tried)")
         else:
