@@ -1,6 +1,6 @@
 """The branch and bound for the best common strategy of the house game's seats: its lemma, its increment
-bounds against every strategy of a box, its optimum against every strategy of small shoes, and two seats
-against the two-seat model's own branch and bound."""
+bounds against every strategy of a box, and its optimum against every strategy of small shoes (two seats
+against the two-seat model, and the report row that runs both: test_seat_search)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,12 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
-import pytest
 from click.testing import CliRunner
 from test_seat_search import _counter
 
 from oddscalc.cli import main
-from oddscalc.games import two_seats
 from oddscalc.games.common_search import CommonSearch, best_common
-from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
-from oddscalc.games.seat_game import cooperative_row, every_equilibrium
+from oddscalc.games.house_baccarat import COMPOSITIONS, SeatCounter, seat_ev
 from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
 
@@ -66,10 +63,12 @@ def test_what_a_composition_takes_from_the_others_shrinks_as_they_draw_more() ->
     assert Fraction(search.value(low), sc.total) == seat_ev(sc, s, ONE)
 
 
-def test_the_increment_bounds_hold_on_every_strategy_of_a_box() -> None:
+def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe() -> None:
     """Three seats on a small shoe, a pay of 19:20: for boxes at the root and below, every composition's
-    increment V(S + i) - V(S), from every strategy S of the box without i, lies in the bounds."""
-    search = CommonSearch(_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
+    increment V(S + i) - V(S), from every strategy S of the box without i, lies in the bounds; and the search
+    from "never draw" ends on the best of every strategy."""
+    counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    search = CommonSearch(counter, 3, PAY)
     value = _every_value(3, SMALL, PAY)
     dealt = sorted(search.dealt)
     loose = 0
@@ -84,33 +83,20 @@ def test_the_increment_bounds_hold_on_every_strategy_of_a_box() -> None:
             assert lo <= min(seen) and max(seen) <= hi
             loose += lo < min(seen) or max(seen) < hi
     assert loose  # the test sees bounds hold with room, not only equalities
+    _check_optimum(counter, SMALL, PAY)
 
 
-@pytest.mark.parametrize("ranks, pay", [(SMALL, PAY), ((("9", 5), ("8", 5), ("4", 5)), ONE)],
-                         ids=["19:20", "other-shoe"])
-def test_three_seats_best_common_strategy_against_every_strategy_of_a_small_shoe(
-        ranks: tuple[tuple[str, int], ...], pay: Fraction) -> None:
-    counter = _counter(1, 3, Shoe.from_ranks(dict(ranks)))
-    never = strategy_of(frozenset(), "never")
-    best, ev, search = best_common(counter, 3, pay, never)
+def _check_optimum(counter: SeatCounter, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> None:
+    best, ev, _ = best_common(counter, 3, pay, strategy_of(frozenset(), "never"))
     value = _every_value(3, ranks, pay)
     sc = counter.seat(3, best)
     assert ev == max(value.values()) / Fraction(sc.total * pay.denominator) and ev == seat_ev(sc, best, pay)
     assert len(set(value.values())) > 4 and max(value.values()) > value[frozenset()]  # it had to leave its start
 
 
-def test_two_seats_agree_with_the_two_seat_model() -> None:
-    """One deck, two seats: the bounds' search and the exact affine model's branch and bound give one optimum;
-    on a small shoe, the report's row runs both and says so."""
-    counter = _counter(1, 2)
-    never = strategy_of(frozenset(), "never")
-    model_best, model_ev, _ = two_seats.best_common(two_seats.Model.of(counter, ONE), never)
-    best, ev, search = best_common(counter, 2, ONE, never)
-    assert ev == model_ev and best.draws == model_best.draws and search.evaluations > len(COMPOSITIONS)
-    small = _counter(1, 2, Shoe.from_ranks(dict(SMALL)))
-    row = cooperative_row(small, 2, PAY, never, "never", every_equilibrium(small, 2, PAY)[0], None, True)
-    assert row[2] == max(_every_value(2, SMALL, PAY).values()) / Fraction(small.seat(2, never).total * PAY.denominator)
-    assert "the bounds' search agrees" in str(row[4])
+def test_three_seats_best_common_strategy_on_another_small_shoe() -> None:
+    ranks = (("9", 5), ("8", 5), ("4", 5))
+    _check_optimum(_counter(1, 3, Shoe.from_ranks(dict(ranks))), ranks, ONE)
 
 
 def test_the_seats_command_refuses_what_it_cannot_prove() -> None:

@@ -1,6 +1,7 @@
 """The complete equilibrium search of the house game's seats: its lemma, its gains, and its list against
 every strategy of small shoes (two seats against their own enumeration: test_seat_game); and the two
-seats' best common strategy against every strategy of a small shoe."""
+seats' best common strategy against every strategy of a small shoe and, on 8 decks, against the bounds'
+search (common_search)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ import pytest
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
-from oddscalc.games import two_seats
+from oddscalc.games import common_search, two_seats
 from oddscalc.games.house_baccarat import COMPOSITIONS, HouseBaccarat, HouseBaccaratRules, SeatCounter, seat_ev
-from oddscalc.games.seat_game import gaps, is_best_reply
+from oddscalc.games.seat_game import Found, cooperative_row, gaps, is_best_reply
 from oddscalc.games.seat_search import Search, all_equilibria, cumulative, never_drawn, strategy_of
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
@@ -106,6 +107,10 @@ def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small
     enumerated, nodes = two_seats.equilibria(model)
     assert {e.draws for e in enumerated} == {s.draws for s in all_equilibria(counter, 2, Fraction(19, 20))[0]}
     assert nodes < 2 ** len(dealt) + 1
+    # the report's row runs the model and the bounds' search (common_search), which must agree
+    found = [Found(e, seat_ev(counter.seat(2, e), e, Fraction(19, 20)), "") for e in enumerated]
+    row = cooperative_row(counter, 2, Fraction(19, 20), never, "never", found, None, True)
+    assert row[2] == ev and "the bounds' search agrees" in str(row[4])
 
 
 def test_the_best_common_strategy_of_two_seats_on_eight_decks(sessions: Callable[[str], Session]) -> None:
@@ -117,6 +122,8 @@ def test_the_best_common_strategy_of_two_seats_on_eight_decks(sessions: Callable
     best, ev, nodes = two_seats.best_common(model, strategy_of(frozenset(), "never"))
     assert best.draws == d02.draws and f"{float(ev):.6f}" == "0.075999"  # the issue's +7.600%, over all 2^44
     assert ev == seat_ev(counter.seat(2, d02), d02, Fraction(1)) and nodes > 1
+    proven, again, search = common_search.best_common(counter, 2, Fraction(1), strategy_of(frozenset(), "never"))
+    assert (proven.draws, again) == (best.draws, ev) and search.evaluations > len(COMPOSITIONS)  # a second method
 
 
 def test_the_others_counts_are_stored_for_the_next_search(tmp_path: Path) -> None:
