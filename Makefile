@@ -22,7 +22,7 @@ report: setup
 
 # one pytest worker per core (pytest-xdist): the suite is mostly single-threaded Python
 test: setup
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 docs: setup
 	$(BIN)/python -m oddscalc.docs
