@@ -53,8 +53,9 @@ from .house_baccarat import (
     _six_index,
     _slot_orderings,
     class_rows,
+    round_total,
 )
-from .seat_search import Draws, _on_cumulative, cumulative, strategy_of
+from .seat_search import Draws, _on_cumulative, cumulative, gain_terms, strategy_of
 from .seats import CLASSES
 from .shoe import VALUES, Multisets
 
@@ -93,17 +94,14 @@ class CommonSearch:
         weight = Multisets.of_size(6).weights(r.shoe, r.infinite)
         six = _six_index()
         stood = np.zeros((len(weight), CLASSES), dtype=object)
-        self.at: list[np.ndarray] = []  # the multisets holding composition i's two cards: where G_i lives
-        self.switch: list[np.ndarray] = []  # G_i on them
         for a in range(VALUES):  # your naturals, and every composition stood: K(never)
             for b in range(VALUES):
                 np.add.at(stood, six[a, b], ev[_TOTAL[a, b], 0] * weight[six[a, b]][:, None])
-        for a, b in COMPOSITIONS:
-            t, orders = _TOTAL[a, b], 1 if a == b else 2
-            self.at.append(six[a, b])  # distinct multisets: the two cards added to every four-card one
-            self.switch.append(_on_cumulative((ev[t, 1] - ev[t, 0]) * (weight[six[a, b]] * orders)[:, None]))
         self.never = _on_cumulative(stood)
-        self.dealt = frozenset(i for i, (a, b) in enumerate(COMPOSITIONS) if (weight[six[a, b]] != 0).any())
+        # G_i lives on the multisets holding composition i's two cards (distinct: the two cards added to every
+        # four-card multiset); there it is the gain seat_search bounds
+        self.at, self.switch = gain_terms(self.counter, self.pay)
+        self.dealt = frozenset(i for i in range(len(COMPOSITIONS)) if (weight[self.at[i]] != 0).any())
 
     def counts(self, draws: Draws) -> np.ndarray:
         """A(draws): the other seats' cumulative counts when they draw on ``draws``."""
@@ -183,12 +181,9 @@ class CommonSearch:
                 break
             low, high = low | draw, high - stand
         split = max(bounds, key=lambda i: bounds[i][1] - bounds[i][0])
-        if split in self.best[1]:
-            self.visit(low | {split}, high)
-            self.visit(low, high - {split})
-        else:
-            self.visit(low, high - {split})
-            self.visit(low | {split}, high)
+        children = [(low | {split}, high), (low, high - {split})]  # the best met's side first
+        for child in children if split in self.best[1] else children[::-1]:
+            self.visit(*child)
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
@@ -199,7 +194,6 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
     search.best = (search.value(first), first)
     search.visit(frozenset(), search.dealt)
-    total = counter.rules.shoe.reduced()[1] ** (3 * players + 3) if counter.rules.infinite else \
-        counter.rules.shoe.ordered(3 * players + 3)
     value, drawn = search.best
+    total = round_total(counter.rules.shoe, players, counter.rules.infinite)
     return strategy_of(drawn, "best common"), Fraction(value, total * pay.denominator), search

@@ -251,6 +251,12 @@ class SeatCounts:
     others: Strategy | None  # what the other seats play (None: no other seat)
 
 
+def round_total(shoe: Shoe, players: int, infinite: bool) -> int:
+    """Every combination of a round: the 3 x players + 3 cards it can use, ordered (with replacement on an
+    infinite shoe)."""
+    return shoe.reduced()[1] ** (3 * players + 3) if infinite else shoe.ordered(3 * players + 3)
+
+
 def class_rows(shoe: Shoe, players: int, others: Strategy, infinite: bool) -> np.ndarray:
     """(5005, 12) object: card sequences of the other seats by class, for each multiset of your six slots
     (on an infinite shoe the same row for every multiset)."""
@@ -271,7 +277,7 @@ def seat_counts(shoe: Shoe, players: int, others: Strategy, tableau: tuple[str, 
     weight = six.weights(shoe, infinite)
     cls_rows = class_rows(shoe, players, others, infinite) if rows is None else rows
     v = weight[:, None] * cls_rows
-    total = shoe.reduced()[1] ** (3 * players + 3) if infinite else shoe.ordered(3 * players + 3)
+    total = round_total(shoe, players, infinite)
     u = _slot_orderings(tableau, all_stand)  # (4, 10, 2, 715, 12)
     four = u.shape[3]
     bits = limb_bits(four * CLASSES, int(u.max()))
@@ -440,7 +446,7 @@ class SeatCounter:
 
         counts = np.asarray(self.store.get(key, build)["counts"], dtype=object)
         shoe = r.shoe
-        total = shoe.reduced()[1] ** (3 * players + 3) if r.infinite else shoe.ordered(3 * players + 3)
+        total = round_total(shoe, players, r.infinite)
         for a in range(2):
             if sum(counts[:, :, :, a].ravel()) != total:
                 raise AssertionError("seat counts do not add up to the total")
