@@ -72,16 +72,19 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
     value = _every_value(3, SMALL, PAY)
     dealt = sorted(search.dealt)
     loose = 0
+    _, _, _, root = search.increments(frozenset(), frozenset(dealt))
     for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt)),
                       (frozenset(), frozenset(dealt[1:])), (frozenset(dealt[2:3]), frozenset(dealt[:4]))]:
-        v_low, v_high, bounds = search.increments(low, high)
-        assert (v_low, v_high) == (value[low], value[high])
-        for i, (lo, hi) in bounds.items():
-            free = sorted(high - low - {i})
-            seen = [value[low | set(x) | {i}] - value[low | set(x)]
-                    for k in range(len(free) + 1) for x in combinations(free, k)]
-            assert lo <= min(seen) and max(seen) <= hi
-            loose += lo < min(seen) or max(seen) < hi
+        own = search.increments(low, high)
+        inherited = search.increments(low, high, {i: root[i] for i in high - low})  # the root's anchors
+        for v_low, v_high, bounds, _ in (own, inherited):
+            assert (v_low, v_high) == (value[low], value[high])
+            for i, (lo, hi) in bounds.items():
+                free = sorted(high - low - {i})
+                seen = [value[low | set(x) | {i}] - value[low | set(x)]
+                        for k in range(len(free) + 1) for x in combinations(free, k)]
+                assert lo <= min(seen) and max(seen) <= hi
+                loose += lo < min(seen) or max(seen) < hi
     assert loose  # the test sees bounds hold with room, not only equalities
     best, ev, _ = best_common(counter, 3, PAY, strategy_of(frozenset(), "never"))
     sc = counter.seat(3, best)

@@ -27,6 +27,12 @@ bounds tighten as the box narrows. If every D_i on the box is positive, every be
 box draws on i (adding i to any strategy without it gains); if every one is negative, it stands. And
 V(S) <= V(L) + sum over free i of max(0, the most D_i can be), telescoping from L (or from H down).
 
+Anchors. The bounds above cost two evaluations per free composition (L + i, H - i). By the lemma, the
+d_i(L') and d_i(H' - i) of an enclosing box L' <= L <= H <= H' also bound d_i(S) on the box, so a
+node first tries its parent's anchors, with A(S + i) read anywhere between A(H) and A(L): two
+evaluations (L and H). Only when those decide nothing does the node evaluate its own anchors. On
+8 decks with three seats this halves the evaluations (1112 to 661) on the same tree.
+
 The search is depth first: at each node the compositions the bounds settle are fixed, a node whose
 value bound does not beat the best strategy met is dropped, and the rest is split. Every strategy
 evaluated on the way (L, H, L + i, H - i) is offered as the best met. Nothing dropped beats it, so
@@ -62,6 +68,9 @@ from .shoe import VALUES, Multisets
 # other seats' cumulative counts kept at once: an entry is 5005 x 12 Python ints (a few MB); a node
 # reads its own box's and its parent's
 _KEPT = 256
+
+
+Anchors = dict[int, tuple[np.ndarray, np.ndarray]]  # per free composition i: d_i at a box's low end, at high - i
 
 
 def _positive(x: np.ndarray) -> np.ndarray:
@@ -132,8 +141,11 @@ class CommonSearch:
         if value > self.best[0]:
             self.best = (value, draws)
 
-    def increments(self, low: Draws, high: Draws) -> tuple[int, int, dict[int, tuple[int, int]]]:
-        """V(low), V(high), and the least and greatest D_i over the box for every free composition."""
+    def increments(self, low: Draws, high: Draws, anchors: Anchors | None = None
+                   ) -> tuple[int, int, dict[int, tuple[int, int]], Anchors]:
+        """V(low), V(high), the least and greatest D_i over the box for every free composition, and the anchors
+        d_i(low), d_i(high - i) they used. Given an enclosing box's ``anchors`` (valid here by the lemma), only
+        low and high are evaluated, and D_i's exact value at low is bounded instead."""
         free = high - low
         a_low, a_high = self.counts(low), self.counts(high)
         k_low, k_high = self.coefficients(low), self.coefficients(high)
@@ -145,32 +157,41 @@ class CommonSearch:
             pos_g[self.at[j]] += _positive(self.switch[j])
             neg_g[self.at[j]] += _positive(-self.switch[j])
         pos_k, neg_k = _positive(k_low), _positive(-k_low)
-        out = {}
+        out, made = {}, {}
         for i in free:
             at, g = self.at[i], self.switch[i]
             pos_i, neg_i = _positive(g), _positive(-g)
-            a_up, a_down = self.counts(low | {i}), self.counts(high - {i})
-            d_low = a_up - a_low  # d_i(L)
-            d_high = a_high - a_down  # d_i(H - i), at least d_i(L)
-            exact = _dot(g, a_up[at]) + _dot(k_low, d_low)
-            self.offer(low | {i}, v_low + exact)
-            self.offer(high - {i}, _dot(k_high, a_down) - _dot(g, a_down[at]))
-            own = a_up[at] - a_high[at]  # your own switch read anywhere from A(H) to A(L + i)
-            taken = -d_low
-            spread = d_high - d_low
-            lo = exact - _dot(own, pos_i) - (_dot(taken, pos_g) - _dot(taken[at], pos_i)) - _dot(spread, neg_k)
-            hi = exact + _dot(own, neg_i) + (_dot(taken, neg_g) - _dot(taken[at], neg_i)) + _dot(spread, pos_k)
+            if anchors is None:
+                a_up, a_down = self.counts(low | {i}), self.counts(high - {i})
+                d_low = a_up - a_low  # d_i(L)
+                d_high = a_high - a_down  # d_i(H - i), at least d_i(L)
+                made[i] = (d_low, d_high)
+                exact = _dot(g, a_up[at]) + _dot(k_low, d_low)
+                self.offer(low | {i}, v_low + exact)
+                self.offer(high - {i}, _dot(k_high, a_down) - _dot(g, a_down[at]))
+                own = a_up[at] - a_high[at]  # your own switch read anywhere from A(H) to A(L + i)
+                spread = d_high - d_low
+                lo = exact - _dot(own, pos_i) - _dot(spread, neg_k)
+                hi = exact + _dot(own, neg_i) + _dot(spread, pos_k)
+            else:
+                d_low, d_high = anchors[i]  # d_i(S) lies between them for every S of this box
+                lo = (_dot(pos_i, a_high[at]) - _dot(neg_i, a_low[at]) + _dot(pos_k, d_low) - _dot(neg_k, d_high))
+                hi = (_dot(pos_i, a_low[at]) - _dot(neg_i, a_high[at]) + _dot(pos_k, d_high) - _dot(neg_k, d_low))
+            taken = -d_low  # what the other free switches can lose to d_i
+            lo -= _dot(taken, pos_g) - _dot(taken[at], pos_i)
+            hi += _dot(taken, neg_g) - _dot(taken[at], neg_i)
             out[i] = (lo, hi)
-        return v_low, v_high, out
+        return v_low, v_high, out, (made if anchors is None else anchors)
 
-    def visit(self, low: Draws, high: Draws) -> None:
-        """Search the strategies that draw on ``low``, stand outside ``high`` and do either between."""
+    def visit(self, low: Draws, high: Draws, anchors: Anchors | None = None) -> None:
+        """Search the strategies that draw on ``low``, stand outside ``high`` and do either between; ``anchors``
+        from an enclosing box are tried first, and a node evaluates its own only when they decide nothing."""
         self.nodes += 1
         while True:
             if self.progress is not None:
                 self.progress(f"best common strategy: node {self.nodes}, {len(high - low)} free, "
                               f"{self.evaluations} evaluations")
-            v_low, v_high, bounds = self.increments(low, high)
+            v_low, v_high, bounds, used = self.increments(low, high, anchors)
             top = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
                       v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
             if top <= self.best[0]:
@@ -178,12 +199,16 @@ class CommonSearch:
             draw = frozenset(i for i, (lo, _) in bounds.items() if lo > 0)
             stand = frozenset(i for i, (_, hi) in bounds.items() if hi < 0)
             if not draw and not stand:
-                break
+                if anchors is None:
+                    break
+                anchors = None  # the enclosing box's anchors decide nothing more: this box's own
+                continue
             low, high = low | draw, high - stand
+            anchors = used
         split = max(bounds, key=lambda i: bounds[i][1] - bounds[i][0])
         children = [(low | {split}, high), (low, high - {split})]  # the best met's side first
         for child in children if split in self.best[1] else children[::-1]:
-            self.visit(*child)
+            self.visit(*child, used)
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
