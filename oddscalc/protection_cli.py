@@ -215,24 +215,24 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.argument("game", type=click.Choice(["house-baccarat"]))
 @table_option
 @click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
-              help="Seats filled (every equilibrium at any size; the tables of common strategies and best "
-                   "replies up to 5).")
+              help="Seats filled (every equilibrium, the common strategies draw on 0 to t and best replies to "
+                   "them at any size; the cooperative search by composition up to 5).")
 @decks_option
 @click.option("--exhaustive", is_flag=True,
-              help="Search every strategy by two-card total (256), not 9 thresholds; with third cards shown and 3 "
-                   "or 4 seats, start the equilibrium search from the 9 thresholds, not the hidden game's "
-                   "equilibrium alone.")
+              help="Search every strategy by two-card total (256), not 9 thresholds (up to 5 seats); with third "
+                   "cards shown and 3 or 4 seats, start the equilibrium search from the 9 thresholds, not the "
+                   "hidden game's equilibrium alone.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
-              help="Give the edge by seats filled up to this many (default: --players; 7 on an infinite shoe).")
+              help="Give the edge by seats filled up to this many (default: --players, or none past 5 seats).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
               help="Third cards hidden until the house plays, or shown as dealt in seat order (2 to 4 seats); "
                    "default: the table's third_cards.")
 @click.option("--others", metavar="draw-A-B",
-              help="One seat's best reply when every other seat plays this (e.g. draw-0-5; the only search past "
-                   "5 seats, where the default is the equilibrium).")
+              help="One seat's best reply when every other seat plays this (e.g. draw-0-5), beside the symmetric "
+                   "equilibrium.")
 @click.option("--prove-common", "prove_common", is_flag=True,
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, 2 to 5 "
-                   "seats), not only a local optimum. 8 decks: about 2 minutes with 3 seats; 4 seats took more "
+                   "seats), not only a local optimum. 8 decks: about 90 s with 3 seats; 4 seats took more "
                    "than half an hour.")
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
@@ -284,19 +284,14 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
             found.append(shown_seats.reply_section(rules.shoe, players, rules.house_tableau, rules.all_stand,
                                                    rules.pay, stated, bar.say))
             bar.finish()
-    elif players > SEAT_GAME_MAX_PLAYERS:
-        from .games.seat_game import edge_section, equilibrium_section
-
-        bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
-        every, found_here = equilibrium_section(session.counts(rules), players, rules.pay, bar.say)
-        edge = [edge_section(session.counts(rules), rules.pay, edge_to, bar.say, found_here, players)] \
-            if edge_to else []
-        bar.finish()
-        found = [*edge, every, *reply_sections(session.counts(rules), players, rules.pay, stated)]
     else:
+        if exhaustive and players > SEAT_GAME_MAX_PLAYERS:
+            raise OptionError(f"--exhaustive: every strategy by total (256 evaluations of the other seats) is given "
+                              f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
-        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
-                         prove_common)
+        # past the cooperative search's sizes the edge by seats filled (every smaller table solved) is asked for
+        edge = edge_to if players > SEAT_GAME_MAX_PLAYERS else (edge_to or players)
+        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge, bar.say, prove_common)
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)

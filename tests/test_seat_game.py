@@ -100,17 +100,22 @@ def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: 
     assert edge.records()[0]["ev"] == Fraction(317_218_834_208, 2_789_284_751_955)  # one seat, unchanged
 
 
-def test_past_the_full_search_the_seats_command_gives_the_equilibrium_and_a_reply(
+def test_past_the_cooperative_search_the_seats_command_gives_the_family_and_replies(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.games import seat_game
 
     monkeypatch.setattr(seat_game, "SEAT_GAME_MAX_PLAYERS", 2)  # as six and seven seats are past five
-    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--edge-to", "2"])
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--edge-to", "2",
+                                  "--others", "draw-0-5"])
     assert r.exit_code == 0, r.output
-    assert "## House edge by seats filled" in r.output and "best replies to every threshold" in r.output
-    assert "| the other 2 play optimal; this seat replies best |" in r.output
+    assert "## House edge by seats filled" in r.output
     assert "## The game among 3 seats: every symmetric equilibrium" in r.output  # at any table size
-    assert "## Every seat playing one strategy" not in r.output
+    assert "## Every seat playing one strategy (3 seats)" in r.output and "## One seat's best reply" in r.output
+    assert "| cooperative: the best common strategy of the family |" in r.output
+    assert "not changed by composition: from 3 seats" in r.output and "local optimum" not in r.output
+    assert "| the other 2 play draw-0-5; this seat replies best |" in r.output
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--exhaustive"])
+    assert r.exit_code == 4 and "--exhaustive" in r.output and "Traceback" not in r.output
 
 
 def test_one_seat_replying_best_to_the_others_stated_play(sessions: Callable[[str], Session]) -> None:

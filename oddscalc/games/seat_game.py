@@ -19,7 +19,8 @@ must agree. The best common strategy of two seats is the optimum over all 2^44 (
 more seats, the best of a stated family (draw on 0 to t, or every set of totals with ``exhaustive``)
 improved one composition at a time until no single change gains, stated as a local optimum, or with
 ``prove`` the optimum over all 2^44 by ``common_search``'s branch and bound (for two seats, a second
-method that must agree with ``two_seats``).
+method that must agree with ``two_seats``). Past ``SEAT_GAME_MAX_PLAYERS`` seats it is the best of the
+family, stated so: each change by composition would cost an evaluation of the other seats.
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ from .house_baccarat import (
     solve,
 )
 
-# the tables of common strategies and best replies take 18 evaluations more than the equilibrium search;
-# a 6-seat evaluation takes about 7 s and a 7-seat one about 40 s (benchmarks/bench_baccarat.py), so
-# they stop at 5 seats, while every equilibrium and a best reply are given at every table size
+# the cooperative search changes one composition at a time, some 80 evaluations of the other seats; a
+# 6-seat evaluation takes about 4 s and a 7-seat one about 17 s (benchmarks/bench_baccarat.py), so it
+# stops at 5 seats. Every equilibrium, the family of common strategies and the best replies to it (nine
+# evaluations, shared) are given at every table size
 SEAT_GAME_MAX_PLAYERS = 5
 
 
@@ -233,15 +235,19 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
                           "replacement), as the report does.",))
 
 
-def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
+def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int | None,
              progress: Callable[[str], None] | None = None, prove: bool = False) -> list[Section]:
-    """Edge by seats filled, every equilibrium, every common strategy of the family, and best replies."""
+    """Edge by seats filled (1 to ``max_players``; None: left out), every equilibrium, every common strategy of
+    the family, and best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the
+    family, not searched further."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
-    edge = edge_section(counter, pay, max_players, progress, found, players)
+    edge = [] if max_players is None else [edge_section(counter, pay, max_players, progress, found, players)]
     shared: list[tuple[Cell, ...]] = []
     best: tuple[Strategy, Fraction] | None = None
     for s in family:
+        if progress is not None:
+            progress(f"common strategy {s.name}")
         sc = counter.seat(players, s)
         ev = seat_ev(sc, s, pay)
         shared.append((s.name, _text(s), ev, -ev, "yes" if is_best_reply(sc, s, pay) else "no"))
@@ -249,14 +255,22 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
             best = (s, ev)
     assert best is not None
     family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
-    section = dataclasses.replace(section, rows=section.rows + (
-        cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove),))
+    if players <= SEAT_GAME_MAX_PLAYERS:
+        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove)
+    else:
+        s, ev = best
+        stable = any(f.strategy.draws == s.draws for f in found)
+        row = ("cooperative: the best common strategy of the family", _text(s), ev, -ev,
+               f"the best of {family_text}, not changed by composition: from {SEAT_GAME_MAX_PLAYERS + 1} seats each "
+               f"change costs an evaluation of the other {players - 1} seats" +
+               ("; an equilibrium too" if stable else "; not an equilibrium: a seat gains by leaving it"))
+    section = dataclasses.replace(section, rows=section.rows + (row,))
     replies: list[tuple[Cell, ...]] = []
-    for others in thresholds():
+    for others in thresholds():  # the family's seat counts again: nothing more is counted
         reply, ev = best_reply(counter, players, pay, others)
         replies.append((others.name, _text(reply), ev, -ev))
     return [
-        edge,
+        *edge,
         section,
         Section("common_strategies", f"Every seat playing one strategy ({players} seats)",
                 _columns(Column("name", "Strategy"), Column("strategy", "Plays"),
@@ -285,10 +299,5 @@ def reply_sections(counter: SeatCounter, players: int, pay: Fraction, others: St
     return [Section("seat_replies", f"{players} seats: the equilibrium and one seat's best reply",
                     _columns(Column("concept", "Concept"), Column("strategy", "This seat plays"),
                              Column("how", "Note")), tuple(rows),
-                    intro=((f"Exact on the finite shoe. With {players} seats the tables of common strategies and of "
-                            "best replies to every threshold (18 evaluations of the other seats more, given up to "
-                            f"{SEAT_GAME_MAX_PLAYERS} seats) are left out; here one seat's best reply to the others' "
-                            "stated play (--others, default the equilibrium reached by best replies)."
-                            if players > SEAT_GAME_MAX_PLAYERS
-                            else "Exact on the finite shoe: one seat's best reply to the others' stated play "
-                            "(--others), beside the symmetric equilibrium reached by best replies."),))]
+                    intro=("Exact on the finite shoe: one seat's best reply to the others' stated play (--others), "
+                           "beside the symmetric equilibrium reached by best replies.",))]
