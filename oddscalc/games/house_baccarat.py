@@ -23,9 +23,9 @@ drew, or the highest third card they drew is z. Then
 
 The first factor is enumerated once with numpy: the 10**4 orderings of the four slots after your
 two cards, for every two-card total of yours, both actions and every class. The last is the
-other-seat recursion of ``seats`` (by rank in ``seat_levels`` from three other seats). Its state
+other-seat recursion of ``seats`` (by rank in ``seat_levels`` from two other seats). Its state
 space grows with every seat; the finite shoe is exact up to ``FINITE_EXACT_MAX_PLAYERS`` players,
-now every table size (a full table's report takes about 41 s and 6 GB, benchmarks/bench_baccarat.py).
+now every table size (a full table's report takes about 25 s and 4.5 GB, benchmarks/bench_baccarat.py).
 Beyond that limit, were it lowered, the report is exact on an infinite shoe (cards with replacement,
 13 ** (3N + 3) sequences, where the other seats are independent), and ``oddscalc simulate``
 estimates the finite shoe. The counts carry no pays and depend on the
