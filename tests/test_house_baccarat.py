@@ -280,7 +280,7 @@ def test_named_strategies_and_draw_on(session: Session, tmp_path: Path) -> None:
     a = session.analyze(t, RunOptions(strategy="draw-0-5"))
     assert a.wager("main").strategy.startswith("draw-0-5: draw on 0, 1, 2, 3, 4, 5")
     assert a.wager("main").expected_value < a.wager("main").extras["expected_value_optimal_play"]
-    assert a.headline[0].startswith("This game favours the PLAYER")  # still the optimal-play figure
+    assert a.headline[0].startswith("This game favours the PLAYER: under optimal play")  # one seat
     with pytest.raises(OptionError):
         session.analyze(t, RunOptions(strategy="draw-5-2"))
     with pytest.raises(OptionError):
@@ -309,6 +309,10 @@ def test_two_players_fixed_point_and_sitting_out(session: Session) -> None:
     assert best_by_composition(solved.counts, Fraction(1)).draws == solved.strategy.draws  # a best response to itself
     assert w.expected_value == seat_ev(solved.counts, solved.strategy, Fraction(1))
     assert "416P9" in a.convention and a.rules["shoe"] == "finite (exact)"
+    # with several seats "optimal" is one equilibrium of a game among them: the headline names the concept
+    assert "under the symmetric equilibrium reached by best replies" in a.headline[0]
+    assert "optimal play" not in a.headline[0]
+    assert any("every symmetric equilibrium" in h for h in a.headline)
 
 
 def test_seat_counts_are_stored_per_strategy(tmp_path: Path) -> None:

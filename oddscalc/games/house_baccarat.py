@@ -550,10 +550,13 @@ def _decisions(sc: SeatCounts, played: Strategy) -> Decisions:
                      keys=COMPOSITIONS)
 
 
-def _favours(ev: Fraction, exact_finite: bool) -> str:
+def _favours(ev: Fraction, exact_finite: bool, players: int) -> str:
     who = "the PLAYER" if ev > 0 else "the HOUSE" if ev < 0 else "neither side"
     shoe = "" if exact_finite else " (infinite shoe)"
-    return (f"This game favours {who}: under optimal play a player's expected value is {_pct(ev)} per unit staked"
+    # with several seats "optimal" has no single meaning: the seats play a game, and this is one equilibrium of it
+    concept = "optimal play" if players == 1 else \
+        "the symmetric equilibrium reached by best replies (every seat plays it; it need not be the only one)"
+    return (f"This game favours {who}: under {concept} a player's expected value is {_pct(ev)} per unit staked"
             f"{shoe}, a house edge of {_pct(-ev)} (exact EV {frac_str(ev)}).")
 
 
@@ -673,13 +676,13 @@ class HouseBaccarat:
         reading = ("the house stands when no player drew (literal reading of the sheet)"
                    if rules.all_stand == "never" else
                    "the house draws on 0-5 when every player stood (as in punto banco)")
-        headline = [_favours(ev_opt, exact_finite)]
+        headline = [_favours(ev_opt, exact_finite, players)]
         if played.strategy.draws != optimum.strategy.draws:
             line = (f"With the play of this report ({_strategy_text(played.strategy)}) a player's EV is "
                     f"{_pct(ev_played)} per unit staked (exact {frac_str(ev_played)}).")
             if ev_played > ev_opt:
                 reply = best_by_composition(played.counts, pay, "best reply")
-                line += (" That is more than under optimal play only because every seat plays it (their third "
+                line += (" That is more than under the equilibrium only because every seat plays it (their third "
                          "cards make the house draw more): against such seats your own best play "
                          f"({_strategy_text(reply).removeprefix('best reply: ')}) earns "
                          f"{_pct(seat_ev(played.counts, reply, pay))}.")
@@ -687,8 +690,9 @@ class HouseBaccarat:
         headline.append(f"Reading: {reading}; {players} player{'s' if players > 1 else ''} at the table"
                         + ("" if players == 1 else ", every seat playing the same strategy") + f"; {shoe_text}.")
         headline.append("The house's edge depends on how many seats are filled, and with several seats the players' "
-                        "choices are a game among them (equilibria, a common strategy, best replies): oddscalc seats "
-                        "house-baccarat --players N.")
+                        "choices are a game among them: oddscalc seats house-baccarat --players N gives the edge by "
+                        "seats filled, every symmetric equilibrium, the best common "
+                        "strategy the seats could agree on, and one seat's best reply to the others.")
 
         notes = [f"Shoe: {shoe_text}."]
         if players > 1:
