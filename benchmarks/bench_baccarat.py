@@ -10,9 +10,9 @@
   three seats with third cards shown (the sequential game's equilibrium search), 60 s; four, 300 s;
 - ``seats`` with 2 to SEAT_GAME_MAX_PLAYERS seats (every equilibrium, the common strategies, the best
   replies, the cooperative search), nothing stored: 120 s each; with three and ``--prove-common`` (the
-  best common strategy proven over all 2^44 by branch and bound), 180 s; with seven, every equilibrium,
-  the family of common strategies and the best replies to it (about twelve full-table evaluations of
-  17 s): 300 s;
+  best common strategy proven over all 2^44 by branch and bound), 180 s; with seven, the edge by seats
+  filled, every equilibrium, the family of common strategies and the best replies to it (about twelve
+  full-table evaluations of 17 s, and the smaller tables): 300 s;
 - with ``--limit``: one exact finite-shoe evaluation of a full table's six other seats, the
   measurement behind the limit.
 
@@ -137,7 +137,7 @@ def main() -> int:
     out.seconds("seats house-baccarat --players 3 --prove-common: the best common strategy over all 2^44",
                 cli(["seats", "house-baccarat", "--players", "3", "--prove-common"], COLD)[0], 180)
     n = FINITE_EXACT_MAX_PLAYERS
-    out.seconds(f"seats house-baccarat --players {n}: every equilibrium, the family and the best replies to it",
+    out.seconds(f"seats house-baccarat --players {n}: the edge by seats, every equilibrium, the family, best replies",
                 cli(["seats", "house-baccarat", "--players", str(n)], COLD)[0], 300)
     for n, target in ((2, 60), (3, 60), (4, 300)):
         shown = ["seats", "house-baccarat", "--players", str(n), "--third-cards", "shown"]

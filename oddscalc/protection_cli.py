@@ -223,7 +223,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
                    "cards shown and 3 or 4 seats, start the equilibrium search from the 9 thresholds, not the "
                    "hidden game's equilibrium alone.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
-              help="Give the edge by seats filled up to this many (default: --players, or none past 5 seats).")
+              help="Give the edge by seats filled up to this many (default: --players).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
               help="Third cards hidden until the house plays, or shown as dealt in seat order (2 to 4 seats); "
                    "default: the table's third_cards.")
@@ -289,9 +289,8 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
             raise OptionError(f"--exhaustive: every strategy by total (256 evaluations of the other seats) is given "
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
-        # past the cooperative search's sizes the edge by seats filled (every smaller table solved) is asked for
-        edge = edge_to if players > SEAT_GAME_MAX_PLAYERS else (edge_to or players)
-        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge, bar.say, prove_common)
+        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
+                         prove_common)
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)

@@ -235,14 +235,14 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
                           "replacement), as the report does.",))
 
 
-def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int | None,
+def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
              progress: Callable[[str], None] | None = None, prove: bool = False) -> list[Section]:
-    """Edge by seats filled (1 to ``max_players``; None: left out), every equilibrium, every common strategy of
-    the family, and best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the
-    family, not searched further."""
+    """Edge by seats filled (1 to ``max_players``), every equilibrium, every common strategy of the family, and
+    best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the family, not
+    searched further."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
-    edge = [] if max_players is None else [edge_section(counter, pay, max_players, progress, found, players)]
+    edge = edge_section(counter, pay, max_players, progress, found, players)
     shared: list[tuple[Cell, ...]] = []
     best: tuple[Strategy, Fraction] | None = None
     for s in family:
@@ -270,7 +270,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
         reply, ev = best_reply(counter, players, pay, others)
         replies.append((others.name, _text(reply), ev, -ev))
     return [
-        *edge,
+        edge,
         section,
         Section("common_strategies", f"Every seat playing one strategy ({players} seats)",
                 _columns(Column("name", "Strategy"), Column("strategy", "Plays"),
