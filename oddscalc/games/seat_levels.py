@@ -45,6 +45,13 @@ def _block(b: int, rows: int) -> tuple[int, int]:
 
 
 @numba.njit(cache=True)
+def _scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One block's scratch: a multiset, its bars, the cards left, and its rank prefixes (``_prefixes``)."""
+    return (np.empty(VALUES, dtype=np.int64), np.empty(VALUES, dtype=np.int64), np.empty(VALUES, dtype=np.int64),
+            np.empty((3, VALUES), dtype=np.int64))
+
+
+@numba.njit(cache=True)
 def _rank(cnt: np.ndarray, binom: np.ndarray) -> int:
     """Colex rank of a multiset among all of its size (bar i sits after the cards of values below i)."""
     r = 0
@@ -138,9 +145,7 @@ def one_seat(size: int, c: np.ndarray, natural: np.ndarray, standing: np.ndarray
     rows = binom[size + VALUES - 1, VALUES - 1]
     out = np.empty((rows, CLASSES), dtype=np.int32)
     for b in numba.prange(BLOCKS):
-        cnt = np.empty(VALUES, dtype=np.int64)
-        bars = np.empty(VALUES, dtype=np.int64)
-        rr = np.empty(VALUES, dtype=np.int64)
+        cnt, bars, rr, _ = _scratch()
         lo, hi = _block(b, rows)
         for r in range(lo, hi):
             _unrank(r, size, binom, cnt, bars)
@@ -161,9 +166,7 @@ def third_card(size: int, c: np.ndarray, below: np.ndarray, binom: np.ndarray) -
     rows = binom[size + VALUES - 1, VALUES - 1]
     out = np.zeros((rows, CLASSES), dtype=np.int64)
     for b in numba.prange(BLOCKS):
-        cnt = np.empty(VALUES, dtype=np.int64)
-        bars = np.empty(VALUES, dtype=np.int64)
-        pre = np.empty((3, VALUES), dtype=np.int64)
+        cnt, bars, _, pre = _scratch()
         lo, hi = _block(b, rows)
         for r in range(lo, hi):
             _unrank(r, size, binom, cnt, bars)
@@ -192,11 +195,8 @@ def two_seats(size: int, c: np.ndarray, kinds: np.ndarray, natural: np.ndarray, 
     out = np.empty((rows, CLASSES, width), dtype=np.int64)
     mask = (1 << bits) - 1
     for b in numba.prange(BLOCKS):
-        cnt = np.empty(VALUES, dtype=np.int64)
-        bars = np.empty(VALUES, dtype=np.int64)
-        rr = np.empty(VALUES, dtype=np.int64)
+        cnt, bars, rr, pre = _scratch()
         acc = np.empty(CLASSES, dtype=np.int64)
-        pre = np.empty((3, VALUES), dtype=np.int64)
         lo, hi = _block(b, rows)
         for q in range(lo, hi):
             _two_seats_row(q, size, c, kinds, natural, stand_below, draw_below, binom, cnt, bars, rr, acc, pre)
@@ -257,9 +257,7 @@ def third_card_limbs(size: int, c: np.ndarray, below: np.ndarray, bits: int, bin
     rows = binom[size + VALUES - 1, VALUES - 1]
     out = np.zeros((rows, CLASSES, width), dtype=np.int64)
     for b in numba.prange(BLOCKS):
-        cnt = np.empty(VALUES, dtype=np.int64)
-        bars = np.empty(VALUES, dtype=np.int64)
-        pre = np.empty((3, VALUES), dtype=np.int64)
+        cnt, bars, _, pre = _scratch()
         lo, hi = _block(b, rows)
         for r in range(lo, hi):
             _unrank(r, size, binom, cnt, bars)
@@ -309,11 +307,8 @@ def seats_limbs(size: int, seats: int, c: np.ndarray, kinds: np.ndarray, natural
     rows = binom[size + VALUES - 1, VALUES - 1]
     out = np.zeros((rows, CLASSES, width), dtype=np.int64)
     for b in numba.prange(BLOCKS):
-        cnt = np.empty(VALUES, dtype=np.int64)
-        bars = np.empty(VALUES, dtype=np.int64)
-        rr = np.empty(VALUES, dtype=np.int64)
+        cnt, bars, rr, pre = _scratch()
         nat = np.empty((1, width), dtype=np.int64)
-        pre = np.empty((3, VALUES), dtype=np.int64)
         lo, hi = _block(b, rows)
         for r in range(lo, hi):
             _unrank(r, size, binom, cnt, bars)
