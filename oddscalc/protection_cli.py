@@ -232,8 +232,8 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
                    "equilibrium.")
 @click.option("--prove-common", "prove_common", is_flag=True,
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, 2 to 5 "
-                   "seats), not only a local optimum. 8 decks: about 90 s with 3 seats; 4 seats took more "
-                   "than half an hour.")
+                   "seats), not only a local optimum. 8 decks: about 50 s with 3 seats, 18 minutes with 4; 5 "
+                   "not tried.")
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, prove_common: bool, fresh: bool) -> None:
