@@ -61,7 +61,7 @@ from .house_baccarat import (
     class_rows,
     round_total,
 )
-from .seat_search import Draws, _on_cumulative, cumulative, gain_terms, strategy_of
+from .seat_search import Draws, _on_cumulative, cumulative, dealt, gain_terms, strategy_of
 from .seats import CLASSES
 from .shoe import VALUES, Multisets
 
@@ -110,7 +110,7 @@ class CommonSearch:
         # G_i lives on the multisets holding composition i's two cards (distinct: the two cards added to every
         # four-card multiset); there it is the gain seat_search bounds
         self.at, self.switch = gain_terms(self.counter, self.pay)
-        self.dealt = frozenset(i for i in range(len(COMPOSITIONS)) if (weight[self.at[i]] != 0).any())
+        self.dealt = dealt(self.counter, self.at)
 
     def counts(self, draws: Draws) -> np.ndarray:
         """A(draws): the other seats' cumulative counts when they draw on ``draws``."""

@@ -89,6 +89,13 @@ def gain_terms(counter: SeatCounter, pay: Fraction) -> tuple[np.ndarray, np.ndar
     return rows, coef
 
 
+def dealt(counter: SeatCounter, rows: np.ndarray) -> Draws:
+    """The compositions some deal can give (``rows``: ``gain_terms``'s multisets holding each one's two cards);
+    for the others every such multiset has weight 0."""
+    weight = Multisets.of_size(6).weights(counter.rules.shoe, counter.rules.infinite)
+    return frozenset(i for i in range(len(COMPOSITIONS)) if (weight[rows[i]] != 0).any())
+
+
 def strategy_of(draws: Draws, name: str) -> Strategy:
     """The strategy drawing on these compositions."""
     m = np.zeros((10, 10), dtype=bool)
@@ -112,9 +119,7 @@ class Search:
 
     def __post_init__(self) -> None:
         self.rows, self.coef = gain_terms(self.counter, self.pay)
-        weight = Multisets.of_size(6).weights(self.counter.rules.shoe, self.counter.rules.infinite)
-        # a composition no deal can give: every multiset holding its two cards has weight 0
-        self.dealt = frozenset(i for i in range(len(COMPOSITIONS)) if any(weight[self.rows[i]] != 0))
+        self.dealt = dealt(self.counter, self.rows)
         self._kept: dict[Draws, np.ndarray] = {}
 
     def cumulative(self, draws: Draws) -> np.ndarray:
