@@ -157,70 +157,66 @@ def _over(run: Callable[[list[np.ndarray], Mods], list[np.ndarray]], below: list
         return run(as_moduli(below, have, want), want)
     k = 62 - seat
     (low,), (high,) = run([below[0] & ((1 << k) - 1)], [None]), run([below[0] >> k], [None])
-    return [(high % p * pow(2, k, p) + low % p) % p for p in want if p is not None]
+    from .shown_sums import join
+
+    primes = np.array([p for p in want if p is not None], dtype=np.int64)
+    if not ((primes > 1 << (_PRIME_BITS - 1)) & (primes < 1 << _PRIME_BITS)).all():
+        raise AssertionError("the join's reduction is exact for primes between 2**27 and 2**28 only")
+    joined = join(high.ravel(), low.ravel(), primes, np.array([pow(2, k, int(p)) for p in primes], dtype=np.int64))
+    return [j.reshape(high.shape) for j in joined]
 
 
 def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, plus2: np.ndarray, states: np.ndarray,
             below: Sequence[np.ndarray], after: int, mods: Mods, starts: Sequence[int]) -> list[np.ndarray]:
     """(len(keys), 12, *T) per modulus: one seat from every start class, then ``below`` ((states, 12, *T),
     what the seats after it give from each state and class; ``plus2, states`` from ``_reach``)."""
+    from .shown_sums import seat_sums, third_sums
+
     trail = below[0].shape[2:]
-    width = int(np.prod(trail, dtype=np.int64))
+    flat = [b.reshape(len(states), CLASSES, -1) for b in below]
     left = np.maximum(counts - _decode(plus2), 0)  # (plus2, 10): the third card
     nxt3 = _at(states, plus2[:, None] + VALUE_KEYS)
     on = _on(starts)
     drawing = np.flatnonzero((_draws(play) & on).any(axis=1))
-    third = []  # (plus2, 12, *T): sum over z of the cards z left x below at (state + z, class moved by z)
-    for b, p in zip(below, mods, strict=True):
-        a = np.zeros((len(plus2), CLASSES, *trail), dtype=np.int64)
-        if len(drawing):
-            for part in _blocks(len(plus2), VALUES * CLASSES * width):
-                g = b[nxt3[part][:, :, None], AFTER.T[None]]  # (m, z, s, *T)
-                a[part] = _mod(np.einsum("mz,mzs...->ms...", left[part], g), p)
-        third.append(a)
+    # (plus2, 12, T): sum over z of the cards z left x below at (state + z, class moved by z)
+    third = [third_sums(b, nxt3, left, AFTER, p or 0) if len(drawing) else
+             np.zeros((len(plus2), CLASSES, b.shape[2]), dtype=np.int64) for b, p in zip(flat, mods, strict=True)]
     stand_cls = _stand_class()
-    out = [np.zeros((len(keys), CLASSES, *trail), dtype=np.int64) for _ in mods]
-    for part in _blocks(len(keys), 55 * CLASSES * width):
+    out = [np.zeros((len(keys), CLASSES, b.shape[2]), dtype=np.int64) for b in flat]
+    for part in _blocks(len(keys), 55 * CLASSES * VALUES):
         kk = keys[part]
         mv = _Moves.of(counts, play, kk, after)
         at2 = _at(states, kk[:, None] + _CK)
         at2p = _at(plus2, kk[:, None] + _CK[drawing])
-        for o, b, a, p in zip(out, below, third, mods, strict=True):
+        for o, b, a, p in zip(out, flat, third, mods, strict=True):
             ws = _mod(mv.stand, p) * on
             wd = _mod(mv.pairs[:, drawing, None], p) * (mv.draw[drawing] & on)
-            o[part] = _mod(_mod(np.einsum("mcs,mcs...->ms...", ws, b[at2[:, :, None], stand_cls[None]]), p)
-                           + _mod(np.einsum("mcs,mcs...->ms...", wd, a[at2p]), p), p)
-    return out
+            o[part] = seat_sums(ws, at2, stand_cls, b, wd, at2p, a, p or 0)
+    return [o.reshape(len(keys), CLASSES, *trail) for o in out]
 
 
 def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.ndarray, below: Sequence[np.ndarray],
            after: int, mods: Mods, starts: Sequence[int]) -> list[np.ndarray]:
     """(len(keys), len(starts), 12 class left, *X) per modulus: one seat from each of ``starts``, the class it
     leaves written out, times ``below`` ((states, *X): what the seats counted after it give)."""
+    from .shown_sums import place_sums
+
     trail = below[0].shape[1:]
-    width = int(np.prod(trail, dtype=np.int64))
+    flat = [b.reshape(len(states), -1) for b in below]
     stand_cls = _stand_class()
-    out = [np.zeros((len(keys), len(starts), CLASSES, *trail), dtype=np.int64) for _ in mods]
+    out = [np.zeros((len(keys), len(starts), CLASSES, b.shape[1]), dtype=np.int64) for b in flat]
     drawing = np.flatnonzero(_draws(play)[:, list(starts)].any(axis=1))
-    for part in _blocks(len(keys), 55 * VALUES * width):
+    begin = np.array(starts, dtype=np.int64)
+    for part in _blocks(len(keys), 55 * VALUES * CLASSES):
         kk = keys[part]
         mv = _Moves.of(counts, play, kk, after)
         weights3 = mv.pairs[:, drawing, None] * mv.thirds[:, drawing]  # (m, drawing, 10)
         at2 = _at(states, kk[:, None] + _CK)
         at3 = _at(states, kk[:, None, None] + _CK[drawing, None] + VALUE_KEYS)
-        for o, b, p in zip(out, below, mods, strict=True):
-            ws, w3 = _mod(mv.stand, p), _mod(weights3, p)
-            q2, q3 = b[at2], b[at3]
-            for i, s in enumerate(starts):
-                stay = ws[:, :, s] * (stand_cls[:, s] == s)
-                nat = ws[:, :, s] * ((stand_cls[:, s] == NAT_CLASS) & (s != NAT_CLASS))
-                o[part, i, s] += _mod(np.einsum("mc,mc...->m...", stay, q2), p)
-                o[part, i, NAT_CLASS] += _mod(np.einsum("mc,mc...->m...", nat, q2), p)
-                by_z = _mod(np.einsum("mcz,mcz...->mz...", w3 * mv.draw[None, drawing, s, None], q3), p)
-                for z in range(VALUES):
-                    o[part, i, AFTER[s, z]] += by_z[:, z]
-            o[part] = _mod(o[part], p)
-    return out
+        for o, b, p in zip(out, flat, mods, strict=True):
+            o[part] = place_sums(_mod(mv.stand, p), at2, stand_cls, _mod(weights3, p), mv.draw[drawing], at3, AFTER,
+                                 begin, b, p or 0)
+    return [o.reshape(len(keys), len(starts), CLASSES, *trail) for o in out]
 
 
 def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequence[int]) -> np.ndarray:
