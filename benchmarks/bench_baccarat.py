@@ -16,7 +16,8 @@
 - with ``--limit``: one exact finite-shoe evaluation of a full table's six other seats, the
   measurement behind the limit;
 - with ``--long``: ``seats --players 4 --prove-common``, the best common strategy of four seats proven
-  over all 2^44 (about 18 minutes, so not in ``make bench``): 1800 s.
+  over all 2^44 (about 18 minutes, so not in ``make bench``): 1800 s; and five seats with third cards
+  shown (13 evaluations of 30 to 50 s, about 8 minutes and 9 GB): 900 s.
 
 Run: ``python benchmarks/bench_baccarat.py [repeats] [--limit] [--long]``
 """
@@ -152,6 +153,9 @@ def main() -> int:
         out.seconds("one exact evaluation of the other six seats of a full table", float(probe.stdout), None,
                     f"process {time.perf_counter() - t:.1f} s")
     if "--long" in sys.argv[1:]:
+        shown = ["seats", "house-baccarat", "--players", "5", "--third-cards", "shown"]
+        out.seconds("seats house-baccarat, 5 seats, third cards shown (8 decks, every equilibrium step exact)",
+                    cli(shown, COLD)[0], 900)
         out.seconds("seats house-baccarat --players 4 --prove-common: the best common strategy over all 2^44",
                     cli(["seats", "house-baccarat", "--players", "4", "--prove-common"], COLD)[0], 1800)
     return out.finish()

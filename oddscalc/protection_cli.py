@@ -220,12 +220,12 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @decks_option
 @click.option("--exhaustive", is_flag=True,
               help="Search every strategy by two-card total (256), not 9 thresholds (up to 5 seats); with third "
-                   "cards shown and 3 or 4 seats, start the equilibrium search from the 9 thresholds, not the "
+                   "cards shown and 3 to 5 seats, start the equilibrium search from the 9 thresholds, not the "
                    "hidden game's equilibrium alone.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
-              help="Third cards hidden until the house plays, or shown as dealt in seat order (2 to 4 seats); "
+              help="Third cards hidden until the house plays, or shown as dealt in seat order (2 to 5 seats); "
                    "default: the table's third_cards.")
 @click.option("--others", metavar="draw-A-B",
               help="One seat's best reply when every other seat plays this (e.g. draw-0-5), beside the symmetric "
@@ -238,7 +238,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, prove_common: bool, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
-    one seat's best reply to the others; with third cards shown, the seats' sequential game (2 to 4 seats)."""
+    one seat's best reply to the others; with third cards shown, the seats' sequential game (2 to 5 seats)."""
     from .games.house_baccarat import Strategy, _check_strategy, solve
     from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
     from .progress import Progress
@@ -265,8 +265,8 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                               "the sequential game's equilibria and, with --others, best replies")
         if players > shown_seats.MAX_PLAYERS:
             raise OptionError(f"third cards shown: the count is exact up to {shown_seats.MAX_PLAYERS} seats "
-                              f"(--players 2 to {shown_seats.MAX_PLAYERS}); past that a seat in the middle needs "
-                              "the seats before and after it counted together, by three classes per card multiset")
+                              f"(--players 2 to {shown_seats.MAX_PLAYERS}); with six, the seats after a middle seat "
+                              "need three classes per card multiset two levels down, past this machine's memory")
         solved = solve(session.counts(rules), players, rules.pay, "optimal")
         hidden = solved.strategy
         if players == 2:

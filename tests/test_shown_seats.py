@@ -1,12 +1,14 @@
-"""House baccarat with three or four seats and third cards shown as dealt: every seat's counts against a plain
-deal of every ordered twelve cards, playing blind as the hidden game, two seats as the two-seat count, the
-residue path as the exact one, and the equilibria's best replies."""
+"""House baccarat with three to five seats and third cards shown as dealt: every seat's counts against a plain
+deal of every ordered card sequence (twelve cards for three seats, eighteen for five), playing blind as the
+hidden game, two seats as the two-seat count, the residue path as the exact one, seats on both sides of a seat
+counted in two orders, and the equilibria's best replies."""
 
 from __future__ import annotations
 
 import functools
 import itertools
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -15,7 +17,7 @@ from click.testing import CliRunner
 
 from oddscalc.cli import EXIT_INPUT, main
 from oddscalc.games import house_baccarat as hb
-from oddscalc.games import shown_chain
+from oddscalc.games import shown_chain, shown_sums
 from oddscalc.games import shown_seats as ss
 from oddscalc.games import turn_order as to
 from oddscalc.games.house_baccarat import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Strategy
@@ -23,6 +25,8 @@ from oddscalc.games.shoe import Shoe, tableau_array
 
 SMALL = Shoe.from_ranks({"3": 5, "9": 3, "7": 6})  # 14 cards: naturals (9 9), draws and stands
 SMALL4 = Shoe.from_ranks({"3": 6, "9": 4, "7": 6})  # 16 cards: four seats and the house take 15 slots
+TWO = Shoe.from_ranks({"3": 10, "9": 10})  # 20 cards of two values: 2**18 value sequences for five seats
+SMALL5 = Shoe.from_ranks({"3": 7, "9": 5, "7": 7})  # 19 cards: five seats and the house take 18 slots
 PAY = Fraction(1)
 
 
@@ -86,6 +90,16 @@ def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
     assert len(set(evs)) == 3  # the seats play differently: a test that tells the seats apart
 
 
+def test_five_seats_equal_a_plain_deal_of_every_ordered_eighteen_cards() -> None:
+    # seat 3 has two seats on each side: the count that stacks the seats after it over the seats before it
+    plays = [_random_late(seed) for seed in (10, 12, 13, 14, 15)]
+    total = TWO.ordered(18)
+    evs = [to.late_ev(ss.seat_counts(TWO, plays, k, SHEET_TABLEAU, "never"), plays[k], PAY, total)
+           for k in range(5)]
+    assert evs == _brute(TWO, plays)
+    assert len(set(evs)) == 5
+
+
 def test_playing_blind_is_the_hidden_game() -> None:
     s = Strategy.by_totals("draw-0-4", range(5))
     for players, shoe in ((3, SMALL), (4, SMALL4)):
@@ -94,6 +108,9 @@ def test_playing_blind_is_the_hidden_game() -> None:
         for k in range(players):
             shown = ss.seat_counts(shoe, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
             assert np.array_equal(shown.sum(axis=3), hidden), (players, k)
+    hidden = hb.seat_counts(SMALL5, 5, s, SHEET_TABLEAU, "never", False).counts
+    shown = ss.seat_counts(SMALL5, [to.Late.blind(s)] * 5, 2, SHEET_TABLEAU, "never")  # the stacked count
+    assert sum(hidden[WIN].ravel()) > 0 and np.array_equal(shown.sum(axis=3), hidden)
 
 
 def test_two_seats_are_the_two_seat_count() -> None:
@@ -125,6 +142,36 @@ def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.Monkey
                for k, e in enumerate(exact))
 
 
+@pytest.mark.parametrize("exact_below", [2**63, 10**6])
+def test_seats_on_both_sides_count_the_same_stacked(monkeypatch: pytest.MonkeyPatch, exact_below: int) -> None:
+    exact = _exact_four()  # seats 2 and 3: the one seat on a side counted first, its class written out
+    rows = shown_chain._rows
+
+    def stacked(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.ndarray], k: int,
+                primes: Sequence[int]) -> tuple[shown_chain.Mods, list[np.ndarray]]:
+        if 0 < k < len(plays) - 1:
+            return shown_chain.stacked(counts, keys, n_top, plays[:k], plays[k + 1:], primes)
+        return rows(counts, keys, n_top, plays, k, primes)
+
+    monkeypatch.setattr(shown_chain, "_rows", stacked)
+    monkeypatch.setattr(shown_chain, "_EXACT_BELOW", exact_below)  # 10**6: residues over exact halves
+    for k in (1, 2):
+        assert np.array_equal(ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never"), exact[k]), k
+
+
+def test_joining_halves_modulo_primes_at_the_extremes() -> None:
+    # the compiled join reduces through a float64 quotient: check it where that is least exact
+    rng = np.random.default_rng(11)
+    high = np.concatenate([[0, 1, 2**53 - 1, 2**62, 2**63 - 1], rng.integers(0, 2**63 - 1, 995, dtype=np.int64)])
+    low = np.concatenate([[0, 2**63 - 1, 2**62 - 1, 1, 2**63 - 1], rng.integers(0, 2**63 - 1, 995, dtype=np.int64)])
+    primes = shown_chain.moduli(2**300)
+    k = 36
+    got = shown_sums.join(high, low, np.array(primes, dtype=np.int64),
+                          np.array([pow(2, k, p) for p in primes], dtype=np.int64))
+    for q, p in enumerate(primes):
+        assert got[q].tolist() == [(int(h) * 2**k + int(lo)) % p for h, lo in zip(high, low, strict=True)]
+
+
 def test_the_equilibria_reply_best_at_every_sight() -> None:
     start = Strategy.by_totals("draw-0-3", range(4))
     found = ss.equilibria(SMALL, 3, SHEET_TABLEAU, "never", PAY, [start, Strategy("draw-0-3 again", start.draws)])
@@ -149,8 +196,8 @@ def test_sitting_out_is_counted() -> None:
 
 
 def test_shown_seats_in_the_command() -> None:
-    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "5", "--third-cards", "shown"])
-    assert r.exit_code == EXIT_INPUT and "exact up to 4 seats" in r.output, r.output
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "6", "--third-cards", "shown"])
+    assert r.exit_code == EXIT_INPUT and "exact up to 5 seats" in r.output, r.output
 
 
 def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> None:

@@ -1,4 +1,4 @@
-"""House baccarat with two to four seats and third cards shown as dealt, in seat order.
+"""House baccarat with two to five seats and third cards shown as dealt, in seat order.
 
 The sheet speaks of turns ("cuando un jugador se planta o pide su tercera carta termina su turno").
 Read with third cards dealt face up in seat order, a seat decides on its two cards and what it saw
