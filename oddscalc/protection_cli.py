@@ -216,7 +216,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @table_option
 @click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
               help="Seats filled (every equilibrium, the common strategies draw on 0 to t and best replies to "
-                   "them at any size; the cooperative search by composition up to 5).")
+                   "them at any size; the cooperative search by composition up to 5, or with --by-composition).")
 @decks_option
 @click.option("--exhaustive", is_flag=True,
               help="Search every strategy by two-card total (256), not 9 thresholds (up to 5 seats); with third "
@@ -234,9 +234,14 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, 2 to 5 "
                    "seats), not only a local optimum. 8 decks: about 50 s with 3 seats, 18 minutes with 4; 5 "
                    "not tried.")
+@click.option("--by-composition", "by_composition", is_flag=True,
+              help="From 6 seats, change the best common strategy of the family one composition at a time too "
+                   "(some 90 evaluations of the other seats: about 7 minutes with 6 seats, 45 with 7); up to 5 "
+                   "seats it always is.")
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
-          third_cards: str | None, others: str | None, prove_common: bool, fresh: bool) -> None:
+          third_cards: str | None, others: str | None, prove_common: bool, by_composition: bool,
+          fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the seats' sequential game (2 to 5 seats)."""
     from .games.house_baccarat import Strategy, _check_strategy, solve
@@ -260,6 +265,9 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     if shown:
         from .games import shown_seats, turn_order
 
+        if by_composition:
+            raise OptionError("--by-composition applies to third cards hidden: the common strategy is a hidden "
+                              "game's notion")
         if edge_to is not None:
             raise OptionError("--edge-to applies to third cards hidden; with third cards shown the report gives "
                               "the sequential game's equilibria and, with --others, best replies")
@@ -290,7 +298,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
-                         prove_common)
+                         prove_common, by_composition)
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)

@@ -13,7 +13,7 @@ from test_house_baccarat import LITERAL, brute_two, seat_counts
 
 from oddscalc.analysis import Session
 from oddscalc.cli import main
-from oddscalc.games import two_seats
+from oddscalc.games import seat_search, two_seats
 from oddscalc.games.house_baccarat import (
     COMPOSITIONS,
     LOSS,
@@ -116,6 +116,32 @@ def test_past_the_cooperative_search_the_seats_command_gives_the_family_and_repl
     assert "| the other 2 play draw-0-5; this seat replies best |" in r.output
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--exhaustive"])
     assert r.exit_code == 4 and "--exhaustive" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--third-cards", "shown",
+                                  "--by-composition"])
+    assert r.exit_code == 4 and "--by-composition applies to third cards hidden" in r.output
+
+
+def test_the_search_by_composition_asked_for_past_its_default_size(sessions: Callable[[str], Session],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from oddscalc.games import seat_game
+
+    monkeypatch.setattr(seat_game, "SEAT_GAME_MAX_PLAYERS", 2)  # as six and seven seats are past five
+    counter = _counter(sessions, 1)
+    rows = seat_game.sections(counter, 3, ONE, False, 3, by_composition=True)[1].records()
+    found = rows[-1]
+    how, found_ev = found["how"], found["ev"]
+    assert isinstance(how, str) and isinstance(found_ev, Fraction)
+    assert found["concept"] == "cooperative: the best common strategy found" and "local optimum" in how
+    assert "--prove-common" not in how  # refused past five seats: not offered
+    family = {s.name: seat_ev(counter.seat(3, s), s, ONE) for s in thresholds()}
+    assert found_ev >= max(family.values())
+    start = next(s for s in thresholds() if family[s.name] == max(family.values()))
+    best, ev, _ = seat_game.improve(counter, 3, ONE, start)
+    assert ev == found_ev and found["strategy"] == seat_game._text(best)
+    draws = frozenset(i for i, c in enumerate(COMPOSITIONS) if best.matrix[c])
+    for i in range(len(COMPOSITIONS)):  # a local optimum: no single change, for every seat together, gains
+        changed = seat_search.strategy_of(draws ^ {i}, "changed")
+        assert seat_ev(counter.seat(3, changed), changed, ONE) <= ev
 
 
 def test_one_seat_replying_best_to_the_others_stated_play(sessions: Callable[[str], Session]) -> None:

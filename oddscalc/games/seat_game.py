@@ -20,7 +20,8 @@ more seats, the best of a stated family (draw on 0 to t, or every set of totals 
 improved one composition at a time until no single change gains, stated as a local optimum, or with
 ``prove`` the optimum over all 2^44 by ``common_search``'s branch and bound (for two seats, a second
 method that must agree with ``two_seats``). Past ``SEAT_GAME_MAX_PLAYERS`` seats it is the best of the
-family, stated so: each change by composition would cost an evaluation of the other seats.
+family, stated so (each change by composition costs an evaluation of the other seats), unless the
+search by composition is asked for.
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ from .house_baccarat import (
     solve,
 )
 
-# the cooperative search changes one composition at a time, some 80 evaluations of the other seats; a
-# 6-seat evaluation takes about 4 s and a 7-seat one about 17 s (benchmarks/bench_baccarat.py), so it
-# stops at 5 seats. Every equilibrium, the family of common strategies and the best replies to it (nine
-# evaluations, shared) are given at every table size
+# the cooperative search changes one composition at a time, some 90 evaluations of the other seats; a
+# 6-seat evaluation takes about 4 s and a 7-seat one about 17 s (benchmarks/bench_baccarat.py), so by
+# default it stops at 5 seats (``by_composition`` asks for it past that). Every equilibrium, the family of
+# common strategies and the best replies to it (nine evaluations, shared) are given at every table size
 SEAT_GAME_MAX_PLAYERS = 5
 
 
@@ -177,7 +178,8 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
         else:
             concept, how = "cooperative: the best common strategy found", \
                 (f"the best of {start_text}, changed one composition at a time until no change gains ({tried} "
-                 "strategies tried): a local optimum, not proven best of all 2^44 (--prove-common proves it)")
+                 "strategies tried): a local optimum, not proven best of all 2^44" +
+                 (" (--prove-common proves it)" if players <= SEAT_GAME_MAX_PLAYERS else ""))
     if ev != seat_ev(counter.seat(players, best), best, pay):
         raise AssertionError("the best common strategy's EV differs on its own seat counts")
     stable = any(f.strategy.draws == best.draws for f in found)
@@ -236,10 +238,11 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
 
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
-             progress: Callable[[str], None] | None = None, prove: bool = False) -> list[Section]:
+             progress: Callable[[str], None] | None = None, prove: bool = False,
+             by_composition: bool = False) -> list[Section]:
     """Edge by seats filled (1 to ``max_players``), every equilibrium, every common strategy of the family, and
     best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the family, not
-    searched further."""
+    searched further, unless ``by_composition`` asks for the search at any size."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
     edge = edge_section(counter, pay, max_players, progress, found, players)
@@ -255,7 +258,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
             best = (s, ev)
     assert best is not None
     family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
-    if players <= SEAT_GAME_MAX_PLAYERS:
+    if players <= SEAT_GAME_MAX_PLAYERS or by_composition:
         row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove)
     else:
         s, ev = best
