@@ -236,8 +236,8 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
                    "not tried.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
-                   "(some 90 evaluations of the other seats: about 7 minutes with 6 seats, 45 with 7); up to 5 "
-                   "seats it always is.")
+                   "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
+                   "7); up to 5 seats it always is.")
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, prove_common: bool, by_composition: bool,

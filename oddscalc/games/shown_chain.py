@@ -297,6 +297,8 @@ def class_rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence
 
 def _rows(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.ndarray], k: int,
           primes: Sequence[int]) -> tuple[Mods, list[np.ndarray]]:
+    if len(plays) > MAX_PLAYERS:
+        raise OptionError(f"third cards shown: the count is exact up to {MAX_PLAYERS} seats")
     before, later = list(plays[:k]), list(plays[k + 1:])
     mods = _level_mods(n_top, len(plays) - 1, primes)
     if not later:  # R = [f = sigma] x the seats before, by class
@@ -317,8 +319,6 @@ def _rows(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.n
         out = _over(lambda b, m: _place(counts, later[0], keys, states, b, 3 * len(before), m, range(CLASSES)),
                     [h[:, NONE_CLASS] for h in head], have, mods, n_top)
         return mods, [o.transpose(0, 3, 1, 2).copy() for o in out]
-    if MAX_PLAYERS < len(plays):
-        raise OptionError(f"third cards shown: the count is exact up to {MAX_PLAYERS} seats")
     return stacked(counts, keys, n_top, before, later, primes)
 
 

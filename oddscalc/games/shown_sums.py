@@ -1,4 +1,5 @@
-"""Compiled sums of one seat's level in the shown chain (``shown_chain._gather``).
+"""Compiled sums of one seat's level in the shown chain (``shown_chain._gather``, ``_place``), and the join of
+two exact halves modulo primes (``shown_chain._over``).
 
 A level row is a weighted sum of rows of the level below, picked by the cards the seat takes and the
 class it leaves. Written with numpy, each sum first gathers every picked row into one temporary
