@@ -165,7 +165,7 @@ def _over(run: Callable[[list[np.ndarray], Mods], list[np.ndarray]], below: list
 
     primes = np.array([p for p in want if p is not None], dtype=np.int64)
     if not ((primes > 1 << (_PRIME_BITS - 1)) & (primes < 1 << _PRIME_BITS)).all():
-        raise AssertionError("the join's reduction is exact for primes between 2**27 and 2**28 only")
+        raise AssertionError("the join's reduction is exact for primes between 2^27 and 2^28 only")
     joined = join(high.ravel(), low.ravel(), primes, np.array([pow(2, k, int(p)) for p in primes], dtype=np.int64))
     return [j.reshape(high.shape) for j in joined]
 

@@ -12,17 +12,20 @@ are non-negative and add up to at most the level's total, below 2**63); with a p
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numba
 import numpy as np
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _add(dst: np.ndarray, w: int, src: np.ndarray) -> None:
     for j in range(dst.size):
         dst[j] += w * src[j]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True)
 def _modulo(block: np.ndarray, p: int) -> None:
     """``block`` (classes, width) reduced modulo ``p`` in place; nothing when the counts are exact (p = 0)."""
     if p > 0:
@@ -31,8 +34,7 @@ def _modulo(block: np.ndarray, p: int) -> None:
                 block[s, j] %= p
 
 
-@numba.njit(cache=True, parallel=True)
-def third_sums(below: np.ndarray, nxt3: np.ndarray, left: np.ndarray, after: np.ndarray, p: int) -> np.ndarray:
+def _third_sums(below: np.ndarray, nxt3: np.ndarray, left: np.ndarray, after: np.ndarray, p: int) -> np.ndarray:
     """(rows, classes, width): sum over third cards z of ``left[m, z]`` times ``below[nxt3[m, z], after[s, z]]``,
     for every start class s (``below`` (states, classes, width); ``left`` the cards z left, at most n)."""
     rows, classes, width = nxt3.shape[0], below.shape[1], below.shape[2]
@@ -46,8 +48,7 @@ def third_sums(below: np.ndarray, nxt3: np.ndarray, left: np.ndarray, after: np.
     return out
 
 
-@numba.njit(cache=True, parallel=True)
-def seat_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, below: np.ndarray, draw: np.ndarray,
+def _seat_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, below: np.ndarray, draw: np.ndarray,
               at2p: np.ndarray, third: np.ndarray, p: int) -> np.ndarray:
     """(rows, classes, width): sum over compositions c of ``stand[m, c, s]`` times ``below[at2[m, c],
     stand_cls[c, s]]`` (the seat stands, or has a natural) and of ``draw[m, d, s]`` times
@@ -68,8 +69,7 @@ def seat_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, below: 
     return out
 
 
-@numba.njit(cache=True, parallel=True)
-def place_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, thirds: np.ndarray, draws: np.ndarray,
+def _place_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, thirds: np.ndarray, draws: np.ndarray,
                at3: np.ndarray, after: np.ndarray, starts: np.ndarray, below: np.ndarray, p: int) -> np.ndarray:
     """(rows, len(starts), classes, width): one seat from each start class s, by the class it leaves, times
     ``below`` (states, width): ``stand[m, c, s]`` to ``stand_cls[c, s]`` from ``below[at2[m, c]]``, and, where
@@ -93,6 +93,26 @@ def place_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, thirds
                 _add(out[m, i, after[s, z]], 1, acc[0])
             _modulo(out[m, i], p)
     return out
+
+
+# parallel code takes seconds to compile in every new process (each test worker), so sums smaller than
+# this run compiled serially; the sums of a full shoe's levels run in parallel
+_PARALLEL_FROM = 1 << 22
+
+
+def _twice(f: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+    """``f`` compiled serially and in parallel, the parallel code when an input has ``_PARALLEL_FROM`` entries or
+    more. Only the parallel code is cached: two caches of one function would share their index."""
+    serial, parallel = numba.njit(f), numba.njit(cache=True, parallel=True)(f)
+
+    def run(*args: Any) -> np.ndarray:
+        big = max(a.size for a in args if isinstance(a, np.ndarray)) >= _PARALLEL_FROM
+        out: np.ndarray = (parallel if big else serial)(*args)
+        return out
+    return run
+
+
+third_sums, seat_sums, place_sums = _twice(_third_sums), _twice(_seat_sums), _twice(_place_sums)
 
 
 @numba.njit(cache=True, inline="always")
