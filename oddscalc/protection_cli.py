@@ -225,8 +225,10 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
-              help="Third cards hidden until the house plays, or shown as dealt in seat order (2 to 5 seats); "
-                   "default: the table's third_cards.")
+              help="Third cards hidden until the house plays, or shown as dealt in seat order; default: the "
+                   "table's third_cards. Shown, 8 decks: about 8 minutes with 5 seats; 6 and 7 seats count in "
+                   "passes that fit ODDSCALC_MEMORY_GB (default half this machine's memory), hours on one "
+                   "machine, or spread over a cluster with --scheduler.")
 @click.option("--others", metavar="draw-A-B",
               help="One seat's best reply when every other seat plays this (e.g. draw-0-5), beside the symmetric "
                    "equilibrium.")
@@ -238,12 +240,13 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
                    "7); up to 5 seats it always is.")
+@scheduler_option
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, prove_common: bool, by_composition: bool,
-          fresh: bool) -> None:
+          scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
-    one seat's best reply to the others; with third cards shown, the seats' sequential game (2 to 5 seats)."""
+    one seat's best reply to the others; with third cards shown, the seats' sequential game."""
     from .games.house_baccarat import Strategy, _check_strategy, solve
     from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
     from .progress import Progress
@@ -262,7 +265,10 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     if prove_common and (shown or players > SEAT_GAME_MAX_PLAYERS):
         raise OptionError(f"--prove-common: the best common strategy is given with third cards hidden and 2 to "
                           f"{SEAT_GAME_MAX_PLAYERS} seats")
+    if scheduler is not None and not shown:
+        raise OptionError("--scheduler applies to third cards shown; the seats' hidden game runs here in seconds")
     if shown:
+        from . import cluster
         from .games import shown_seats, turn_order
 
         if by_composition:
@@ -271,27 +277,27 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         if edge_to is not None:
             raise OptionError("--edge-to applies to third cards hidden; with third cards shown the report gives "
                               "the sequential game's equilibria and, with --others, best replies")
-        if players > shown_seats.MAX_PLAYERS:
-            raise OptionError(f"third cards shown: the count is exact up to {shown_seats.MAX_PLAYERS} seats "
-                              f"(--players 2 to {shown_seats.MAX_PLAYERS}); with six, the seats after a middle seat "
-                              "need three classes per card multiset two levels down, past this machine's memory")
+        shown_seats.fits(rules.shoe, players)
         solved = solve(session.counts(rules), players, rules.pay, "optimal")
         hidden = solved.strategy
-        if players == 2:
-            found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden,
-                                        thresholds())
-        else:
-            bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
-            starts = thresholds() if exhaustive else \
-                [Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)]
-            found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay, hidden,
-                                         solved.counts.counts, starts, bar.say)
-            bar.finish()
-        if stated is not None:
-            bar = Progress(show_progress(), f"seats: {players} seats, third cards shown, best replies")
-            found.append(shown_seats.reply_section(rules.shoe, players, rules.house_tableau, rules.all_stand,
-                                                   rules.pay, stated, bar.say))
-            bar.finish()
+        where = cluster.address(scheduler)
+        with contextlib.ExitStack() as stack:
+            runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)))
+            if players == 2:
+                found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden,
+                                            thresholds())
+            else:
+                bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
+                starts = thresholds() if exhaustive else \
+                    [Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)]
+                found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay,
+                                             hidden, solved.counts.counts, starts, bar.say, runner)
+                bar.finish()
+            if stated is not None:
+                bar = Progress(show_progress(), f"seats: {players} seats, third cards shown, best replies")
+                found.append(shown_seats.reply_section(rules.shoe, players, rules.house_tableau, rules.all_stand,
+                                                       rules.pay, stated, bar.say, runner))
+                bar.finish()
     else:
         if exhaustive and players > SEAT_GAME_MAX_PLAYERS:
             raise OptionError(f"--exhaustive: every strategy by total (256 evaluations of the other seats) is given "

@@ -148,10 +148,11 @@ def test_seats_on_both_sides_count_the_same_stacked(monkeypatch: pytest.MonkeyPa
     rows = shown_chain._rows
 
     def stacked(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.ndarray], k: int,
-                primes: Sequence[int]) -> tuple[shown_chain.Mods, list[np.ndarray]]:
+                primes: Sequence[int], cs: Sequence[int],
+                fs: Sequence[int]) -> tuple[shown_chain.Mods, list[np.ndarray]]:
         if 0 < k < len(plays) - 1:
-            return shown_chain.stacked(counts, keys, n_top, plays[:k], plays[k + 1:], primes)
-        return rows(counts, keys, n_top, plays, k, primes)
+            return shown_chain.stacked(counts, keys, n_top, plays[:k], plays[k + 1:], primes, cs, fs)
+        return rows(counts, keys, n_top, plays, k, primes, cs, fs)
 
     monkeypatch.setattr(shown_chain, "_rows", stacked)
     monkeypatch.setattr(shown_chain, "_EXACT_BELOW", exact_below)  # 10**6: residues over exact halves
@@ -193,11 +194,6 @@ def test_sitting_out_is_counted() -> None:
     plays = [to.Late.blind(Strategy.by_totals("draw-0-4", range(5)))] * 3
     counts = ss.seat_counts(SMALL, plays, 2, SHEET_TABLEAU, "never")
     assert sum(counts[SIT_OUT].ravel()) > 0 and sum(counts[WIN].ravel()) > 0 and sum(counts[LOSS].ravel()) > 0
-
-
-def test_shown_seats_in_the_command() -> None:
-    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "6", "--third-cards", "shown"])
-    assert r.exit_code == EXIT_INPUT and "exact up to 5 seats" in r.output, r.output
 
 
 def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> None:

@@ -19,8 +19,9 @@ start sigma and the seats before below it. Both keep every table at two classes 
 k are counted first, from every sigma, with f written out at the last of them, and the seats before
 k below them as a chain from 'nobody drew': the two chains meet only through the cards they take, so
 c rides down the seats after k as a trail (``stacked``). That puts three classes per multiset on one
-level below the top: about 50 s and 9 GB for seat 3 of five on 8 decks. Six seats would put them two
-levels down for seat 3 (about 60 GB on 8 decks); that is why the count stops at five seats.
+level below the top: about 50 s and 9 GB for seat 3 of five on 8 decks. With six or seven seats they
+come lower still (seat 3 of six: about 100 GB on 8 decks), so the sights c and final classes f can be
+kept to a few at a time: ``shown_passes`` counts them in passes that fit in memory.
 
 A level whose sequences fit int64 is counted exactly (all terms are non-negative, so no partial sum
 exceeds the total). Past that, the level is counted modulo primes below 2**28 and the caller
@@ -41,11 +42,12 @@ from ..protocol import OptionError
 from .seats import _CHUNK, CLASSES, NAT_CLASS, NATURAL, NONE_CLASS, _decode, _grow, _merge
 from .shoe import VALUE_KEYS, VALUES, Multisets, Shoe, falling
 
-MAX_PLAYERS = 5
+MAX_PLAYERS = 7
 _PRIME_BITS = 28
 _EXACT_BELOW = 2**63  # a level counts exactly in int64 below this many sequences
 
 _CU, _CW = (np.array(x) for x in zip(*[(u, w) for u in range(VALUES) for w in range(u, VALUES)], strict=True))
+ALL = tuple(range(CLASSES))
 _ORDER = np.where(_CU == _CW, 1, 2)  # ordered deals of the two values
 _NAT_COMP = NATURAL[_CU, _CW]
 _CK = VALUE_KEYS[_CU] + VALUE_KEYS[_CW]
@@ -200,15 +202,17 @@ def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, plus2: np.nd
 
 
 def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.ndarray, below: Sequence[np.ndarray],
-           after: int, mods: Mods, starts: Sequence[int]) -> list[np.ndarray]:
-    """(len(keys), len(starts), 12 class left, *X) per modulus: one seat from each of ``starts``, the class it
-    leaves written out, times ``below`` ((states, *X): what the seats counted after it give)."""
+           after: int, mods: Mods, starts: Sequence[int], finals: Sequence[int] = ALL) -> list[np.ndarray]:
+    """(len(keys), len(starts), len(finals), *X) per modulus: one seat from each of ``starts``, the class it
+    leaves written out when it is one of ``finals``, times ``below`` ((states, *X): what the seats counted after
+    it give)."""
     from .shown_sums import place_sums
 
     trail = below[0].shape[1:]
     flat = [b.reshape(len(states), -1) for b in below]
     stand_cls = _stand_class()
-    out = [np.zeros((len(keys), len(starts), CLASSES, b.shape[1]), dtype=np.int64) for b in flat]
+    slot = _slots(finals)
+    out = [np.zeros((len(keys), len(starts), len(finals), b.shape[1]), dtype=np.int64) for b in flat]
     drawing = np.flatnonzero(_draws(play)[:, list(starts)].any(axis=1))
     begin = np.array(starts, dtype=np.int64)
     for part in _blocks(len(keys), 55 * VALUES * CLASSES):
@@ -219,12 +223,21 @@ def _place(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, states: np.nd
         at3 = _at(states, kk[:, None, None] + _CK[drawing, None] + VALUE_KEYS)
         for o, b, p in zip(out, flat, mods, strict=True):
             o[part] = place_sums(_mod(mv.stand, p), at2, stand_cls, _mod(weights3, p), mv.draw[drawing], at3, AFTER,
-                                 begin, b, p or 0)
-    return [o.reshape(len(keys), len(starts), CLASSES, *trail) for o in out]
+                                 begin, slot, b, p or 0)
+    return [o.reshape(len(keys), len(starts), len(finals), *trail) for o in out]
 
 
-def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequence[int]) -> np.ndarray:
-    """(len(keys), 12 start, 12 final) int64, exact: the last seat of a chain (``_place`` with nothing below).
+def _slots(finals: Sequence[int]) -> np.ndarray:
+    """(12,) int64: each class's place among ``finals``, -1 for a class left out."""
+    slot = np.full(CLASSES, -1, dtype=np.int64)
+    slot[list(finals)] = np.arange(len(finals))
+    return slot
+
+
+def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequence[int],
+          finals: Sequence[int] = ALL) -> np.ndarray:
+    """(len(keys), 12 start, len(finals)) int64, exact: the last seat of a chain (``_place`` with nothing below),
+    by the final classes ``finals``.
 
     Sums over compositions are matrix products of the pairs' deals (at most n**2) with 0/1 or 0/1/2
     matrices, exact in float64 (every partial sum is an integer below 2**53); a third card's count
@@ -235,16 +248,20 @@ def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequen
     nat = (~draw & (stand_cls == NAT_CLASS) & (CLS != NAT_CLASS)).astype(np.float64)
     own = (draw[:, :, None] * _OWN[:, None, :]).reshape(55, -1).astype(np.float64)  # (55, 12 x 10)
     on = _on(starts)
-    onehot = (AFTER[:, :, None] == CLS).astype(np.int64) * on[:, None, None]  # (12 s, 10 z, 12 f)
-    out = np.zeros((len(keys), CLASSES, CLASSES), dtype=np.int64)
+    fin = np.array(finals, dtype=np.int64)
+    onehot = (AFTER[:, :, None] == fin).astype(np.int64) * on[:, None, None]  # (12 s, 10 z, len(finals) f)
+    stays = np.flatnonzero(np.isin(CLS, fin))
+    slot = _slots(finals)
+    out = np.zeros((len(keys), CLASSES, len(finals)), dtype=np.int64)
     for part in _blocks(len(keys), 4 * CLASSES * VALUES):
         rr = np.maximum(counts - _decode(keys[part]), 0)
         pairs = _pairs(rr).astype(np.float64)
         unused = np.maximum(rr.sum(axis=1) - 2, 0)[:, None]  # the unused third slot: any card left
         o = out[part]
         diag = (pairs @ stay).astype(np.int64) * unused * on
-        o[:, CLS, CLS] += diag
-        o[:, :, NAT_CLASS] += (pairs @ nat).astype(np.int64) * unused * on
+        o[:, stays, slot[stays]] += diag[:, stays]
+        if slot[NAT_CLASS] >= 0:
+            o[:, :, slot[NAT_CLASS]] += (pairs @ nat).astype(np.int64) * unused * on
         drawn = (pairs @ draw.astype(np.float64)).astype(np.int64)  # (m, 12)
         by_z = drawn[:, :, None] * rr[:, None, :] - (pairs @ own).astype(np.int64).reshape(-1, CLASSES, VALUES)
         o += np.einsum("msz,szf->msf", by_z, onehot)
@@ -252,15 +269,15 @@ def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequen
 
 
 def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, primes: Sequence[int],
-           starts: Sequence[int], n_top: int) -> tuple[Mods, list[np.ndarray]]:
-    """(len(keys), 12 start, 12 final) per modulus: the card sequences of ``plays``' seats, in order, from
-    every start class to every final class (``n_top`` bounds the cards left at ``keys``)."""
+           starts: Sequence[int], n_top: int, finals: Sequence[int] = ALL) -> tuple[Mods, list[np.ndarray]]:
+    """(len(keys), 12 start, len(finals)) per modulus: the card sequences of ``plays``' seats, in order, from
+    every start class to each of the final classes ``finals`` (``n_top`` bounds the cards left at ``keys``)."""
     after = 3 * (len(plays) - 1)
     mods = _level_mods(n_top, len(plays), primes)
     if len(plays) == 1:
-        return mods, [_mod(last, p) for last in [_last(counts, plays[0], keys, starts)] for p in mods]
+        return mods, [_mod(last, p) for last in [_last(counts, plays[0], keys, starts, finals)] for p in mods]
     plus2, states = _reach(keys, counts)
-    have, below = _chain(counts, plays[1:], states, primes, range(CLASSES), n_top)
+    have, below = _chain(counts, plays[1:], states, primes, range(CLASSES), n_top, finals)
     return mods, _over(lambda b, m: _gather(counts, plays[0], keys, plus2, states, b, after, m, starts), below, have,
                        mods, n_top)
 
@@ -282,13 +299,15 @@ def _at(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
 
 
-def class_rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence[int]) -> tuple[Mods, list[np.ndarray]]:
-    """(5005, 12 sight c, 12 start sigma, 12 final f) per modulus: the other seats' sequences for seat ``k``
-    (0-based) of ``plays`` (each (12, 10, 10) bool), for every multiset of its six slots."""
+def class_rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence[int], sights: Sequence[int] = ALL,
+               finals: Sequence[int] = ALL) -> tuple[Mods, list[np.ndarray]]:
+    """(5005, len(sights) c, 12 start sigma, len(finals) f) per modulus: the other seats' sequences for seat
+    ``k`` (0-based) of ``plays`` (each (12, 10, 10) bool), for every multiset of its six slots, the sight c
+    and final class f kept to ``sights`` and ``finals`` (a pass of ``shown_passes``)."""
     counts = np.asarray(shoe.counts, dtype=np.int64)
     six = Multisets.of_size(6)
     held = (six.counts <= counts).all(axis=1)  # the other rows meet a weight of 0
-    mods, rows = _rows(counts, six.keys[held], shoe.size - 6, plays, k, primes)
+    mods, rows = _rows(counts, six.keys[held], shoe.size - 6, plays, k, primes, sights, finals)
     full = [np.zeros((len(six), *r.shape[1:]), dtype=np.int64) for r in rows]
     for f, r in zip(full, rows, strict=True):
         f[held] = r
@@ -296,69 +315,73 @@ def class_rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence
 
 
 def _rows(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.ndarray], k: int,
-          primes: Sequence[int]) -> tuple[Mods, list[np.ndarray]]:
+          primes: Sequence[int], cs: Sequence[int], fs: Sequence[int]) -> tuple[Mods, list[np.ndarray]]:
     if len(plays) > MAX_PLAYERS:
         raise OptionError(f"third cards shown: the count is exact up to {MAX_PLAYERS} seats")
     before, later = list(plays[:k]), list(plays[k + 1:])
     mods = _level_mods(n_top, len(plays) - 1, primes)
     if not later:  # R = [f = sigma] x the seats before, by class
-        have, rows = _chain(counts, before, keys, primes, [NONE_CLASS], n_top)
-        return have, [r[:, NONE_CLASS, :, None, None] * np.eye(CLASSES, dtype=np.int64) for r in rows]
+        have, rows = _chain(counts, before, keys, primes, [NONE_CLASS], n_top, cs)
+        eye = np.eye(CLASSES, dtype=np.int64)[:, list(fs)]
+        return have, [r[:, NONE_CLASS, :, None, None] * eye for r in rows]
     if not before:
-        have, rows = _chain(counts, later, keys, primes, range(CLASSES), n_top)
-        return have, [_only(t) for t in rows]
+        have, rows = _chain(counts, later, keys, primes, range(CLASSES), n_top, fs)
+        return have, [_only(t, cs) for t in rows]
     _, states = _reach(keys, counts)
     if len(before) == 1:  # the seat before first, the class it leaves written out
-        have, tail = _chain(counts, later, states, primes, range(CLASSES), n_top)
+        have, tail = _chain(counts, later, states, primes, range(CLASSES), n_top, fs)
         flat = [t.reshape(len(states), -1) for t in tail]
-        out = _over(lambda b, m: _place(counts, before[0], keys, states, b, 3 * len(later), m, [NONE_CLASS]), flat,
-                    have, mods, n_top)
-        return mods, [o[:, 0].reshape(len(keys), CLASSES, CLASSES, CLASSES) for o in out]
+        out = _over(lambda b, m: _place(counts, before[0], keys, states, b, 3 * len(later), m, [NONE_CLASS], cs),
+                    flat, have, mods, n_top)
+        return mods, [o[:, 0].reshape(len(keys), len(cs), CLASSES, len(fs)) for o in out]
     if len(later) == 1:  # the seat after first, from every start; the seats before below it
-        have, head = _chain(counts, before, states, primes, [NONE_CLASS], n_top)
-        out = _over(lambda b, m: _place(counts, later[0], keys, states, b, 3 * len(before), m, range(CLASSES)),
+        have, head = _chain(counts, before, states, primes, [NONE_CLASS], n_top, cs)
+        out = _over(lambda b, m: _place(counts, later[0], keys, states, b, 3 * len(before), m, range(CLASSES), fs),
                     [h[:, NONE_CLASS] for h in head], have, mods, n_top)
         return mods, [o.transpose(0, 3, 1, 2).copy() for o in out]
-    return stacked(counts, keys, n_top, before, later, primes)
+    return stacked(counts, keys, n_top, before, later, primes, cs, fs)
 
 
 def stacked(counts: np.ndarray, keys: np.ndarray, n_top: int, before: Sequence[np.ndarray],
-            later: Sequence[np.ndarray], primes: Sequence[int]) -> tuple[Mods, list[np.ndarray]]:
-    """(len(keys), 12 c, 12 sigma, 12 f) per modulus, with seats on both sides of seat k: the seats after it
-    counted first, from every start sigma, with the final class f written out at the last of them; below
-    them the seats before it as a chain from 'nobody drew', by the class c they leave.
+            later: Sequence[np.ndarray], primes: Sequence[int], cs: Sequence[int] = ALL,
+            fs: Sequence[int] = ALL) -> tuple[Mods, list[np.ndarray]]:
+    """(len(keys), len(cs) c, 12 sigma, len(fs) f) per modulus, with seats on both sides of seat k: the seats
+    after it counted first, from every start sigma, with the final class f written out at the last of them;
+    below them the seats before it as a chain from 'nobody drew', by the class c they leave.
 
     The two chains meet only through the cards they take, so c rides down the seats after k as a trail:
     three classes per multiset at the level of the last seat after k, and at most one below it."""
     def below(states: np.ndarray) -> tuple[Mods, list[np.ndarray]]:
-        have, head = _chain(counts, before, states, primes, [NONE_CLASS], n_top)
+        have, head = _chain(counts, before, states, primes, [NONE_CLASS], n_top, cs)
         return have, [h[:, NONE_CLASS] for h in head]
 
-    have, out = _after(counts, later, keys, below, len(before), primes, n_top)
+    have, out = _after(counts, later, keys, below, len(before), primes, n_top, fs)
     return have, [o.transpose(0, 3, 1, 2).copy() for o in out]
 
 
 def _after(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray,
            below: Callable[[np.ndarray], tuple[Mods, list[np.ndarray]]], under: int, primes: Sequence[int],
-           n_top: int) -> tuple[Mods, list[np.ndarray]]:
-    """(len(keys), 12 start, 12 final, *X) per modulus: ``plays``' seats in order from every start, the final
-    class written out, over ``below(states)`` ((states, *X): the ``under`` seats counted beneath them)."""
+           n_top: int, fs: Sequence[int]) -> tuple[Mods, list[np.ndarray]]:
+    """(len(keys), 12 start, len(fs) final, *X) per modulus: ``plays``' seats in order from every start, the final
+    class written out when it is one of ``fs``, over ``below(states)`` ((states, *X): the ``under`` seats counted
+    beneath them)."""
     mods = _level_mods(n_top, len(plays) + under, primes)
     plus2, states = _reach(keys, counts)
     after = 3 * (len(plays) - 1 + under)
     if len(plays) == 1:
         have, tail = below(states)
-        return mods, _over(lambda b, m: _place(counts, plays[0], keys, states, b, after, m, range(CLASSES)), tail,
-                           have, mods, n_top)
-    have, tail = _after(counts, plays[1:], states, below, under, primes, n_top)
+        return mods, _over(lambda b, m: _place(counts, plays[0], keys, states, b, after, m, range(CLASSES), fs),
+                           tail, have, mods, n_top)
+    have, tail = _after(counts, plays[1:], states, below, under, primes, n_top, fs)
     return mods, _over(lambda b, m: _gather(counts, plays[0], keys, plus2, states, b, after, m, range(CLASSES)),
                        tail, have, mods, n_top)
 
 
-def _only(t: np.ndarray) -> np.ndarray:
-    """(M, 12, 12, 12) with the sight 'nobody drew' carrying ``t`` (no seat before: that is all it sees)."""
-    out = np.zeros((len(t), CLASSES, CLASSES, CLASSES), dtype=np.int64)
-    out[:, NONE_CLASS] = t
+def _only(t: np.ndarray, cs: Sequence[int]) -> np.ndarray:
+    """(M, len(cs), 12, F) with the sight 'nobody drew' carrying ``t`` (no seat before: that is all it sees)."""
+    out = np.zeros((len(t), len(cs), *t.shape[1:]), dtype=np.int64)
+    if NONE_CLASS in cs:
+        out[:, list(cs).index(NONE_CLASS)] = t
     return out
 
 

@@ -70,27 +70,36 @@ def _seat_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, below:
 
 
 def _place_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, thirds: np.ndarray, draws: np.ndarray,
-               at3: np.ndarray, after: np.ndarray, starts: np.ndarray, below: np.ndarray, p: int) -> np.ndarray:
-    """(rows, len(starts), classes, width): one seat from each start class s, by the class it leaves, times
-    ``below`` (states, width): ``stand[m, c, s]`` to ``stand_cls[c, s]`` from ``below[at2[m, c]]``, and, where
-    ``draws[d, s]``, ``thirds[m, d, z]`` to ``after[s, z]`` from ``below[at3[m, d, z]]``."""
+               at3: np.ndarray, after: np.ndarray, starts: np.ndarray, slot: np.ndarray, below: np.ndarray,
+               p: int) -> np.ndarray:
+    """(rows, len(starts), kept classes, width): one seat from each start class s, by the class it leaves (at
+    ``slot[class]``, left out where that is -1), times ``below`` (states, width): ``stand[m, c, s]`` to
+    ``stand_cls[c, s]`` from ``below[at2[m, c]]``, and, where ``draws[d, s]``, ``thirds[m, d, z]`` to
+    ``after[s, z]`` from ``below[at3[m, d, z]]``."""
     rows, width = stand.shape[0], below.shape[1]
-    out = np.zeros((rows, len(starts), stand.shape[2], width), dtype=np.int64)
+    kept = 0
+    for c in range(slot.size):
+        kept = max(kept, slot[c] + 1)
+    out = np.zeros((rows, len(starts), kept, width), dtype=np.int64)
     for m in numba.prange(rows):
         acc = np.zeros((1, width), dtype=np.int64)
         for i in range(len(starts)):
             s = starts[i]
             for c in range(stand.shape[1]):
-                if stand[m, c, s]:
-                    _add(out[m, i, stand_cls[c, s]], stand[m, c, s], below[at2[m, c]])
+                t = slot[stand_cls[c, s]]
+                if stand[m, c, s] and t >= 0:
+                    _add(out[m, i, t], stand[m, c, s], below[at2[m, c]])
             _modulo(out[m, i], p)
             for z in range(thirds.shape[2]):  # a third card's sums reduced before they join a class's
+                t = slot[after[s, z]]
+                if t < 0:
+                    continue
                 acc[:] = 0
                 for d in range(thirds.shape[1]):
                     if thirds[m, d, z] and draws[d, s]:
                         _add(acc[0], thirds[m, d, z], below[at3[m, d, z]])
                 _modulo(acc, p)
-                _add(out[m, i, after[s, z]], 1, acc[0])
+                _add(out[m, i, t], 1, acc[0])
             _modulo(out[m, i], p)
     return out
 
