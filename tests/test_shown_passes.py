@@ -4,6 +4,9 @@ plan's partition and its refusals, in the functions and in the command."""
 
 from __future__ import annotations
 
+import pickle
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -17,9 +20,12 @@ from oddscalc.games import turn_order as to
 from oddscalc.games.house_baccarat import SHEET_TABLEAU, WIN, Strategy
 from oddscalc.games.seats import CLASSES
 from oddscalc.games.shoe import Shoe
+from oddscalc.games.shown_chain import Mods
 from oddscalc.protocol import OptionError
 
 TWO6 = Shoe.from_ranks({"3": 11, "9": 11})  # 22 cards of two values: 2**21 value sequences for six seats
+Job = tuple[object, ...]
+Rows = tuple[Mods, list[np.ndarray]]
 SMALL6 = Shoe.from_ranks({"3": 8, "9": 6, "7": 8})  # 22 cards: six seats and the house take 21 slots
 SMALL7 = Shoe.from_ranks({"3": 9, "9": 6, "7": 9})  # 24 cards: seven seats and the house take 24 slots
 
@@ -102,3 +108,17 @@ def test_memory_refusals_in_the_command(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_scheduler_is_refused_with_third_cards_hidden() -> None:
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--scheduler", "local"])
     assert r.exit_code == EXIT_INPUT and "applies to third cards shown" in r.output, r.output
+
+
+def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int]) -> None:
+    plays = [_random_late(seed) for seed in range(30, 36)]
+    jobs: list[int] = []
+
+    def runner(fn: Callable[[Job], Rows], chunks: Sequence[Job]) -> list[Rows]:
+        jobs.append(len(chunks))  # as a cluster would: each pass shipped alone, finished in any order
+        shipped = [pickle.loads(pickle.dumps(c)) for c in chunks]
+        return [fn(c) for c in reversed(shipped)][::-1]
+
+    here = ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never")
+    assert np.array_equal(ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never", runner), here)
+    assert jobs == [8] and narrow == [8, 8]

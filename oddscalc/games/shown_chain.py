@@ -237,35 +237,11 @@ def _slots(finals: Sequence[int]) -> np.ndarray:
 def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequence[int],
           finals: Sequence[int] = ALL) -> np.ndarray:
     """(len(keys), 12 start, len(finals)) int64, exact: the last seat of a chain (``_place`` with nothing below),
-    by the final classes ``finals``.
+    by the final classes ``finals``."""
+    from .shown_sums import last_sums
 
-    Sums over compositions are matrix products of the pairs' deals (at most n**2) with 0/1 or 0/1/2
-    matrices, exact in float64 (every partial sum is an integer below 2**53); a third card's count
-    multiplies them in int64."""
-    draw = _draws(play)
-    stand_cls = _stand_class()
-    stay = (~draw & (stand_cls == CLS)).astype(np.float64)
-    nat = (~draw & (stand_cls == NAT_CLASS) & (CLS != NAT_CLASS)).astype(np.float64)
-    own = (draw[:, :, None] * _OWN[:, None, :]).reshape(55, -1).astype(np.float64)  # (55, 12 x 10)
-    on = _on(starts)
-    fin = np.array(finals, dtype=np.int64)
-    onehot = (AFTER[:, :, None] == fin).astype(np.int64) * on[:, None, None]  # (12 s, 10 z, len(finals) f)
-    stays = np.flatnonzero(np.isin(CLS, fin))
-    slot = _slots(finals)
-    out = np.zeros((len(keys), CLASSES, len(finals)), dtype=np.int64)
-    for part in _blocks(len(keys), 4 * CLASSES * VALUES):
-        rr = np.maximum(counts - _decode(keys[part]), 0)
-        pairs = _pairs(rr).astype(np.float64)
-        unused = np.maximum(rr.sum(axis=1) - 2, 0)[:, None]  # the unused third slot: any card left
-        o = out[part]
-        diag = (pairs @ stay).astype(np.int64) * unused * on
-        o[:, stays, slot[stays]] += diag[:, stays]
-        if slot[NAT_CLASS] >= 0:
-            o[:, :, slot[NAT_CLASS]] += (pairs @ nat).astype(np.int64) * unused * on
-        drawn = (pairs @ draw.astype(np.float64)).astype(np.int64)  # (m, 12)
-        by_z = drawn[:, :, None] * rr[:, None, :] - (pairs @ own).astype(np.int64).reshape(-1, CLASSES, VALUES)
-        o += np.einsum("msz,szf->msf", by_z, onehot)
-    return out
+    return last_sums(np.ascontiguousarray(keys), counts, _CU, _CW, _ORDER, _draws(play), _stand_class(), AFTER,
+                     _slots(finals), _on(starts), len(finals))
 
 
 def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, primes: Sequence[int],

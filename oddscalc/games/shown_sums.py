@@ -1,5 +1,5 @@
-"""Compiled sums of one seat's level in the shown chain (``shown_chain._gather``, ``_place``), and the join of
-two exact halves modulo primes (``shown_chain._over``).
+"""Compiled sums of one seat's level in the shown chain (``shown_chain._gather``, ``_place``, ``_last``), and the
+join of two exact halves modulo primes (``shown_chain._over``).
 
 A level row is a weighted sum of rows of the level below, picked by the cards the seat takes and the
 class it leaves. Written with numpy, each sum first gathers every picked row into one temporary
@@ -104,6 +104,47 @@ def _place_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, third
     return out
 
 
+def _last_sums(keys: np.ndarray, counts: np.ndarray, cu: np.ndarray, cw: np.ndarray, order: np.ndarray,
+               draw: np.ndarray, stand_cls: np.ndarray, after: np.ndarray, slot: np.ndarray, on: np.ndarray,
+               kept: int) -> np.ndarray:
+    """(rows, classes, kept), exact: the last seat of a chain from each start class s where ``on[s]``, by the
+    class it leaves (at ``slot[class]``, left out where that is -1), from the cards left at each packed key
+    (five bits a value). A composition (cu, cw) has ``order`` times rr[cu] (rr[cw] - [cu = cw]) deals; standing
+    it takes ``stand_cls`` with the unused slot any card left, drawing it a third card z of the rest. At most
+    n**3 sequences a row: int64 holds them for any shoe."""
+    rows, classes = keys.size, after.shape[0]
+    out = np.zeros((rows, classes, kept), dtype=np.int64)
+    for m in numba.prange(rows):
+        rr = np.empty(counts.size, dtype=np.int64)
+        byz = np.empty(counts.size, dtype=np.int64)
+        left = 0
+        for v in range(counts.size):
+            rr[v] = max(counts[v] - ((keys[m] >> (5 * v)) & 31), 0)
+            left += rr[v]
+        unused = max(left - 2, 0)
+        for s in range(classes):
+            if not on[s]:
+                continue
+            drawn = 0
+            byz[:] = 0
+            for c in range(cu.size):
+                u, w = cu[c], cw[c]
+                deals = rr[u] * (rr[w] - (u == w)) * order[c]
+                if deals <= 0:
+                    continue
+                if draw[c, s]:  # the cards z left once the seat holds its two: rr[z] less its own
+                    drawn += deals
+                    byz[u] += deals
+                    byz[w] += deals
+                elif slot[stand_cls[c, s]] >= 0:
+                    out[m, s, slot[stand_cls[c, s]]] += deals * unused
+            for z in range(counts.size):
+                x = drawn * rr[z] - byz[z]
+                if x > 0 and slot[after[s, z]] >= 0:
+                    out[m, s, slot[after[s, z]]] += x
+    return out
+
+
 # parallel code takes seconds to compile in every new process (each test worker), so sums smaller than
 # this run compiled serially; the sums of a full shoe's levels run in parallel
 _PARALLEL_FROM = 1 << 22
@@ -122,6 +163,7 @@ def _twice(f: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
 
 
 third_sums, seat_sums, place_sums = _twice(_third_sums), _twice(_seat_sums), _twice(_place_sums)
+last_sums = _twice(_last_sums)
 
 
 @numba.njit(cache=True, inline="always")
