@@ -17,13 +17,15 @@
   measurement behind the limit;
 - with ``--long``: ``seats --players 4 --prove-common``, the best common strategy of four seats proven
   over all 2^44 (about 18 minutes, so not in ``make bench``): 1800 s; and five seats with third cards
-  shown (13 evaluations of 30 to 50 s, about 8 minutes and 9 GB): 900 s.
+  shown (13 evaluations of 30 to 50 s, about 8 minutes and 9 GB): 900 s; one evaluation of seat 1 of six
+  with third cards shown, in passes of 11 GB at most: 600 s.
 
 Run: ``python benchmarks/bench_baccarat.py [repeats] [--limit] [--long]``
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -39,6 +41,16 @@ seats = 6  # a full table's other seats
 draws = Strategy.by_totals("draw-0-4", range(5)).matrix
 t = time.perf_counter()
 others_finite(Shoe.of_decks(8).counts, seats, draws, Multisets.of_size(6).counts)
+print(f"{time.perf_counter() - t:.1f}")
+"""
+SHOWN_SIX_PROBE = """
+import time
+from oddscalc.games import shown_seats, turn_order
+from oddscalc.games.house_baccarat import SHEET_TABLEAU, Strategy
+from oddscalc.games.shoe import Shoe
+blind = turn_order.Late.blind(Strategy.by_totals("draw-0-4", range(5)))
+t = time.perf_counter()
+shown_seats.seat_counts(Shoe.of_decks(8), [blind] * 6, 0, SHEET_TABLEAU, "never")
 print(f"{time.perf_counter() - t:.1f}")
 """
 SETTLE_PROBE = """
@@ -158,6 +170,10 @@ def main() -> int:
                     cli(shown, COLD)[0], 900)
         out.seconds("seats house-baccarat --players 4 --prove-common: the best common strategy over all 2^44",
                     cli(["seats", "house-baccarat", "--players", "4", "--prove-common"], COLD)[0], 1800)
+        probe = subprocess.run([sys.executable, "-c", SHOWN_SIX_PROBE], check=True, capture_output=True, text=True,
+                               cwd=ROOT, env={**os.environ, **COLD, "ODDSCALC_MEMORY_GB": "11"})
+        out.seconds("third cards shown, one evaluation of seat 1 of six (8 decks, in passes of 11 GB at most)",
+                    float(probe.stdout), 600)
     return out.finish()
 
 

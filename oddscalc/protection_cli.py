@@ -4,6 +4,7 @@ among the house baccarat's seats. Registered on the group in ``cli``."""
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 import click
@@ -269,7 +270,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         raise OptionError("--scheduler applies to third cards shown; the seats' hidden game runs here in seconds")
     if shown:
         from . import cluster
-        from .games import shown_seats, turn_order
+        from .games import shown_passes, shown_seats, turn_order
 
         if by_composition:
             raise OptionError("--by-composition applies to third cards hidden: the common strategy is a hidden "
@@ -277,12 +278,15 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         if edge_to is not None:
             raise OptionError("--edge-to applies to third cards hidden; with third cards shown the report gives "
                               "the sequential game's equilibria and, with --others, best replies")
-        shown_seats.fits(rules.shoe, players)
+        where = cluster.address(scheduler)
+        # a local cluster's workers share this machine's memory; a remote one's are set by ODDSCALC_MEMORY_GB
+        limit = shown_passes.budget() // (workers or os.cpu_count() or 1) if where == cluster.LOCAL else None
+        shown_seats.fits(rules.shoe, players, limit)
         solved = solve(session.counts(rules), players, rules.pay, "optimal")
         hidden = solved.strategy
-        where = cluster.address(scheduler)
         with contextlib.ExitStack() as stack:
             runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)))
+            spread = shown_passes.Spread(runner, limit)
             if players == 2:
                 found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden,
                                             thresholds())
@@ -291,12 +295,12 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                 starts = thresholds() if exhaustive else \
                     [Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)]
                 found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay,
-                                             hidden, solved.counts.counts, starts, bar.say, runner)
+                                             hidden, solved.counts.counts, starts, bar.say, spread)
                 bar.finish()
             if stated is not None:
                 bar = Progress(show_progress(), f"seats: {players} seats, third cards shown, best replies")
                 found.append(shown_seats.reply_section(rules.shoe, players, rules.house_tableau, rules.all_stand,
-                                                       rules.pay, stated, bar.say, runner))
+                                                       rules.pay, stated, bar.say, spread))
                 bar.finish()
     else:
         if exhaustive and players > SEAT_GAME_MAX_PLAYERS:

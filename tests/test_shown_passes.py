@@ -120,5 +120,5 @@ def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int]) -> None:
         return [fn(c) for c in reversed(shipped)][::-1]
 
     here = ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never")
-    assert np.array_equal(ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never", runner), here)
+    assert np.array_equal(ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never", sp.Spread(runner)), here)
     assert jobs == [8] and narrow == [8, 8]

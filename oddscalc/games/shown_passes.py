@@ -29,7 +29,7 @@ from .seats import CLASSES
 from .shoe import Shoe, falling
 from .shown_chain import ALL, Mods, class_rows
 
-__all__ = ["Pass", "budget", "plan", "rows"]
+__all__ = ["HERE", "Pass", "Spread", "budget", "plan", "rows"]
 
 ENV = "ODDSCALC_MEMORY_GB"
 _GROUPS = (12, 6, 4, 3, 2, 1)
@@ -138,26 +138,39 @@ Runner = Callable[[Callable[[tuple[object, ...]], tuple[Mods, list[np.ndarray]]]
                   list[tuple[Mods, list[np.ndarray]]]]
 
 
+@dataclass(frozen=True)
+class Spread:
+    """Where a seat's passes run: mapped by ``runner`` (a cluster's mapper) or here one after another, each
+    within ``limit`` bytes (default ``budget()``)."""
+
+    runner: Runner | None = None
+    limit: int | None = None
+
+
+HERE = Spread()
+
+
 def _one(job: tuple[object, ...]) -> tuple[Mods, list[np.ndarray]]:
     shoe, plays, k, primes, sights, finals = job
     return class_rows(shoe, plays, k, primes, sights, finals)  # type: ignore[arg-type]
 
 
-def rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence[int], runner: Runner | None = None,
-         say: Callable[[str], None] = lambda _: None, limit: int | None = None) -> tuple[Mods, list[np.ndarray]]:
-    """``class_rows`` in full (5005, 12, 12, 12) per modulus, counted in ``plan``'s passes: one after another,
-    or as ``runner`` maps them (a cluster's mapper)."""
-    passes = plan(shoe, len(plays), k, len(primes), limit)
+def rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence[int], spread: Spread = HERE,
+         say: Callable[[str], None] = lambda _: None) -> tuple[Mods, list[np.ndarray]]:
+    """``class_rows`` in full (5005, 12, 12, 12) per modulus, counted in ``plan``'s passes: here one after
+    another, or as ``spread``'s runner maps them."""
+    passes = plan(shoe, len(plays), k, len(primes), spread.limit)
     if len(passes) == 1:
         return class_rows(shoe, plays, k, primes)
     jobs = [(shoe, list(plays), k, tuple(primes), p.sights, p.finals) for p in passes]
-    if runner is None:
+    if spread.runner is None:
         results = []
         for i, job in enumerate(jobs, start=1):
             say(f"seat {k + 1}: pass {i} of {len(jobs)}")
             results.append(_one(job))
     else:
-        results = runner(_one, jobs)
+        say(f"seat {k + 1}: {len(jobs)} passes on the cluster")
+        results = spread.runner(_one, jobs)
     mods = results[0][0]
     if any(list(m) != list(mods) for m, _ in results):
         raise AssertionError("the passes of one seat's rows were counted under different moduli")

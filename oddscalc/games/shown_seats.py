@@ -36,7 +36,7 @@ from .house_baccarat import Strategy, _six_index, slot_orderings_by_third
 from .seats import CLASSES, NONE_CLASS
 from .shoe import VALUES, Multisets, Shoe
 from .shown_chain import AFTER, CLS, MAX_PLAYERS, as_moduli, moduli, rebuild
-from .shown_passes import Runner, plan
+from .shown_passes import HERE, Spread, plan
 from .shown_passes import rows as class_rows
 from .turn_order import Late, late_ev, late_reply, plays_text
 
@@ -44,15 +44,15 @@ __all__ = ["MAX_PLAYERS", "Profile", "equilibria", "fits", "seat_counts", "secti
 
 
 def seat_counts(shoe: Shoe, plays: Sequence[Late], k: int, tableau: tuple[str, ...], all_stand: str,
-                runner: Runner | None = None, say: Callable[[str], None] = lambda _: None) -> np.ndarray:
+                spread: Spread = HERE, say: Callable[[str], None] = lambda _: None) -> np.ndarray:
     """(4 outcomes, 10, 10, 12 sights, 2 actions) object: seat ``k``'s (0-based) exact counts, the other seats
     playing ``plays`` (seat k's own entry is not used); the other seats' rows counted in passes that fit in
-    memory (``shown_passes``), mapped by ``runner`` when given."""
+    memory (``shown_passes``), run as ``spread`` says."""
     if not 2 <= len(plays) <= MAX_PLAYERS:
         raise OptionError(f"third cards shown: the count is exact for 2 to {MAX_PLAYERS} seats")
     total = shoe.ordered(3 * len(plays) + 3)
     primes = moduli(total)
-    have, exact_or_residues = class_rows(shoe, [p.draws for p in plays], k, primes, runner, say)
+    have, exact_or_residues = class_rows(shoe, [p.draws for p in plays], k, primes, spread, say)
     rows = as_moduli(exact_or_residues, have, primes)
     six = Multisets.of_size(6)
     u = slot_orderings_by_third(tableau, all_stand)  # (4, 10 totals, 2, 715, 12 final, 10 your third)
@@ -86,14 +86,14 @@ def seat_counts(shoe: Shoe, plays: Sequence[Late], k: int, tableau: tuple[str, .
     return out
 
 
-def fits(shoe: Shoe, players: int) -> None:
-    """Refuse (``OptionError``) a table whose seats cannot all be counted in passes within the memory allowed,
-    before hours of work."""
+def fits(shoe: Shoe, players: int, limit: int | None = None) -> None:
+    """Refuse (``OptionError``) a table whose seats cannot all be counted in passes within ``limit`` bytes
+    (default ``shown_passes.budget()``), before hours of work."""
     if not 2 <= players <= MAX_PLAYERS:
         raise OptionError(f"third cards shown: the count is exact for 2 to {MAX_PLAYERS} seats")
     primes = len(moduli(shoe.ordered(3 * players + 3)))
     for k in range(players):
-        plan(shoe, players, k, primes)
+        plan(shoe, players, k, primes, limit)
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,7 @@ def _key(plays: Sequence[Late], k: int) -> bytes:
 
 def equilibria(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str, pay: Fraction,
                starts: Sequence[Strategy], passes: int = 8,
-               say: Callable[[str], None] = lambda _: None, runner: Runner | None = None) -> list[Profile]:
+               say: Callable[[str], None] = lambda _: None, spread: Spread = HERE) -> list[Profile]:
     """Equilibria reached from every seat playing each of ``starts`` blind, by best replies seat after seat.
 
     A pass replies for every seat in turn, each against the others' latest plays; a pass that changes
@@ -129,7 +129,7 @@ def equilibria(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: st
         if key not in memo:
             done = len(memo) + 1
             say(f"{done} evaluations (seat {k + 1})")
-            memo[key] = seat_counts(shoe, plays, k, tableau, all_stand, runner,
+            memo[key] = seat_counts(shoe, plays, k, tableau, all_stand, spread,
                                     lambda text: say(f"{done} evaluations ({text})"))
         return memo[key]
 
@@ -169,17 +169,17 @@ def _sight_text(c: int) -> str:
 
 def sections(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str, pay: Fraction, hidden: Strategy,
              hidden_counts: np.ndarray, starts: Sequence[Strategy],
-             say: Callable[[str], None] = lambda _: None, runner: Runner | None = None) -> list[Section]:
+             say: Callable[[str], None] = lambda _: None, spread: Spread = HERE) -> list[Section]:
     """The equilibria with third cards shown among ``players`` seats, the hidden game's play beside, and the
     later seats' play by sight. ``hidden_counts`` are a seat's counts in the hidden game with the others
     playing ``hidden`` (4, 10, 10, 2): played blind, every seat's counts here must add up to them."""
     total = shoe.ordered(3 * players + 3)
-    fits(shoe, players)
+    fits(shoe, players, spread.limit)
     blind = [Late.blind(hidden)] * players
-    last = seat_counts(shoe, blind, players - 1, tableau, all_stand, runner, say)  # the cheapest seat to check
+    last = seat_counts(shoe, blind, players - 1, tableau, all_stand, spread, say)  # the cheapest seat to check
     if not np.array_equal(last.sum(axis=3), hidden_counts):
         raise AssertionError("third cards shown and played blind do not give the hidden game's counts")
-    found = equilibria(shoe, players, tableau, all_stand, pay, starts, say=say, runner=runner)
+    found = equilibria(shoe, players, tableau, all_stand, pay, starts, say=say, spread=spread)
     # every seat playing blind is the hidden game, whose seats are exchangeable
     blind_evs = [late_ev(last, blind[-1], pay, total)] * players
     money = tuple(Column(f"ev_{k + 1}", f"EV seat {k + 1}", "signed_percent", 4) for k in range(players))
@@ -210,7 +210,7 @@ def sections(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str,
 
 def reply_section(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand: str, pay: Fraction,
                   others: Strategy, say: Callable[[str], None] = lambda _: None,
-                  runner: Runner | None = None) -> Section:
+                  spread: Spread = HERE) -> Section:
     """Each seat's best reply, by sight, when every other seat plays ``others`` blind (a chart), beside what
     it gets playing the chart too."""
     total = shoe.ordered(3 * players + 3)
@@ -218,7 +218,7 @@ def reply_section(shoe: Shoe, players: int, tableau: tuple[str, ...], all_stand:
     rows: list[tuple[Cell, ...]] = []
     for k in range(players):
         say(f"seat {k + 1}'s best reply")
-        counts = seat_counts(shoe, [chart] * players, k, tableau, all_stand, runner, say)
+        counts = seat_counts(shoe, [chart] * players, k, tableau, all_stand, spread, say)
         reply = late_reply(counts, pay, "best reply")
         along, best = late_ev(counts, chart, pay, total), late_ev(counts, reply, pay, total)
         changed = [_sight_text(c) for c in range(NONE_CLASS, CLASSES if k else NONE_CLASS + 1)
