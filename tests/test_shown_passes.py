@@ -32,7 +32,8 @@ SMALL7 = Shoe.from_ranks({"3": 9, "9": 6, "7": 9})  # 24 cards: seven seats and 
 
 @pytest.fixture
 def narrow(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Passes forced on a small shoe: a pass may keep 18 (sight, final class) pairs; the passes each seat ran."""
+    """Passes forced on a small shoe, at most 6 classes kept on each axis a seat splits: the passes each seat
+    ran."""
     ran: list[int] = []
     plan = sp.plan
 
@@ -41,8 +42,11 @@ def narrow(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         ran.append(len(passes))
         return passes
 
-    monkeypatch.setattr(sp, "estimate", lambda shoe, players, k, primes, wc, wf: wc * wf)
-    monkeypatch.setattr(sp, "budget", lambda: 18)
+    def estimate(shoe: Shoe, players: int, k: int, primes: int, wc: int, wf: int) -> int:
+        return max(wc if k else 1, wf if k < players - 1 else 1)  # seat 1 sees only 'nobody drew'
+
+    monkeypatch.setattr(sp, "estimate", estimate)
+    monkeypatch.setattr(sp, "budget", lambda: 6)
     monkeypatch.setattr(sp, "plan", counted)
     return ran
 
@@ -52,8 +56,9 @@ def test_six_seats_in_passes_equal_a_plain_deal_of_every_ordered_twentyone_cards
     total = TWO6.ordered(21)
     evs = [to.late_ev(ss.seat_counts(TWO6, plays, k, SHEET_TABLEAU, "never"), plays[k], PAY, total)
            for k in range(6)]
-    # the first and last seats split one axis (12 passes), the others both (6 sights by 3 final classes)
-    assert narrow == [12, 8, 8, 8, 8, 12]
+    # seat 3 of six has two seats on each side: the seats after it stacked over the seats before it; the first
+    # and last seats split one axis (2 passes), the others both (6 sights by 6 final classes)
+    assert narrow == [2, 4, 4, 4, 4, 2]
     assert evs == _brute(TWO6, plays)
     assert len(set(evs)) == 6
 
@@ -62,10 +67,10 @@ def test_six_seats_played_blind_in_passes_are_the_hidden_game(narrow: list[int])
     s = Strategy.by_totals("draw-0-4", range(5))
     hidden = hb.seat_counts(SMALL6, 6, s, SHEET_TABLEAU, "never", False).counts
     assert sum(hidden[WIN].ravel()) > 0
-    for k in (0, 2, 3, 5):
+    for k in (0, 3, 5):
         shown = ss.seat_counts(SMALL6, [to.Late.blind(s)] * 6, k, SHEET_TABLEAU, "never")
         assert np.array_equal(shown.sum(axis=3), hidden), k
-    assert narrow == [12, 8, 8, 12]
+    assert narrow == [2, 4, 2]
 
 
 def test_seven_seats_count_the_same_in_one_pass_and_in_many(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,4 +126,4 @@ def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int]) -> None:
 
     here = ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never")
     assert np.array_equal(ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never", sp.Spread(runner)), here)
-    assert jobs == [8] and narrow == [8, 8]
+    assert jobs == [4] and narrow == [4, 4]

@@ -1,5 +1,5 @@
 """House baccarat with three to five seats and third cards shown as dealt: every seat's counts against a plain
-deal of every ordered card sequence (twelve cards for three seats, eighteen for five), playing blind as the
+deal of every ordered twelve cards for three seats (six seats: ``test_shown_passes``), playing blind as the
 hidden game, two seats as the two-seat count, the residue path as the exact one, seats on both sides of a seat
 counted in two orders, and the equilibria's best replies."""
 
@@ -25,7 +25,6 @@ from oddscalc.games.shoe import Shoe, tableau_array
 
 SMALL = Shoe.from_ranks({"3": 5, "9": 3, "7": 6})  # 14 cards: naturals (9 9), draws and stands
 SMALL4 = Shoe.from_ranks({"3": 6, "9": 4, "7": 6})  # 16 cards: four seats and the house take 15 slots
-TWO = Shoe.from_ranks({"3": 10, "9": 10})  # 20 cards of two values: 2**18 value sequences for five seats
 SMALL5 = Shoe.from_ranks({"3": 7, "9": 5, "7": 7})  # 19 cards: five seats and the house take 18 slots
 PAY = Fraction(1)
 
@@ -88,16 +87,6 @@ def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
            for k in range(3)]
     assert evs == _brute(SMALL, plays)
     assert len(set(evs)) == 3  # the seats play differently: a test that tells the seats apart
-
-
-def test_five_seats_equal_a_plain_deal_of_every_ordered_eighteen_cards() -> None:
-    # seat 3 has two seats on each side: the count that stacks the seats after it over the seats before it
-    plays = [_random_late(seed) for seed in (10, 12, 13, 14, 15)]
-    total = TWO.ordered(18)
-    evs = [to.late_ev(ss.seat_counts(TWO, plays, k, SHEET_TABLEAU, "never"), plays[k], PAY, total)
-           for k in range(5)]
-    assert evs == _brute(TWO, plays)
-    assert len(set(evs)) == 5
 
 
 def test_playing_blind_is_the_hidden_game() -> None:
