@@ -221,7 +221,7 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
 @decks_option
 @click.option("--exhaustive", is_flag=True,
               help="Search every strategy by two-card total (256), not 9 thresholds (up to 5 seats); with third "
-                   "cards shown and 3 to 5 seats, start the equilibrium search from the 9 thresholds, not the "
+                   "cards shown and 3 to 7 seats, start the equilibrium search from the 9 thresholds, not the "
                    "hidden game's equilibrium alone.")
 @click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players).")

@@ -129,9 +129,13 @@ def plan(shoe: Shoe, players: int, k: int, primes: int, limit: int | None = None
         if need <= limit:
             return [Pass(cs, fs, need) for cs in _split(gc) for fs in _split(gf)]
     least = estimate(shoe, players, k, primes, 1 if before else CLASSES, 1 if later else CLASSES)
-    raise OptionError(f"third cards shown, seat {k + 1} of {players}: a pass needs about {least / 2**30:.1f} GB even "
-                      f"one class at a time, over the {limit / 2**30:.1f} GB allowed ({ENV}); run it on a machine "
-                      "with more memory, or fewer seats")
+    raise OptionError(f"third cards shown, seat {k + 1} of {players}: a pass needs about {_size(least)} even one "
+                      f"class at a time, over the {_size(limit)} a pass may take ({ENV}, shared by a local "
+                      "cluster's workers); run it on a machine with more memory, or fewer seats")
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**30:.1f} GB" if n >= 2**29 else f"{n / 2**20:.1f} MB"
 
 
 Runner = Callable[[Callable[[tuple[object, ...]], tuple[Mods, list[np.ndarray]]], Sequence[tuple[object, ...]]],
