@@ -240,8 +240,8 @@ def _last(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, starts: Sequen
     by the final classes ``finals``."""
     from .shown_sums import last_sums
 
-    return last_sums(np.ascontiguousarray(keys), counts, _CU, _CW, _ORDER, _draws(play), _stand_class(), AFTER,
-                     _slots(finals), _on(starts), len(finals))
+    return last_sums(np.ascontiguousarray(keys), counts, _CU, _CW, _draws(play), _stand_class(), AFTER, _slots(finals),
+                     _on(starts), len(finals))
 
 
 def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, primes: Sequence[int],

@@ -178,7 +178,7 @@ def rows(shoe: Shoe, plays: Sequence[np.ndarray], k: int, primes: Sequence[int],
     mods = results[0][0]
     if any(list(m) != list(mods) for m, _ in results):
         raise AssertionError("the passes of one seat's rows were counted under different moduli")
-    full = [np.zeros((*results[0][1][0].shape[:1], CLASSES, CLASSES, CLASSES), dtype=np.int64) for _ in mods]
+    full = [np.zeros((len(results[0][1][0]), CLASSES, CLASSES, CLASSES), dtype=np.int64) for _ in mods]
     for p, (_, arrays) in zip(passes, results, strict=True):
         for f, a in zip(full, arrays, strict=True):
             f[:, p.sights[0]:p.sights[-1] + 1, :, p.finals[0]:p.finals[-1] + 1] = a  # each pass keeps a run

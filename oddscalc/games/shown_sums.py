@@ -18,6 +18,8 @@ from typing import Any
 import numba
 import numpy as np
 
+from .seat_levels import _deals
+
 
 @numba.njit(cache=True)
 def _add(dst: np.ndarray, w: int, src: np.ndarray) -> None:
@@ -104,14 +106,13 @@ def _place_sums(stand: np.ndarray, at2: np.ndarray, stand_cls: np.ndarray, third
     return out
 
 
-def _last_sums(keys: np.ndarray, counts: np.ndarray, cu: np.ndarray, cw: np.ndarray, order: np.ndarray,
-               draw: np.ndarray, stand_cls: np.ndarray, after: np.ndarray, slot: np.ndarray, on: np.ndarray,
-               kept: int) -> np.ndarray:
+def _last_sums(keys: np.ndarray, counts: np.ndarray, cu: np.ndarray, cw: np.ndarray, draw: np.ndarray,
+               stand_cls: np.ndarray, after: np.ndarray, slot: np.ndarray, on: np.ndarray, kept: int) -> np.ndarray:
     """(rows, classes, kept), exact: the last seat of a chain from each start class s where ``on[s]``, by the
     class it leaves (at ``slot[class]``, left out where that is -1), from the cards left at each packed key
-    (five bits a value). A composition (cu, cw) has ``order`` times rr[cu] (rr[cw] - [cu = cw]) deals; standing
-    it takes ``stand_cls`` with the unused slot any card left, drawing it a third card z of the rest. At most
-    n**3 sequences a row: int64 holds them for any shoe."""
+    (five bits a value). Standing on a composition (cu, cw) it takes ``stand_cls`` with the unused slot any
+    card left, drawing it a third card z of the rest. At most n**3 sequences a row: int64 holds them for any
+    shoe."""
     rows, classes = keys.size, after.shape[0]
     out = np.zeros((rows, classes, kept), dtype=np.int64)
     for m in numba.prange(rows):
@@ -129,7 +130,7 @@ def _last_sums(keys: np.ndarray, counts: np.ndarray, cu: np.ndarray, cw: np.ndar
             byz[:] = 0
             for c in range(cu.size):
                 u, w = cu[c], cw[c]
-                deals = rr[u] * (rr[w] - (u == w)) * order[c]
+                deals = _deals(rr, u, w)
                 if deals <= 0:
                     continue
                 if draw[c, s]:  # the cards z left once the seat holds its two: rr[z] less its own
