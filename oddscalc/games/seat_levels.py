@@ -344,10 +344,21 @@ def ranks_of(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
 
 
 def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, natural: np.ndarray,
-              standing: np.ndarray, drawing: np.ndarray, bits: int, needed: Callable[[int], int]) -> np.ndarray:
+              standing: np.ndarray, drawing: np.ndarray, bits: int, needed: Callable[[int], int],
+              kept: dict[int, np.ndarray] | None = None) -> np.ndarray:
     """(len(rows), 12, L) limbs of ``bits`` bits: ``seats`` (2 or more) other seats' sequences by class per
     removed multiset, every level counted by rank, bottom up, each kept until the one above is built.
-    ``needed(j)``: the limbs that j seats' counts take."""
+    ``needed(j)``: the limbs that j seats' counts take. ``kept``: for each key r in it (1 <= r < seats), the
+    level of seats - r seats on every multiset of the rows' size + 3r, by rank, is put there as limbs
+    (``anchors`` reads what r seats drawing take from the others off them)."""
+    top = int(rows.sum(axis=1).max(initial=0))
+    want = {seats - r: top + 3 * r for r in (kept or {}) if 1 <= r < seats}
+
+    def keep(j: int, levels: dict[int, np.ndarray]) -> None:
+        if kept is not None and j in want:
+            arr = levels[want[j]]
+            kept[seats - j] = arr if arr.ndim == 3 else arr[:, :, None].astype(np.int64)
+
     sizes: dict[int, set[int]] = {seats: set(rows.sum(axis=1).tolist())}
     for j in range(seats, 1, -1):  # j seats at size s need j - 1 at s + 2 (a stand) and s + 3 (a draw)
         sizes[j - 1] = {t for s in sizes[j] for t in (s + 2, s + 3)}
@@ -365,6 +376,8 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
         drawn = third_card(s + 2, c, seat(s + 3), _C)
         level[s] = two_seats(s, c, kinds, natural, seat(s + 2), drawn, bits, needed(2), _C)
         del drawn
+    keep(1, one)  # the last two-seat size asked for the one-seat level at the top size + 3 (seats - 1)
+    keep(2, level)
     one.clear()
     for j in range(3, seats + 1):
         # levels of one size may be narrower than others: the kernels read each at its own width
@@ -375,6 +388,7 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
             above[s] = seats_limbs(s, j, c, kinds, natural, level[s + 2], drawn, bits, width, _C)
             del drawn
         level = above
+        keep(j, level)
     width = max(a.shape[2] for a in level.values())
     out = np.zeros((len(rows), CLASSES, width), dtype=np.int64)
     sz = rows.sum(axis=1)

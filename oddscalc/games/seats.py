@@ -117,13 +117,29 @@ def _width(value: int, bits: int) -> int:
 LEVELS_FROM = 2
 
 
+def limb_bits(counts: Sequence[int], removed: np.ndarray) -> int:
+    """The limb width of :func:`others_finite`'s levels for this shoe and these removed multisets.
+
+    One width for every level. A seat's weights (ordered two-card deals times the third card or the
+    unused slot) add up to at most n**3, and each weight meets at most 11 limbs of one output entry (the
+    classes a third card folds together), so an entry stays below 12 n**3 2**bits < 2**62. The deepest
+    states have the fewest cards left."""
+    n_top = max(int(sum(counts)) - int(np.asarray(removed).sum(axis=1).min(initial=0)), 1)
+    bits = 62 - (12 * n_top**3).bit_length()
+    if bits < 8:
+        raise ValueError("shoe too large for the exact finite-shoe recursion")
+    return bits
+
+
 def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed: np.ndarray,
-                  levels: bool | None = None) -> np.ndarray:
+                  levels: bool | None = None, kept: dict[int, np.ndarray] | None = None) -> np.ndarray:
     """(M, 12): card sequences of ``seats`` other players (3 slots each) by class, per removed multiset.
 
     Row i counts ordered sequences of 3 * seats cards from the shoe minus ``removed[i]``, weighted by
     card multiplicities, split by the class they put the table in. Rows sum to (n) P (3 * seats).
-    Returns int64 when that total fits, else Python ints (object).
+    Returns int64 when that total fits, else Python ints (object). ``kept``: when the levels are counted
+    by rank, filled with lower levels in limbs of :func:`limb_bits` bits as ``seat_levels.all_seats`` says;
+    otherwise left empty.
     """
     c = np.asarray(counts, dtype=np.int64)
     removed = np.asarray(removed, dtype=np.int64)
@@ -132,13 +148,7 @@ def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed:
         none[:, NONE_CLASS] = 1
         return none
     n_top = max(int(c.sum()) - int(removed.sum(axis=1).min(initial=0)), 1)
-    # one limb width for every level. A seat's weights (ordered two-card deals times the third card or
-    # the unused slot) add up to at most n**3, and each weight meets at most 11 limbs of one output
-    # entry (the classes a third card folds together), so an entry stays below 12 n**3 2**bits < 2**62.
-    # The deepest states have the fewest cards left.
-    bits = 62 - (12 * n_top**3).bit_length()
-    if bits < 8:
-        raise ValueError("shoe too large for the exact finite-shoe recursion")
+    bits = limb_bits(counts, removed)
     ranked = (seats >= LEVELS_FROM if levels is None else levels) and seats >= 2 and _ranked_fits(int(c.sum()))
     if ranked:
         from . import seat_levels
@@ -147,7 +157,7 @@ def others_finite(counts: Sequence[int], seats: int, draws: np.ndarray, removed:
         drawing = (draws & ~NATURAL).astype(np.int64)
         kinds = np.where(NATURAL, NAT, np.where(draws, DRAW, STAND)).astype(np.int64)
         limbs = seat_levels.all_seats(c, seats, removed, kinds, natural, 1 - natural - drawing, drawing, bits,
-                                      lambda j: _width(falling(n_top, 3 * j), bits))
+                                      lambda j: _width(falling(n_top, 3 * j), bits), kept)
     else:
         limbs = _others_limbs(c, seats, draws, removed @ VALUE_KEYS, bits, n_top)
     return from_limbs(limbs, bits, falling(n_top, 3 * seats) < 2**63)
