@@ -65,10 +65,12 @@ def test_what_a_composition_takes_from_the_others_shrinks_as_they_draw_more() ->
 
 def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe() -> None:
     """Three seats on a small shoe, a pay of 19:20: for boxes at the root and below, every composition's
-    increment V(S + i) - V(S), from every strategy S of the box without i, lies in the bounds; and the search
-    from "never draw" ends on the best of every strategy."""
+    increment V(S + i) - V(S), from every strategy S of the box without i, lies in the bounds (from exact
+    anchors, inherited ones, and anchors read off the ends' levels with both terms of the inclusion-exclusion
+    or one); and the search from "never draw" ends on the best of every strategy, by either anchors."""
     counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
-    search = CommonSearch(counter, 3, PAY)
+    search = CommonSearch(counter, 3, PAY, by_levels=False)
+    levels = [CommonSearch(counter, 3, PAY, terms=terms) for terms in (2, 1)]
     value = _every_value(3, SMALL, PAY)
     dealt = sorted(search.dealt)
     loose = 0
@@ -77,7 +79,7 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
                       (frozenset(), frozenset(dealt[1:])), (frozenset(dealt[2:3]), frozenset(dealt[:4]))]:
         own = search.increments(low, high)
         inherited = search.increments(low, high, {i: root[i] for i in high - low})  # the root's anchors
-        for v_low, v_high, bounds, _ in (own, inherited):
+        for v_low, v_high, bounds, _ in (own, inherited, *(s.increments(low, high) for s in levels)):
             assert (v_low, v_high) == (value[low], value[high])
             for i, (lo, hi) in bounds.items():
                 free = sorted(high - low - {i})
@@ -89,6 +91,8 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
     best, ev, _ = best_common(counter, 3, PAY, strategy_of(frozenset(), "never"))
     sc = counter.seat(3, best)
     assert ev == max(value.values()) / Fraction(sc.total * PAY.denominator) and ev == seat_ev(sc, best, PAY)
+    by_exact, again, _ = best_common(counter, 3, PAY, strategy_of(frozenset(), "never"), by_levels=False)
+    assert again == ev and by_exact.draws == best.draws
     assert len(set(value.values())) > 4 and max(value.values()) > value[frozenset()]  # it had to leave its start
 
 

@@ -42,6 +42,7 @@ integers. Compositions that no deal from the shoe can give never occur, and stan
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .anchors import TERMS, Taken, rows_and_taken
 from .house_baccarat import (
     _TOTAL,
     COMPOSITIONS,
@@ -68,6 +70,7 @@ from .shoe import VALUES, Multisets
 # other seats' cumulative counts kept at once: an entry is 5005 x 12 Python ints (a few MB); a node
 # reads its own box's and its parent's
 _KEPT = 256
+_TAKEN = 16  # an evaluation's anchors, up to 40 MB each: a node reads its two ends'
 
 
 Anchors = dict[int, tuple[np.ndarray, np.ndarray]]  # per free composition i: d_i at a box's low end, at high - i
@@ -82,6 +85,21 @@ def _dot(x: np.ndarray, y: np.ndarray) -> int:
     return int((x * y).sum())
 
 
+_ROUNDING = 1e-9
+
+
+def _bound(terms: list[tuple[np.ndarray, np.ndarray]], up: bool) -> int:
+    """The sum of the dot products of float64 ``terms``, as an integer no lower (``up``) or no higher than the
+    sum of the reals the floats stand for."""
+    value, size = 0.0, 0.0
+    for x, y in terms:
+        p = x * y
+        value += float(p.sum())
+        size += float(np.abs(p).sum())
+    margin = _ROUNDING * size + 1
+    return math.ceil(value + margin) if up else math.floor(value - margin)
+
+
 @dataclass
 class CommonSearch:
     """One branch and bound: your coefficients, the other seats' counts by draw set, the best met, the tallies."""
@@ -94,10 +112,17 @@ class CommonSearch:
     nodes: int = 0
     best: tuple[int, Draws] = (0, frozenset())
 
+    by_levels: bool | None = None  # the anchors read off the ends' evaluations (default: on a finite shoe)
+    terms: int = TERMS  # of the inclusion-exclusion those anchors keep (``anchors``)
     _kept: OrderedDict[Draws, np.ndarray] = field(default_factory=OrderedDict)
+    _taken: OrderedDict[Draws, Taken] = field(default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         r = self.counter.rules
+        if self.by_levels is None:
+            self.by_levels = not r.infinite
+        elif self.by_levels and r.infinite:
+            raise ValueError("an infinite shoe has no levels to read anchors off")
         u = _slot_orderings(r.house_tableau, r.all_stand).astype(object)  # (4, 10, 2, 715, 12)
         ev = u[WIN] * self.pay.numerator - u[LOSS] * self.pay.denominator
         weight = Multisets.of_size(6).weights(r.shoe, r.infinite)
@@ -110,6 +135,8 @@ class CommonSearch:
         # G_i lives on the multisets holding composition i's two cards (distinct: the two cards added to every
         # four-card multiset); there it is the gain seat_search bounds
         self.at, self.switch = gain_terms(self.counter, self.pay)
+        self._signed = {i: (np.maximum(g, 0).astype(np.float64), np.maximum(-g, 0).astype(np.float64))
+                        for i, g in enumerate(self.switch)}
         self.dealt = dealt(self.counter, self.at)
 
     def counts(self, draws: Draws) -> np.ndarray:
@@ -119,11 +146,28 @@ class CommonSearch:
             return self._kept[draws]
         r = self.counter.rules
         self.evaluations += 1
-        out = cumulative(class_rows(r.shoe, self.players, strategy_of(draws, "searched"), r.infinite))
-        self._kept[draws] = out
+        return self._keep(draws, cumulative(class_rows(r.shoe, self.players, strategy_of(draws, "searched"),
+                                                       r.infinite)))
+
+    def _keep(self, draws: Draws, counts: np.ndarray) -> np.ndarray:
+        self._kept[draws] = counts
         if len(self._kept) > _KEPT:
             self._kept.popitem(last=False)
-        return out
+        return counts
+
+    def taken(self, draws: Draws, asked: frozenset[int]) -> Taken:
+        """The bounds of ``anchors.Taken`` for ``asked`` from the evaluation of ``draws`` (and A(draws) with them)."""
+        have = self._taken.get(draws)
+        if have is None or not asked <= have.compositions:
+            self.evaluations += 1
+            want = asked | (have.compositions if have is not None else frozenset())
+            rows, self._taken[draws] = rows_and_taken(self.counter.rules.shoe.counts, self.players - 1, draws, want,
+                                                      self.terms)
+            self._keep(draws, cumulative(np.asarray(rows, dtype=object)))
+            if len(self._taken) > _TAKEN:
+                self._taken.popitem(last=False)
+        self._taken.move_to_end(draws)
+        return self._taken[draws]
 
     def coefficients(self, draws: Draws) -> np.ndarray:
         """K(draws): your seat's coefficients when you draw on ``draws``."""
@@ -145,7 +189,10 @@ class CommonSearch:
                    ) -> tuple[int, int, dict[int, tuple[int, int]], Anchors]:
         """V(low), V(high), the least and greatest D_i over the box for every free composition, and the anchors
         d_i(low), d_i(high - i) they used. Given an enclosing box's ``anchors`` (valid here by the lemma), only
-        low and high are evaluated, and D_i's exact value at low is bounded instead."""
+        low and high are evaluated, and D_i's exact value at low is bounded instead. By levels, the box's own
+        anchors come with its two ends, and ``anchors`` is not used."""
+        if self.by_levels:
+            return (*self._level_increments(low, high), {})
         free = high - low
         a_low, a_high = self.counts(low), self.counts(high)
         k_low, k_high = self.coefficients(low), self.coefficients(high)
@@ -183,6 +230,37 @@ class CommonSearch:
             out[i] = (lo, hi)
         return v_low, v_high, out, (made if anchors is None else anchors)
 
+    def _level_increments(self, low: Draws, high: Draws) -> tuple[int, int, dict[int, tuple[int, int]]]:
+        """``increments`` with the anchors ``anchors.Taken`` reads off the two ends' evaluations: the same bounds
+        as from an enclosing box's, but with A(S + i) read no higher than A(L) + d_i(L)'s upper bound. They are
+        taken in float64 with a margin: 1e-9 of the magnitudes each bound adds (its rounding is below 1e-11
+        of them: at most 60,060 products of numbers each within 2^-52 of the real it stands for), plus one."""
+        free = high - low
+        t_low, t_high = self.taken(low, free), self.taken(high, free)
+        a_low, a_high = self.counts(low), self.counts(high)
+        k_low, k_high = self.coefficients(low), self.coefficients(high)
+        v_low, v_high = _dot(k_low, a_low), _dot(k_high, a_high)
+        self.offer(low, v_low)
+        self.offer(high, v_high)
+        f_low, f_high, f_k = (np.asarray(x, dtype=np.float64) for x in (a_low, a_high, k_low))
+        pos_k, neg_k = np.maximum(f_k, 0), np.maximum(-f_k, 0)
+        pos_g, neg_g = np.zeros_like(f_k), np.zeros_like(f_k)
+        for j in free:
+            pos_g[self.at[j]] += self._signed[j][0]
+            neg_g[self.at[j]] += self._signed[j][1]
+        out = {}
+        for i in free:
+            at, (pos_i, neg_i) = self.at[i], self._signed[i]
+            d_low, d_high, least = t_low.most(i), t_high.beyond(i), t_low.least(i)
+            up = (f_low + least + 1e-12 * (f_low - least))[at]  # A(L + i) at most, its two roundings included
+            down = f_high[at]
+            taken = -d_low  # what the other free switches can lose to d_i
+            out[i] = (_bound([(pos_i, down), (-neg_i, up), (pos_k, d_low), (-neg_k, d_high), (-taken, pos_g),
+                              (taken[at], pos_i)], up=False),
+                      _bound([(pos_i, up), (-neg_i, down), (pos_k, d_high), (-neg_k, d_low), (taken, neg_g),
+                              (-taken[at], neg_i)], up=True))
+        return v_low, v_high, out
+
     def visit(self, low: Draws, high: Draws, anchors: Anchors | None = None) -> None:
         """Search the strategies that draw on ``low``, stand outside ``high`` and do either between; ``anchors``
         from an enclosing box are tried first, and a node evaluates its own only when they decide nothing."""
@@ -212,10 +290,12 @@ class CommonSearch:
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
-                progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, CommonSearch]:
+                progress: Callable[[str], None] | None = None, by_levels: bool | None = None
+                ) -> tuple[Strategy, Fraction, CommonSearch]:
     """The strategy giving each of ``players`` seats the most when all play it (over all 2^44), its EV per
-    unit, and the search. ``start`` is the first best met (a good one prunes early)."""
-    search = CommonSearch(counter, players, pay, progress)
+    unit, and the search. ``start`` is the first best met (a good one prunes early); ``by_levels`` as
+    :class:`CommonSearch`."""
+    search = CommonSearch(counter, players, pay, progress, by_levels=by_levels)
     first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
     search.best = (search.value(first), first)
     search.visit(frozenset(), search.dealt)
