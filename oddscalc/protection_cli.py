@@ -263,11 +263,11 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     shown = (third_cards or rules.third_cards) == "shown"
-    if prove_common and (shown or players > SEAT_GAME_MAX_PLAYERS):
-        raise OptionError(f"--prove-common: the best common strategy is given with third cards hidden and 2 to "
-                          f"{SEAT_GAME_MAX_PLAYERS} seats")
-    if scheduler is not None and not shown:
-        raise OptionError("--scheduler applies to third cards shown; the seats' hidden game runs here in seconds")
+    if prove_common and shown:
+        raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
+    if scheduler is not None and not shown and not prove_common:
+        raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
+                          "runs here in seconds")
     if shown:
         from . import cluster
         from .games import shown_passes, shown_seats, turn_order
@@ -306,9 +306,14 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         if exhaustive and players > SEAT_GAME_MAX_PLAYERS:
             raise OptionError(f"--exhaustive: every strategy by total (256 evaluations of the other seats) is given "
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
+        from . import cluster
+
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
-        found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
-                         prove_common, by_composition)
+        where = cluster.address(scheduler) if prove_common else None
+        with contextlib.ExitStack() as stack:
+            runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)))
+            found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
+                             prove_common, by_composition, runner)
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)

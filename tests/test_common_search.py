@@ -4,7 +4,9 @@ against the two-seat model, and the report row that runs both: test_seat_search)
 
 from __future__ import annotations
 
+import pickle
 import random
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
@@ -13,7 +15,7 @@ from click.testing import CliRunner
 from test_seat_search import _counter
 
 from oddscalc.cli import main
-from oddscalc.games.common_search import CommonSearch, best_common
+from oddscalc.games.common_search import CommonSearch, Job, best_common
 from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
 from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
@@ -21,6 +23,7 @@ from oddscalc.games.shoe import Shoe
 ONE = Fraction(1)
 SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
 PAY = Fraction(19, 20)
+Found = tuple[tuple[int, Draws], int, int]
 
 
 @cache
@@ -67,7 +70,9 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
     """Three seats on a small shoe, a pay of 19:20: for boxes at the root and below, every composition's
     increment V(S + i) - V(S), from every strategy S of the box without i, lies in the bounds (from exact
     anchors, inherited ones, and anchors read off the ends' levels with both terms of the inclusion-exclusion
-    or one); and the search from "never draw" ends on the best of every strategy, by either anchors."""
+    or one); the quadratic's maxima over each box, and with each composition stood or drawn, are at least the
+    true ones; and the search from "never draw" ends on the best of every strategy, by either anchors, with the
+    quadratic bound or without."""
     counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
     search = CommonSearch(counter, 3, PAY, by_levels=False)
     levels = [CommonSearch(counter, 3, PAY, terms=terms) for terms in (2, 1)]
@@ -79,7 +84,10 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
                       (frozenset(), frozenset(dealt[1:])), (frozenset(dealt[2:3]), frozenset(dealt[:4]))]:
         own = search.increments(low, high)
         inherited = search.increments(low, high, {i: root[i] for i in high - low})  # the root's anchors
-        for v_low, v_high, bounds, _ in (own, inherited, *(s.increments(low, high) for s in levels)):
+        box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
+        for by, (v_low, v_high, bounds, ranges) in zip([search, search, *levels],
+                                                       (own, inherited, *(s.increments(low, high) for s in levels)),
+                                                       strict=True):
             assert (v_low, v_high) == (value[low], value[high])
             for i, (lo, hi) in bounds.items():
                 free = sorted(high - low - {i})
@@ -87,17 +95,46 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
                         for k in range(len(free) + 1) for x in combinations(free, k)]
                 assert lo <= min(seen) and max(seen) <= hi
                 loose += lo < min(seen) or max(seen) < hi
+            top, side = by.quadratic(low, high, ranges, v_low, v_high)
+            assert top >= max(value[s] for s in box) and set(side) == high - low
+            for i, (stood, drawn) in side.items():
+                assert stood >= max(value[s] for s in box if i not in s)
+                assert drawn >= max(value[s] for s in box if i in s)
     assert loose  # the test sees bounds hold with room, not only equalities
     best, ev, _ = best_common(counter, 3, PAY, strategy_of(frozenset(), "never"))
     sc = counter.seat(3, best)
     assert ev == max(value.values()) / Fraction(sc.total * PAY.denominator) and ev == seat_ev(sc, best, PAY)
     by_exact, again, _ = best_common(counter, 3, PAY, strategy_of(frozenset(), "never"), by_levels=False)
     assert again == ev and by_exact.draws == best.draws
+    plain = CommonSearch(counter, 3, PAY, quadratic_bound=False)
+    plain.best = (value[frozenset()], frozenset())
+    plain.visit(frozenset(), plain.dealt)
+    assert plain.best[0] == max(value.values())
     assert len(set(value.values())) > 4 and max(value.values()) > value[frozenset()]  # it had to leave its start
+
+
+def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best() -> None:
+    """The tree settled breadth first to open boxes, each searched by itself as a worker would (its job sent
+    through pickle), from the worst strategy: the same best as one search, every node counted."""
+    counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    value = _every_value(3, SMALL, PAY)
+    worst = min(value, key=value.__getitem__)
+    sent: list[int] = []
+
+    def apart(fn: Callable[[Job], Found], jobs: Sequence[Job]) -> list[Found]:
+        sent.append(len(jobs))
+        return [fn(pickle.loads(pickle.dumps(job))) for job in jobs]
+
+    one = best_common(counter, 3, PAY, strategy_of(worst, "worst"))
+    split = best_common(counter, 3, PAY, strategy_of(worst, "worst"), runner=apart, boxes=2)
+    assert sent == [2]  # the root split in two, searched apart
+    assert one[1] == split[1] == max(value.values()) / Fraction(counter.seat(3, one[0]).total * PAY.denominator)
+    assert split[2].nodes >= sent[0]
 
 
 def test_the_seats_command_refuses_what_it_cannot_prove() -> None:
     runner = CliRunner()
-    for args in (["--players", "6"], ["--players", "3", "--third-cards", "shown"]):
-        r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--prove-common", *args])
-        assert r.exit_code == 4 and "--prove-common" in r.output and "Traceback" not in r.output
+    for args, named in ((["--players", "3", "--third-cards", "shown", "--prove-common"], "--prove-common"),
+                        (["--players", "3", "--scheduler", "local"], "--scheduler")):
+        r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", *args])
+        assert r.exit_code == 4 and named in r.output and "Traceback" not in r.output

@@ -142,7 +142,7 @@ def test_the_search_by_composition_asked_for_past_its_default_size(sessions: Cal
     how, found_ev = found["how"], found["ev"]
     assert isinstance(how, str) and isinstance(found_ev, Fraction)
     assert found["concept"] == "cooperative: the best common strategy found" and "local optimum" in how
-    assert "--prove-common" not in how  # refused past five seats: not offered
+    assert "(--prove-common proves it)" in how  # offered at any size
     family = {s.name: seat_ev(counter.seat(3, s), s, ONE) for s in thresholds()}
     assert found_ev >= max(family.values())
     (start, best, ev), = searched

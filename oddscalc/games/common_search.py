@@ -44,18 +44,22 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
+from ..cache import Store
+from . import quadratic
 from .anchors import TERMS, Taken, rows_and_taken
 from .house_baccarat import (
     _TOTAL,
     COMPOSITIONS,
     LOSS,
     WIN,
+    HouseBaccarat,
+    HouseBaccaratRules,
     SeatCounter,
     Strategy,
     _six_index,
@@ -114,6 +118,7 @@ class CommonSearch:
 
     by_levels: bool | None = None  # the anchors read off the ends' evaluations (default: on a finite shoe)
     terms: int = TERMS  # of the inclusion-exclusion those anchors keep (``anchors``)
+    quadratic_bound: bool = True  # bound the box by ``quadratic`` too
     _kept: OrderedDict[Draws, np.ndarray] = field(default_factory=OrderedDict)
     _taken: OrderedDict[Draws, Taken] = field(default_factory=OrderedDict)
 
@@ -188,11 +193,12 @@ class CommonSearch:
     def increments(self, low: Draws, high: Draws, anchors: Anchors | None = None
                    ) -> tuple[int, int, dict[int, tuple[int, int]], Anchors]:
         """V(low), V(high), the least and greatest D_i over the box for every free composition, and the anchors
-        d_i(low), d_i(high - i) they used. Given an enclosing box's ``anchors`` (valid here by the lemma), only
-        low and high are evaluated, and D_i's exact value at low is bounded instead. By levels, the box's own
-        anchors come with its two ends, and ``anchors`` is not used."""
+        d_i(low), d_i(high - i) they used (by levels, float bounds below and above them). Given an enclosing
+        box's ``anchors`` (valid here by the lemma), only low and high are evaluated, and D_i's exact value at
+        low is bounded instead. By levels, the box's own anchors come with its two ends, and ``anchors`` is not
+        used."""
         if self.by_levels:
-            return (*self._level_increments(low, high), {})
+            return self._level_increments(low, high)
         free = high - low
         a_low, a_high = self.counts(low), self.counts(high)
         k_low, k_high = self.coefficients(low), self.coefficients(high)
@@ -230,7 +236,7 @@ class CommonSearch:
             out[i] = (lo, hi)
         return v_low, v_high, out, (made if anchors is None else anchors)
 
-    def _level_increments(self, low: Draws, high: Draws) -> tuple[int, int, dict[int, tuple[int, int]]]:
+    def _level_increments(self, low: Draws, high: Draws) -> tuple[int, int, dict[int, tuple[int, int]], Anchors]:
         """``increments`` with the anchors ``anchors.Taken`` reads off the two ends' evaluations: the same bounds
         as from an enclosing box's, but with A(S + i) read no higher than A(L) + d_i(L)'s upper bound. They are
         taken in float64 with a margin: 1e-9 of the magnitudes each bound adds (its rounding is below 1e-11
@@ -248,10 +254,11 @@ class CommonSearch:
         for j in free:
             pos_g[self.at[j]] += self._signed[j][0]
             neg_g[self.at[j]] += self._signed[j][1]
-        out = {}
+        out, ranges = {}, {}
         for i in free:
             at, (pos_i, neg_i) = self.at[i], self._signed[i]
             d_low, d_high, least = t_low.most(i), t_high.beyond(i), t_low.least(i)
+            ranges[i] = (d_low, d_high)
             up = (f_low + least + 1e-12 * (f_low - least))[at]  # A(L + i) at most, its two roundings included
             down = f_high[at]
             taken = -d_low  # what the other free switches can lose to d_i
@@ -259,11 +266,60 @@ class CommonSearch:
                               (taken[at], pos_i)], up=False),
                       _bound([(pos_i, up), (-neg_i, down), (pos_k, d_high), (-neg_k, d_low), (taken, neg_g),
                               (-taken[at], neg_i)], up=True))
-        return v_low, v_high, out
+        return v_low, v_high, out, ranges
 
-    def visit(self, low: Draws, high: Draws, anchors: Anchors | None = None) -> None:
-        """Search the strategies that draw on ``low``, stand outside ``high`` and do either between; ``anchors``
-        from an enclosing box are tried first, and a node evaluates its own only when they decide nothing."""
+    def quadratic(self, low: Draws, high: Draws, ranges: Anchors, v_low: int, v_high: int
+                  ) -> tuple[int, dict[int, tuple[int, int]]]:
+        """The most V takes on the box, and for every free composition the most with it stood and with it
+        drawn: the maxima of a quadratic that is at least V everywhere on the box (``quadratic``).
+
+        With x_i = 1 when S draws on free composition i, K(S) = K(L) + sum x_j G_j and, telescoping from L,
+        A(S) = A(L) + sum x_i d_i(T_i) with L <= T_i <= H - i, so every d_i(T_i) lies in ``ranges[i]``. Then
+
+            V(S) <= V(L) + sum_i x_i [G_i . A(L) + max K(L) . d_i] + sum_{i,j} x_i x_j max G_j . d_i,
+
+        each max over d_i's range (entry by entry: positive parts against its top, negative ones against its
+        bottom). From H down, with y_i = 1 - x_i, the same with V(H), -G_i . A(H) and max -K(H) . d_i. Each
+        coefficient is rounded up to a whole multiple of a quantum 2^-40 of their magnitudes, so the
+        quadratic is summed in int64 exactly and stays an upper bound."""
+        free = sorted(high - low)
+        lows = np.stack([np.asarray(ranges[i][0], dtype=np.float64) for i in free])
+        highs = np.stack([np.asarray(ranges[i][1], dtype=np.float64) for i in free])
+        pair = np.zeros((len(free), len(free)), dtype=object)
+        for b, j in enumerate(free):  # max G_j . d_i, for every i at once: G_j lives on j's multisets
+            pos, neg = self._signed[j]
+            pair[:, b] = [_bound([(pos, h), (-neg, lo)], up=True)
+                          for h, lo in zip(highs[:, self.at[j]], lows[:, self.at[j]], strict=True)]
+        sides = []
+        for end, value, sign in ((low, v_low, 1), (high, v_high, -1)):
+            a, k = (np.asarray(x, dtype=np.float64) for x in (self.counts(end), self.coefficients(end)))
+            pos_k, neg_k = np.maximum(sign * k, 0), np.maximum(-sign * k, 0)  # of K(L), or of -K(H)
+            linear = [_bound([(sign * (self._signed[i][0] - self._signed[i][1]), a[self.at[i]]),
+                              (pos_k, highs[b]), (-neg_k, lows[b])], up=True) + pair[b, b]
+                      for b, i in enumerate(free)]
+            sides.append((value, linear))
+        top: int | None = None
+        side: dict[int, tuple[int, int]] = {}
+        for (value, linear), flip in zip(sides, (False, True), strict=True):
+            w = pair + pair.T
+            np.fill_diagonal(w, 0)
+            size = sum(abs(int(x)) for x in linear) + sum(abs(int(x)) for x in w.flat) // 2
+            q = max(1, size >> 40)
+            most = quadratic.most(np.array([-(-int(x) // q) for x in linear], dtype=np.int64),
+                                  np.array([[-(-int(x) // q) for x in row] for row in w], dtype=np.int64))
+            here = value + int(most.max()) * q
+            top = here if top is None else min(top, here)
+            for b, i in enumerate(free):  # column 1: the variable set, which from the top means stood
+                stood, drawn = (value + int(most[b, c]) * q for c in ((1, 0) if flip else (0, 1)))
+                side[i] = (min(stood, side[i][0]), min(drawn, side[i][1])) if i in side else (stood, drawn)
+        assert top is not None
+        return top, side
+
+    def settle(self, low: Draws, high: Draws, anchors: Anchors | None = None) -> list[tuple[Draws, Draws, Anchors]]:
+        """One node: fix what the bounds settle in the box of strategies that draw on ``low``, stand outside
+        ``high`` and do either between, and give its two halves (the best met's side first) with the anchors
+        they may inherit, or none when nothing in it can beat the best met. ``anchors`` from an enclosing box
+        are tried first, and the node evaluates its own only when they decide nothing."""
         self.nodes += 1
         while True:
             if self.progress is not None:
@@ -273,9 +329,16 @@ class CommonSearch:
             top = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
                       v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
             if top <= self.best[0]:
-                return  # nothing in the box beats the best met
+                return []  # nothing in the box beats the best met
             draw = frozenset(i for i, (lo, _) in bounds.items() if lo > 0)
             stand = frozenset(i for i, (_, hi) in bounds.items() if hi < 0)
+            if self.quadratic_bound and bounds:
+                top, side = self.quadratic(low, high, used, v_low, v_high)
+                if (top <= self.best[0] or draw & {i for i, (_, d) in side.items() if d <= self.best[0]}
+                        or stand & {i for i, (s, _) in side.items() if s <= self.best[0]}):
+                    return []  # nothing beats the best met, or every best of the box plays i where none can
+                draw |= {i for i, (s, _) in side.items() if s <= self.best[0]}  # standing there cannot beat it
+                stand |= {i for i, (_, d) in side.items() if d <= self.best[0]}
             if not draw and not stand:
                 if anchors is None:
                     break
@@ -284,21 +347,59 @@ class CommonSearch:
             low, high = low | draw, high - stand
             anchors = used
         split = max(bounds, key=lambda i: bounds[i][1] - bounds[i][0])
-        children = [(low | {split}, high), (low, high - {split})]  # the best met's side first
-        for child in children if split in self.best[1] else children[::-1]:
-            self.visit(*child, used)
+        children = [(low | {split}, high, used), (low, high - {split}, used)]
+        return children if split in self.best[1] else children[::-1]
+
+    def visit(self, low: Draws, high: Draws, anchors: Anchors | None = None) -> None:
+        """Search the box between ``low`` and ``high`` depth first (``settle`` at every node)."""
+        for child in self.settle(low, high, anchors):
+            self.visit(*child)
+
+    def frontier(self, low: Draws, high: Draws, boxes: int) -> list[tuple[Draws, Draws]]:
+        """Settle the box between ``low`` and ``high`` breadth first until at least ``boxes`` boxes are open (or
+        none is), and give them: together they hold every strategy of the box that can beat the best met."""
+        open_: list[tuple[Draws, Draws, Anchors | None]] = [(low, high, None)]
+        while open_ and len(open_) < boxes:
+            low, high, anchors = open_.pop(0)
+            open_ += self.settle(low, high, anchors)
+        return [(low, high) for low, high, _ in open_]
+
+
+Job = tuple[HouseBaccaratRules, HouseBaccarat, int, Fraction, Draws, Draws, tuple[int, Draws]]
+Runner = Callable[[Callable[[Job], tuple[tuple[int, Draws], int, int]], Sequence[Job]],
+                  list[tuple[tuple[int, Draws], int, int]]]
+
+
+def _subtree(job: Job) -> tuple[tuple[int, Draws], int, int]:
+    """One open box searched on a worker, from the best met when it was sent: the best it met, the nodes, the
+    evaluations."""
+    rules, game, players, pay, low, high, best = job
+    search = CommonSearch(SeatCounter(rules, Store(None), game), players, pay)
+    search.best = best
+    search.visit(low, high)
+    return search.best, search.nodes, search.evaluations
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
-                progress: Callable[[str], None] | None = None, by_levels: bool | None = None
-                ) -> tuple[Strategy, Fraction, CommonSearch]:
+                progress: Callable[[str], None] | None = None, by_levels: bool | None = None,
+                runner: Runner | None = None, boxes: int = 64) -> tuple[Strategy, Fraction, CommonSearch]:
     """The strategy giving each of ``players`` seats the most when all play it (over all 2^44), its EV per
     unit, and the search. ``start`` is the first best met (a good one prunes early); ``by_levels`` as
-    :class:`CommonSearch`."""
+    :class:`CommonSearch`. With a ``runner`` (a cluster's mapper), the tree is settled here breadth first to
+    ``boxes`` open boxes, which are searched apart and the best of their bests kept; the search's tallies then
+    count every node and evaluation."""
     search = CommonSearch(counter, players, pay, progress, by_levels=by_levels)
     first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
     search.best = (search.value(first), first)
-    search.visit(frozenset(), search.dealt)
+    if runner is None:
+        search.visit(frozenset(), search.dealt)
+    else:
+        jobs = [(counter.rules, counter.game, players, pay, low, high, search.best)
+                for low, high in search.frontier(frozenset(), search.dealt, boxes)]
+        for best, nodes, evaluations in runner(_subtree, jobs):
+            search.offer(best[1], best[0])
+            search.nodes += nodes
+            search.evaluations += evaluations
     value, drawn = search.best
     total = round_total(counter.rules.shoe, players, counter.rules.infinite)
     return strategy_of(drawn, "best common"), Fraction(value, total * pay.denominator), search
