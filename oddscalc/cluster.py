@@ -56,6 +56,11 @@ def client(where: str, workers: int | None = None) -> Iterator[Any]:
         c.close()
 
 
+def workers(c: Any) -> int:
+    """How many chunks the cluster behind client ``c`` runs at once (its worker threads)."""
+    return max(1, int(sum(c.nthreads().values())))
+
+
 def mapper(c: Any, progress: Callable[[int, int], None] | None = None,
            retries: int = 3) -> Callable[[Callable[[T], R], Sequence[T]], list[R]]:
     """``map(fn, chunks)`` on the cluster, results in chunk order; a chunk whose worker dies is run again."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,6 +27,9 @@ from .cli_options import (
     write_output,
 )
 from .protocol import OptionError
+
+if TYPE_CHECKING:
+    from .games.common_search import Apart
 
 
 @click.command()
@@ -212,6 +216,19 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
     echo_sections(flashes.sections(seen, published), fmt, "Dealer cards seen", game, rules.table)
 
 
+def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | None) -> Apart | None:
+    """Where the proof of the best common strategy searches its boxes: a cluster (a few boxes per worker), or
+    here when none is named."""
+    from . import cluster
+    from .games.common_search import Apart
+
+    where = cluster.address(scheduler)
+    if where is None:
+        return None
+    c = stack.enter_context(cluster.client(where, workers))
+    return Apart(cluster.mapper(c), 4 * cluster.workers(c))
+
+
 @click.command()
 @click.argument("game", type=click.Choice(["house-baccarat"]))
 @table_option
@@ -234,9 +251,10 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: 
               help="One seat's best reply when every other seat plays this (e.g. draw-0-5), beside the symmetric "
                    "equilibrium.")
 @click.option("--prove-common", "prove_common", is_flag=True,
-              help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, 2 to 5 "
-                   "seats), not only a local optimum. 8 decks: about 50 s with 3 seats, 18 minutes with 4; 5 "
-                   "not tried.")
+              help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, any "
+                   "number of seats), not only a local optimum. 8 decks: about a minute with 3 seats, 15 "
+                   "minutes with 4, hours with 5; 6 and 7 are a cluster's job: --scheduler spreads the search's "
+                   "boxes over its workers.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
@@ -306,14 +324,11 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         if exhaustive and players > SEAT_GAME_MAX_PLAYERS:
             raise OptionError(f"--exhaustive: every strategy by total (256 evaluations of the other seats) is given "
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
-        from . import cluster
-
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
-        where = cluster.address(scheduler) if prove_common else None
         with contextlib.ExitStack() as stack:
-            runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)))
+            apart = _apart(stack, scheduler, workers) if prove_common else None
             found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
-                             prove_common, by_composition, runner)
+                             prove_common, by_composition, apart)
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from test_seat_search import _counter
 
 from oddscalc.cli import main
-from oddscalc.games.common_search import CommonSearch, Job, best_common
+from oddscalc.games.common_search import Apart, CommonSearch, Job, best_common
 from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
 from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
@@ -121,12 +121,12 @@ def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best() -> N
     worst = min(value, key=value.__getitem__)
     sent: list[int] = []
 
-    def apart(fn: Callable[[Job], Found], jobs: Sequence[Job]) -> list[Found]:
+    def here(fn: Callable[[Job], Found], jobs: Sequence[Job]) -> list[Found]:
         sent.append(len(jobs))
         return [fn(pickle.loads(pickle.dumps(job))) for job in jobs]
 
     one = best_common(counter, 3, PAY, strategy_of(worst, "worst"))
-    split = best_common(counter, 3, PAY, strategy_of(worst, "worst"), runner=apart, boxes=2)
+    split = best_common(counter, 3, PAY, strategy_of(worst, "worst"), apart=Apart(here, 2))
     assert sent == [2]  # the root split in two, searched apart
     assert one[1] == split[1] == max(value.values()) / Fraction(counter.seat(3, one[0]).total * PAY.denominator)
     assert split[2].nodes >= sent[0]

@@ -150,7 +150,7 @@ def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
 
 def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, start_text: str,
                     found: Sequence[Found], progress: Callable[[str], None] | None = None,
-                    prove: bool = False, runner: common_search.Runner | None = None) -> tuple[Cell, ...]:
+                    prove: bool = False, apart: common_search.Apart | None = None) -> tuple[Cell, ...]:
     """The best common strategy: over all 2^44 for two seats (or any size with ``prove``), else the best found
     from ``start``."""
     if players == 2:
@@ -163,14 +163,14 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
             f"branch and bound on the exact two-seat model ({nodes} nodes), whose enumeration of the equilibria " \
             "agrees with the complete search"
         if prove:
-            _, again, search = common_search.best_common(counter, players, pay, best, progress, runner=runner)
+            _, again, search = common_search.best_common(counter, players, pay, best, progress, apart=apart)
             if again != ev:
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
             how += f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations)"
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
         if prove:
-            best, ev, search = common_search.best_common(counter, players, pay, best, progress, runner=runner)
+            best, ev, search = common_search.best_common(counter, players, pay, best, progress, apart=apart)
             concept, how = "cooperative: the best common strategy of all 2^44", \
                 (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), "
                  f"{search.evaluations} evaluations of the other {players - 1} seats), from the best of "
@@ -238,10 +238,10 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
              progress: Callable[[str], None] | None = None, prove: bool = False,
-             by_composition: bool = False, runner: common_search.Runner | None = None) -> list[Section]:
+             by_composition: bool = False, apart: common_search.Apart | None = None) -> list[Section]:
     """Edge by seats filled (1 to ``max_players``), every equilibrium, every common strategy of the family, and
     best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the family, not
-    searched further, unless ``by_composition`` or ``prove`` asks for the search at any size; ``runner`` spreads
+    searched further, unless ``by_composition`` or ``prove`` asks for the search at any size; ``apart`` spreads
     the proof's boxes over a cluster."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
@@ -259,7 +259,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     assert best is not None
     family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
     if players <= SEAT_GAME_MAX_PLAYERS or by_composition or prove:
-        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove, runner)
+        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove, apart)
     else:
         s, ev = best
         stable = any(f.strategy.draws == s.draws for f in found)
