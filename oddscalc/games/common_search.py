@@ -280,10 +280,11 @@ class CommonSearch:
                               (-taken[at], neg_i)], up=True))
         return v_low, v_high, out, ranges
 
-    def quadratic(self, low: Draws, high: Draws, ranges: Anchors, v_low: int, v_high: int
+    def quadratic(self, low: Draws, high: Draws, ranges: Anchors, v_low: int, v_high: int, best: int | None = None
                   ) -> tuple[int, dict[int, tuple[int, int]]]:
         """The most V takes on the box, and for every free composition the most with it stood and with it
-        drawn: the maxima of a quadratic that is at least V everywhere on the box (``quadratic``).
+        drawn: the maxima of a quadratic that is at least V everywhere on the box (``quadratic``), or where
+        they are no more than ``best``, a number no more than it.
 
         With x_i = 1 when S draws on free composition i, K(S) = K(L) + sum x_j G_j and, telescoping from L,
         A(S) = A(L) + sum x_i d_i(T_i) with L <= T_i <= H - i, so every d_i(T_i) lies in ``ranges[i]``. Then
@@ -317,8 +318,9 @@ class CommonSearch:
             np.fill_diagonal(w, 0)
             size = sum(abs(int(x)) for x in linear) + sum(abs(int(x)) for x in w.flat) // 2
             q = max(1, size >> 40)
+            floor = None if best is None else max(-(1 << 60), min((best - value) // q, 1 << 60))
             most = quadratic.most(np.array([-(-int(x) // q) for x in linear], dtype=np.int64),
-                                  np.array([[-(-int(x) // q) for x in row] for row in w], dtype=np.int64))
+                                  np.array([[-(-int(x) // q) for x in row] for row in w], dtype=np.int64), floor)
             here = value + int(most.max()) * q
             top = here if top is None else min(top, here)
             for b, i in enumerate(free):  # column 1: the variable set, which from the top means stood
@@ -345,7 +347,7 @@ class CommonSearch:
             draw = frozenset(i for i, (lo, _) in bounds.items() if lo > 0)
             stand = frozenset(i for i, (_, hi) in bounds.items() if hi < 0)
             if self.quadratic_bound and bounds:
-                top, side = self.quadratic(low, high, used, v_low, v_high)
+                top, side = self.quadratic(low, high, used, v_low, v_high, self.best[0])
                 if (top <= self.best[0] or draw & {i for i, (_, d) in side.items() if d <= self.best[0]}
                         or stand & {i for i, (s, _) in side.items() if s <= self.best[0]}):
                     return []  # nothing beats the best met, or every best of the box plays i where none can
