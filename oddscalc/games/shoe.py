@@ -195,12 +195,15 @@ def to_limbs(values: np.ndarray, bits: int) -> np.ndarray:
             raise ValueError("limbs of a negative number")
         shifts = bits * np.arange(max(1, -(-top // bits)), dtype=np.int64)
         return (values[..., None] >> shifts) & ((1 << bits) - 1)
-    flat = [int(x) for x in values.ravel()]
-    if any(x < 0 for x in flat):
+    flat = values.ravel()
+    if len(flat) and flat.min() < 0:
         raise ValueError("limbs of a negative number")
-    n = max(1, -(-max((x.bit_length() for x in flat), default=0) // bits))
+    n = max(1, -(-(int(flat.max()).bit_length() if len(flat) else 0) // bits))
     mask = (1 << bits) - 1
-    out = np.array([[(x >> (bits * j)) & mask for j in range(n)] for x in flat], dtype=np.int64)
+    out = np.empty((len(flat), n), dtype=np.int64)
+    for j in range(n):  # numpy's loop over the Python ints, a limb at a time
+        out[:, j] = (flat & mask).astype(np.int64)
+        flat = flat >> bits
     return out.reshape(values.shape + (n,))
 
 
