@@ -12,6 +12,7 @@ are non-negative and add up to at most the level's total, below 2**63); with a p
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -153,8 +154,11 @@ _PARALLEL_FROM = 1 << 22
 
 def _twice(f: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
     """``f`` compiled serially and in parallel, the parallel code when an input has ``_PARALLEL_FROM`` entries or
-    more. Only the parallel code is cached: two caches of one function would share their index."""
-    serial, parallel = numba.njit(f), numba.njit(cache=True, parallel=True)(f)
+    more. Both are cached: the serial code under a copy of ``f`` with its own name, since numba keys a cache's
+    index by the function's name and two caches of one function would share it."""
+    copy = types.FunctionType(f.__code__, f.__globals__, f.__name__ + "_serial", f.__defaults__, f.__closure__)
+    copy.__qualname__ = f.__qualname__ + "_serial"
+    serial, parallel = numba.njit(cache=True)(copy), numba.njit(cache=True, parallel=True)(f)
 
     def run(*args: Any) -> np.ndarray:
         big = max(a.size for a in args if isinstance(a, np.ndarray)) >= _PARALLEL_FROM
