@@ -379,7 +379,7 @@ class CommonSearch:
         return [(low, high) for low, high, _ in open_]
 
 
-Job = tuple[HouseBaccaratRules, HouseBaccarat, int, Fraction, Draws, Draws, tuple[int, Draws]]
+Job = tuple[HouseBaccaratRules, HouseBaccarat, int, Fraction, bool, Draws, Draws, tuple[int, Draws]]
 Runner = Callable[[Callable[[Job], tuple[tuple[int, Draws], int, int]], Sequence[Job]],
                   list[tuple[tuple[int, Draws], int, int]]]
 
@@ -387,8 +387,8 @@ Runner = Callable[[Callable[[Job], tuple[tuple[int, Draws], int, int]], Sequence
 def _subtree(job: Job) -> tuple[tuple[int, Draws], int, int]:
     """One open box searched on a worker, from the best met when it was sent: the best it met, the nodes, the
     evaluations."""
-    rules, game, players, pay, low, high, best = job
-    search = CommonSearch(SeatCounter(rules, Store(None), game), players, pay)
+    rules, game, players, pay, by_levels, low, high, best = job
+    search = CommonSearch(SeatCounter(rules, Store(None), game), players, pay, by_levels=by_levels)
     search.best = best
     search.visit(low, high)
     return search.best, search.nodes, search.evaluations
@@ -417,7 +417,7 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     if apart is None:
         search.visit(frozenset(), search.dealt)
     else:
-        jobs = [(counter.rules, counter.game, players, pay, low, high, search.best)
+        jobs = [(counter.rules, counter.game, players, pay, bool(search.by_levels), low, high, search.best)
                 for low, high in search.frontier(frozenset(), search.dealt, apart.boxes)]
         for best, nodes, evaluations in apart.runner(_subtree, jobs):
             search.offer(best[1], best[0])
