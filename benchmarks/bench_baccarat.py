@@ -16,7 +16,7 @@
 - with ``--limit``: one exact finite-shoe evaluation of a full table's six other seats, the
   measurement behind the limit;
 - with ``--long``: ``seats --players 4 --prove-common``, the best common strategy of four seats proven
-  over all 2^44 (about 15 minutes, so not in ``make bench``): 1200 s; and five seats with third cards
+  over all 2^44 (about 6 minutes, so not in ``make bench``): 600 s; and five seats with third cards
   shown (13 evaluations of 30 to 50 s, about 8 minutes and 9 GB): 900 s; one evaluation of seat 1 of six
   with third cards shown, in passes of 11 GB at most: 600 s.
 
@@ -169,7 +169,7 @@ def main() -> int:
         out.seconds("seats house-baccarat, 5 seats, third cards shown (8 decks, every equilibrium step exact)",
                     cli(shown, COLD)[0], 900)
         out.seconds("seats house-baccarat --players 4 --prove-common: the best common strategy over all 2^44",
-                    cli(["seats", "house-baccarat", "--players", "4", "--prove-common"], COLD)[0], 1200)
+                    cli(["seats", "house-baccarat", "--players", "4", "--prove-common"], COLD)[0], 600)
         probe = subprocess.run([sys.executable, "-c", SHOWN_SIX_PROBE], check=True, capture_output=True, text=True,
                                cwd=ROOT, env={**os.environ, **COLD, "ODDSCALC_MEMORY_GB": "11"})
         out.seconds("third cards shown, one evaluation of seat 1 of six (8 decks, in passes of 11 GB at most)",
