@@ -253,8 +253,8 @@ def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | No
 @click.option("--prove-common", "prove_common", is_flag=True,
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, any "
                    "number of seats), not only a local optimum. 8 decks: about a minute with 3 seats, 6 "
-                   "minutes with 4, about two hours with 5; 6 and 7 are a cluster's job: --scheduler spreads the search's "
-                   "boxes over its workers.")
+                   "minutes with 4, about two hours with 5; 6 and 7 are a cluster's job: --scheduler spreads "
+                   "the search's boxes over its workers.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
