@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from test_seat_search import _counter
 
 from oddscalc.cli import main
-from oddscalc.games.common_search import Apart, CommonSearch, Job, best_common
+from oddscalc.games.common_search import Apart, CommonSearch, Found, Job, best_common
 from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
 from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
@@ -23,7 +23,6 @@ from oddscalc.games.shoe import Shoe
 ONE = Fraction(1)
 SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
 PAY = Fraction(19, 20)
-Found = tuple[tuple[int, Draws], int, int]
 
 
 @cache

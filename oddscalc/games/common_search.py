@@ -311,11 +311,11 @@ class CommonSearch:
                               (pos_k, highs[b]), (-neg_k, lows[b])], up=True) + pair[b, b]
                       for b, i in enumerate(free)]
             sides.append((value, linear))
+        w = pair + pair.T
+        np.fill_diagonal(w, 0)
         top: int | None = None
         side: dict[int, tuple[int, int]] = {}
         for (value, linear), flip in zip(sides, (False, True), strict=True):
-            w = pair + pair.T
-            np.fill_diagonal(w, 0)
             size = sum(abs(int(x)) for x in linear) + sum(abs(int(x)) for x in w.flat) // 2
             q = max(1, size >> 40)
             floor = None if best is None else max(-(1 << 60), min((best - value) // q, 1 << 60))
@@ -380,11 +380,11 @@ class CommonSearch:
 
 
 Job = tuple[HouseBaccaratRules, HouseBaccarat, int, Fraction, bool, Draws, Draws, tuple[int, Draws]]
-Runner = Callable[[Callable[[Job], tuple[tuple[int, Draws], int, int]], Sequence[Job]],
-                  list[tuple[tuple[int, Draws], int, int]]]
+Found = tuple[tuple[int, Draws], int, int]  # a box's best met, its nodes, its evaluations
+Runner = Callable[[Callable[[Job], Found], Sequence[Job]], list[Found]]
 
 
-def _subtree(job: Job) -> tuple[tuple[int, Draws], int, int]:
+def _subtree(job: Job) -> Found:
     """One open box searched on a worker, from the best met when it was sent: the best it met, the nodes, the
     evaluations."""
     rules, game, players, pay, by_levels, low, high, best = job
