@@ -37,9 +37,10 @@ def test_a_local_cluster_that_loses_a_worker_gives_the_same_integers() -> None:
         def losing_one(fn: Callable[[Any], Any], chunks: Sequence[Any]) -> list[Any]:
             futures = c.map(fn, list(chunks), pure=False, retries=3)
             next(iter(distributed.as_completed(futures)))  # type: ignore[no-untyped-call]  # the run is under way
+            assert not all(f.done() for f in futures)
             pids = c.run(os.getpid)
             os.kill(pids[sorted(pids)[0]], signal.SIGKILL)  # one worker's process dies mid-run
             return list(c.gather(futures))  # its chunks run again on the worker left (or its restart)
 
-        lost = collusion.partner_seen(counts, PAYS, 8, losing_one, chunk_size=2)
+        lost = collusion.partner_seen(counts, PAYS, 8, losing_one, chunk_size=8)
     assert lost == here

@@ -96,7 +96,7 @@ def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: 
     from oddscalc.games import seat_game
 
     monkeypatch.setattr(seat_game, "FINITE_EXACT_MAX_PLAYERS", 1)  # as 7 seats are past 6
-    edge = seat_game.sections(_counter(sessions, 8), 2, ONE, False, 3)[0]
+    edge = seat_game.edge_section(_counter(sessions, 8), ONE, 3)
     assert [r["shoe"] for r in edge.records()] == ["finite, exact", "infinite, exact", "infinite, exact"]
     assert edge.records()[0]["ev"] == Fraction(317_218_834_208, 2_789_284_751_955)  # one seat, unchanged
 
