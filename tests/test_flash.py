@@ -7,6 +7,7 @@ import itertools
 import json
 from collections.abc import Callable
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -24,11 +25,13 @@ PAYS = US.model.pays.main  # type: ignore[attr-defined]
 DECK = reduced_deck("9", 2)  # 12 cards: C(12,5) x 7 x C(6,4) = 83,160 deals
 
 
+@cache  # each of a reduced deck's few hundred hands is met thousands of times
 def _key(hand: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     cls, tie = hand_value(hand)
     return 9 - HAND_CLASSES.index(cls), tie
 
 
+@cache
 def _pay(hand: tuple[int, ...]) -> Fraction:
     cls, _ = hand_value(hand)
     return getattr(PAYS, cls.value) if cls != HandClass.HIGH_CARD else PAYS.high_card  # type: ignore[no-any-return]
@@ -36,6 +39,7 @@ def _pay(hand: tuple[int, ...]) -> Fraction:
 
 def _outcome(player: tuple[int, ...], dealer: tuple[int, ...]) -> Fraction:
     """Raise units: +1 dealer does not qualify, 1 + 2 pay a win, 0 a push, -3 a loss."""
+    dealer = tuple(sorted(dealer))
     qualifies = _key(dealer) >= (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))
     if not qualifies:
         return Fraction(1)

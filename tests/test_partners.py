@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 from click.testing import CliRunner
@@ -23,10 +24,15 @@ PAYS = resolve_table("caribbean", "us").model.pays.main  # type: ignore[attr-def
 DECK = reduced_deck("7", 2)  # 16 cards: the player, one partner, the up card and five left
 
 
+@cache  # a reduced deck's few thousand hands are each met many times
+def _key(hand: frozenset[int]) -> tuple[int, tuple[int, ...]]:
+    cls, tie = hand_value(tuple(sorted(hand)))
+    return 9 - HAND_CLASSES.index(cls), tie
+
+
 def _plain(player: list[int], up: int, pool: list[int]) -> Fraction:
     def key(hand: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
-        cls, tie = hand_value(hand)
-        return 9 - HAND_CLASSES.index(cls), tie
+        return _key(frozenset(hand))
 
     ak = (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))
     p = key(tuple(player))
