@@ -19,6 +19,12 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     before = os.environ.get("ODDSCALC_CACHE_DIR")
     if "ODDSCALC_TEST_CACHE_DIR" in os.environ:
         os.environ["ODDSCALC_CACHE_DIR"] = os.environ["ODDSCALC_TEST_CACHE_DIR"]
+    elif "PYTEST_XDIST_WORKER" in os.environ:
+        # One store for the run's workers, as one process has: a count made by one is read by the other
+        # (entries are written atomically), which saves the second cold count of each game.
+        shared = tmp_path_factory.getbasetemp().parent / "oddscalc-cache"
+        shared.mkdir(exist_ok=True)
+        os.environ["ODDSCALC_CACHE_DIR"] = str(shared)
     else:
         os.environ["ODDSCALC_CACHE_DIR"] = str(tmp_path_factory.mktemp("oddscalc-cache"))
     yield
