@@ -45,22 +45,22 @@ def test_the_anchors_hold_what_a_composition_takes_and_are_exact_with_every_term
     way the three seats can hold i) the bounds close to their rounding margin, and with fewer they leave room."""
     search = CommonSearch(_counter(1, 4), 4, Fraction(1))
     loose = 0
-    for (i, low, high), fewer in zip(_boxes(3, 2), (1, 2)):
-        d_low = search.counts(low | {i}) - search.counts(low)
-        d_high = search.counts(high) - search.counts(high - {i})
-        assert (d_low <= 0).all() and (d_high <= 0).all() and (d_low < 0).any()
-        for terms in (fewer, 3):
-            rows, at_low = rows_and_taken(SHOE, 3, low, frozenset({i}), terms)
-            _, at_high = rows_and_taken(SHOE, 3, high, frozenset({i}), terms)
-            assert np.array_equal(np.cumsum(rows[:, 1:], axis=1), search.counts(low)[:, 1:])
-            assert (at_low.most(i) <= d_low).all() and (d_low <= at_low.least(i)).all()
-            assert (d_high <= at_high.beyond(i)).all() and (at_low.least(i) <= 0).all()
-            room = max(_gap(at_low.most(i), d_low), _gap(d_low, at_low.least(i)), _gap(d_high, at_high.beyond(i)))
-            scale = max(-int(x) for x in d_low.ravel())
-            if terms == 3:
-                assert room <= scale // 10**8 + 4
-            else:
-                loose += room > scale // 10**6
+    (i, low, high), = _boxes(3, 1)
+    d_low = search.counts(low | {i}) - search.counts(low)
+    d_high = search.counts(high) - search.counts(high - {i})
+    assert (d_low <= 0).all() and (d_high <= 0).all() and (d_low < 0).any()
+    for terms in (1, 2, 3):  # an upper bound on U_i, a lower one, and every term
+        rows, at_low = rows_and_taken(SHOE, 3, low, frozenset({i}), terms)
+        _, at_high = rows_and_taken(SHOE, 3, high, frozenset({i}), terms)
+        assert np.array_equal(np.cumsum(rows[:, 1:], axis=1), search.counts(low)[:, 1:])
+        assert (at_low.most(i) <= d_low).all() and (d_low <= at_low.least(i)).all()
+        assert (d_high <= at_high.beyond(i)).all() and (at_low.least(i) <= 0).all()
+        room = max(_gap(at_low.most(i), d_low), _gap(d_low, at_low.least(i)), _gap(d_high, at_high.beyond(i)))
+        scale = max(-int(x) for x in d_low.ravel())
+        if terms == 3:
+            assert room <= scale // 10**8 + 4
+        else:
+            loose += room > scale // 10**6
     assert loose == 2
 
 
