@@ -14,6 +14,7 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 	@$(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
+	@$(BIN)/python -m oddscalc.warmup  # the numba kernels compiled once, two at a time: no first run pays
 	@touch $@
 
 # the report alone on stdout, so `make report > report.md` is the report
