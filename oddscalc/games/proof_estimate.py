@@ -59,7 +59,8 @@ class Probe:
 
 @dataclass(frozen=True)
 class Estimate:
-    """Several probes' estimates of the proof's nodes, evaluations and seconds of one core."""
+    """Several probes' estimates of the proof's nodes, evaluations and seconds (of the machine that ran them: one
+    process, its parallel kernels on every core)."""
 
     players: int
     probes: tuple[Probe, ...]
@@ -73,7 +74,7 @@ class Estimate:
         return [p.weighted(p.evaluations) for p in self.probes]
 
     def seconds(self) -> list[float]:
-        """Each probe's estimate of the seconds of one core."""
+        """Each probe's estimate of the seconds the proof takes on the machine that ran the probes."""
         return [p.weighted(p.seconds) for p in self.probes]
 
     def summary(self) -> str:
@@ -84,8 +85,8 @@ class Estimate:
             return f"{mean(xs):,.0f} {unit}{spread}"
         hours = [s / 3600 for s in self.seconds()]
         return (f"{self.players} seats, {len(self.probes)} probes: {said(self.nodes(), 'nodes')}, "
-                f"{said(self.evaluations(), 'evaluations')}, {mean(hours):,.1f} core-hours "
-                f"(probes {min(hours):,.1f} to {max(hours):,.1f})")
+                f"{said(self.evaluations(), 'evaluations')}, {mean(hours):,.2f} hours on this machine "
+                f"(probes {min(hours):,.2f} to {max(hours):,.2f})")
 
 
 def probe(search: Tree, choose: Choose) -> Probe:
