@@ -30,6 +30,7 @@ from .protocol import OptionError
 
 if TYPE_CHECKING:
     from .games.common_search import Apart
+    from .games.house_baccarat import HouseBaccaratRules, Strategy
 
 
 @click.command()
@@ -229,6 +230,30 @@ def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | No
     return Apart(cluster.mapper(c), 4 * cluster.workers(c))
 
 
+def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) -> None:
+    """Refuse a checkpoint the proof could not use now, not after the equilibria are counted."""
+    from .games.common_search import problem
+    from .games.proof_checkpoint import Checkpoint, CheckpointError
+
+    if checkpoint is None:
+        return
+    try:
+        Checkpoint(checkpoint, problem(rules, players, rules.pay)).load()
+    except CheckpointError as e:
+        raise OptionError(str(e)) from None
+
+
+def _others(text: str) -> Strategy:
+    """The strategy ``--others`` names (draw-A-B)."""
+    from .games.house_baccarat import Strategy, _check_strategy
+
+    try:
+        lo, hi = (int(x) for x in _check_strategy(text).split("-")[1:])
+    except ValueError:
+        raise OptionError(f"--others {text!r}: give draw-A-B (e.g. draw-0-5)") from None
+    return Strategy.by_totals(text, range(lo, hi + 1))
+
+
 @click.command()
 @click.argument("game", type=click.Choice(["house-baccarat"]))
 @table_option
@@ -254,7 +279,11 @@ def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | No
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, any "
                    "number of seats), not only a local optimum. 8 decks: about a minute with 3 seats, 6 "
                    "minutes with 4, about two hours with 5; 6 and 7 are a cluster's job: --scheduler spreads "
-                   "the search's boxes over its workers.")
+                   "the search's boxes over its workers, or hours here with --checkpoint.")
+@click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --prove-common run here: keep the proof's state in this file after every node and resume "
+                   "from it, so that a stopped run (Ctrl-C, a killed process) loses one node at most. A file of "
+                   "another problem or another version of the code is refused.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
@@ -262,27 +291,26 @@ def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | No
 @scheduler_option
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
-          third_cards: str | None, others: str | None, prove_common: bool, by_composition: bool,
-          scheduler: str | None, workers: int | None, fresh: bool) -> None:
+          third_cards: str | None, others: str | None, prove_common: bool, checkpoint: Path | None,
+          by_composition: bool, scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the seats' sequential game."""
-    from .games.house_baccarat import Strategy, _check_strategy, solve
+    from .games.common_search import Proof
+    from .games.house_baccarat import Strategy, solve
+    from .games.proof_checkpoint import CheckpointError
     from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
     from .progress import Progress
     from .report.markdown import section_markdown
 
-    stated = None
-    if others is not None:
-        try:
-            lo, hi = (int(x) for x in _check_strategy(others).split("-")[1:])
-        except ValueError:
-            raise OptionError(f"--others {others!r}: give draw-A-B (e.g. draw-0-5)") from None
-        stated = Strategy.by_totals(others, range(lo, hi + 1))
+    stated = None if others is None else _others(others)
+    if checkpoint is not None and (not prove_common or scheduler is not None):
+        raise OptionError("--checkpoint keeps the state of --prove-common run here (without --scheduler)")
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     shown = (third_cards or rules.third_cards) == "shown"
     if prove_common and shown:
         raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
+    _usable(checkpoint, rules, players)
     if scheduler is not None and not shown and not prove_common:
         raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
                           "runs here in seconds")
@@ -326,9 +354,12 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         with contextlib.ExitStack() as stack:
-            apart = _apart(stack, scheduler, workers) if prove_common else None
-            found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
-                             prove_common, by_composition, apart)
+            proof = Proof(_apart(stack, scheduler, workers), checkpoint) if prove_common else None
+            try:
+                found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
+                                 proof, by_composition)
+            except CheckpointError as e:
+                raise OptionError(str(e)) from None
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)

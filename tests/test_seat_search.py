@@ -109,7 +109,7 @@ def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small
     assert nodes < 2 ** len(dealt) + 1
     # the report's row runs the model and the bounds' search (common_search), which must agree
     found = [Found(e, seat_ev(counter.seat(2, e), e, Fraction(19, 20)), "") for e in enumerated]
-    row = cooperative_row(counter, 2, Fraction(19, 20), never, "never", found, None, True)
+    row = cooperative_row(counter, 2, Fraction(19, 20), never, "never", found, None, common_search.Proof())
     assert row[2] == ev and "the bounds' search agrees" in str(row[4])
 
 

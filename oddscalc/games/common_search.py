@@ -47,7 +47,9 @@ value bound does not beat the best strategy met is dropped, and the rest is spli
 tree is settled breadth first to a frontier of open boxes, which workers search apart (each from the
 best met when it was sent). Every strategy evaluated on the way (L, H, L + i, H - i) is offered as
 the best met. Nothing dropped beats it, so the result is a best common strategy of all 2^44 (if tied,
-the first met; apart, the first box's). Values are exact integers; the bounds computed in float64 are
+the first met; apart, the first box's). Run here, the search keeps a stack of open boxes, which with the best
+met is all it needs to go on: a checkpoint file keeps them after every node (``proof_checkpoint``), so a proof
+of hours survives being stopped. Values are exact integers; the bounds computed in float64 are
 rounded outward with a stated margin. Compositions that no deal from the shoe can give never occur,
 and stand.
 """
@@ -55,10 +57,13 @@ and stand.
 from __future__ import annotations
 
 import math
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -79,6 +84,7 @@ from .house_baccarat import (
     class_rows,
     round_total,
 )
+from .proof_checkpoint import Checkpoint, State
 from .seat_search import Draws, _on_cumulative, cumulative, dealt, gain_terms, strategy_of
 from .seats import CLASSES
 from .shoe import VALUES, Multisets
@@ -127,6 +133,8 @@ class CommonSearch:
     evaluations: int = 0
     nodes: int = 0
     best: tuple[int, Draws] = (0, frozenset())
+    runs: int = 1  # with a checkpoint: the runs that worked on the proof, this one included
+    seconds: float = 0.0  # with a checkpoint: the time they spent
 
     by_levels: bool | None = None  # the anchors read off the ends' evaluations (default: on a finite shoe)
     terms: int = TERMS  # of the inclusion-exclusion those anchors keep (``anchors``)
@@ -366,8 +374,16 @@ class CommonSearch:
 
     def visit(self, low: Draws, high: Draws, anchors: Anchors | None = None) -> None:
         """Search the box between ``low`` and ``high`` depth first (``settle`` at every node)."""
-        for child in self.settle(low, high, anchors):
-            self.visit(*child)
+        self.run([(low, high, anchors)])
+
+    def run(self, open_: list[tuple[Draws, Draws, Anchors | None]],
+            after: Callable[[Sequence[tuple[Draws, Draws, Anchors | None]]], None] | None = None) -> None:
+        """Search the stack of boxes ``open_`` depth first, the last first, and ``after`` every node tell it
+        the boxes still open: with the best met they hold all that is left to search (``proof_checkpoint``)."""
+        while open_:
+            open_ += self.settle(*open_.pop())[::-1]
+            if after is not None:
+                after(open_)
 
     def frontier(self, low: Draws, high: Draws, boxes: int) -> list[tuple[Draws, Draws]]:
         """Settle the box between ``low`` and ``high`` breadth first until at least ``boxes`` boxes are open (or
@@ -403,19 +419,56 @@ class Apart:
     boxes: int
 
 
+@dataclass(frozen=True)
+class Proof:
+    """How a proof of the best common strategy runs: here, or with its boxes searched ``apart``; here, its
+    state kept in a ``checkpoint`` file after every node, from which a stopped run resumes."""
+
+    apart: Apart | None = None
+    checkpoint: Path | None = None
+
+
+def problem(rules: HouseBaccaratRules, players: int, pay: Fraction) -> dict[str, Any]:
+    """What a proof of the best common strategy proves, as a checkpoint records it."""
+    return {"proof": "best common strategy", **rules.count_key(), "players": players, "pay": str(pay)}
+
+
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
                 progress: Callable[[str], None] | None = None, by_levels: bool | None = None,
-                apart: Apart | None = None) -> tuple[Strategy, Fraction, CommonSearch]:
+                apart: Apart | None = None, checkpoint: Path | None = None
+                ) -> tuple[Strategy, Fraction, CommonSearch]:
     """The strategy giving each of ``players`` seats the most when all play it (over all 2^44), its EV per
     unit, and the search. ``start`` is the first best met (a good one prunes early); ``by_levels`` as
     :class:`CommonSearch`. ``apart``, the tree is settled here breadth first to its number of open boxes,
     which are searched apart and the best of their bests kept; the search's tallies then count every node
-    and evaluation."""
+    and evaluation. ``checkpoint`` (not with ``apart``), the proof's state is kept in that file after every
+    node and a run resumes from it (``proof_checkpoint``): ``start`` is then not used, and the search's
+    tallies, ``runs`` and ``seconds`` count every run's."""
     search = CommonSearch(counter, players, pay, progress, by_levels=by_levels)
-    first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
-    search.best = (search.value(first), first)
-    if apart is None:
-        search.visit(frozenset(), search.dealt)
+    kept = None if checkpoint is None else Checkpoint(checkpoint, problem(counter.rules, players, pay))
+    state = None if kept is None else kept.load()
+    if state is None:
+        first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
+        search.best = (search.value(first), first)
+        open_: list[tuple[Draws, Draws, Anchors | None]] = [(frozenset(), search.dealt, None)]
+    else:
+        search.best, search.nodes, search.evaluations = state.best, state.nodes, state.evaluations
+        search.runs, search.seconds = state.runs + (not state.done), state.seconds
+        open_ = [(low, high, None) for low, high in state.open]
+    if kept is not None:
+        if apart is not None:
+            raise ValueError("a checkpoint keeps a search run here, not one spread over a cluster")
+        began, before = time.perf_counter(), search.seconds
+
+        def save(boxes: Sequence[tuple[Draws, Draws, Anchors | None]]) -> None:
+            search.seconds = before + time.perf_counter() - began
+            kept.save(State(search.best, tuple((low, high) for low, high, _ in boxes), search.nodes,
+                            search.evaluations, search.seconds, search.runs))
+
+        save(open_)
+        search.run(open_, save)
+    elif apart is None:
+        search.run(open_)
     else:
         jobs = [(counter.rules, counter.game, players, pay, bool(search.by_levels), low, high, search.best)
                 for low, high in search.frontier(frozenset(), search.dealt, apart.boxes)]

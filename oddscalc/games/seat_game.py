@@ -150,9 +150,9 @@ def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
 
 def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, start_text: str,
                     found: Sequence[Found], progress: Callable[[str], None] | None = None,
-                    prove: bool = False, apart: common_search.Apart | None = None) -> tuple[Cell, ...]:
-    """The best common strategy: over all 2^44 for two seats (or any size with ``prove``), else the best found
-    from ``start``."""
+                    prove: common_search.Proof | None = None) -> tuple[Cell, ...]:
+    """The best common strategy: over all 2^44 for two seats (or any size with ``prove``, run as it says),
+    else the best found from ``start``."""
     if players == 2:
         model = two_seats.Model.of(counter, pay)
         enumerated, _ = two_seats.equilibria(model)
@@ -162,18 +162,21 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
         concept, how = "cooperative: the best common strategy of all 2^44", \
             f"branch and bound on the exact two-seat model ({nodes} nodes), whose enumeration of the equilibria " \
             "agrees with the complete search"
-        if prove:
-            _, again, search = common_search.best_common(counter, players, pay, best, progress, apart=apart)
+        if prove is not None:
+            _, again, search = common_search.best_common(counter, players, pay, best, progress, apart=prove.apart,
+                                                         checkpoint=prove.checkpoint)
             if again != ev:
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
-            how += f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations)"
+            how += (f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations"
+                    f"{_runs(search)})")
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
-        if prove:
-            best, ev, search = common_search.best_common(counter, players, pay, best, progress, apart=apart)
+        if prove is not None:
+            best, ev, search = common_search.best_common(counter, players, pay, best, progress, apart=prove.apart,
+                                                         checkpoint=prove.checkpoint)
             concept, how = "cooperative: the best common strategy of all 2^44", \
                 (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), "
-                 f"{search.evaluations} evaluations of the other {players - 1} seats), from the best of "
+                 f"{search.evaluations} evaluations of the other {players - 1} seats{_runs(search)}), from the best of "
                  f"{start_text} changed one composition at a time ({tried} strategies tried)")
         else:
             concept, how = "cooperative: the best common strategy found", \
@@ -191,6 +194,10 @@ def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strate
     sc = counter.seat(players, others)
     reply = best_by_composition(sc, pay, "best reply")
     return reply, seat_ev(sc, reply, pay)
+
+
+def _runs(search: common_search.CommonSearch) -> str:
+    return "" if search.runs == 1 else f", over {search.runs} runs resumed from a checkpoint"
 
 
 def _text(s: Strategy) -> str:
@@ -237,12 +244,12 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
 
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
-             progress: Callable[[str], None] | None = None, prove: bool = False,
-             by_composition: bool = False, apart: common_search.Apart | None = None) -> list[Section]:
+             progress: Callable[[str], None] | None = None, prove: common_search.Proof | None = None,
+             by_composition: bool = False) -> list[Section]:
     """Edge by seats filled (1 to ``max_players``), every equilibrium, every common strategy of the family, and
     best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the family, not
-    searched further, unless ``by_composition`` or ``prove`` asks for the search at any size; ``apart`` spreads
-    the proof's boxes over a cluster."""
+    searched further, unless ``by_composition`` or ``prove`` asks for the search at any size (``prove`` proving
+    it, as it says)."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
     edge = edge_section(counter, pay, max_players, progress, found, players)
@@ -258,8 +265,8 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
             best = (s, ev)
     assert best is not None
     family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
-    if players <= SEAT_GAME_MAX_PLAYERS or by_composition or prove:
-        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove, apart)
+    if players <= SEAT_GAME_MAX_PLAYERS or by_composition or prove is not None:
+        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove)
     else:
         s, ev = best
         stable = any(f.strategy.draws == s.draws for f in found)

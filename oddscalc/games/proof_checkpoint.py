@@ -1,0 +1,122 @@
+"""A long proof's state kept in a file, so that a stopped run resumes where it stopped.
+
+Between two nodes, the depth-first search of ``common_search`` holds the best strategy met and a stack of
+open boxes, which together hold every strategy that can beat it: nothing else it has seen is needed to
+finish. So that pair, with the tallies, is the whole state. A run that loads it searches the same remaining
+boxes in the same order and ends on the same best strategy; the boxes lose only the anchors they would have
+inherited from their parents, which on an infinite shoe saves evaluations and on a finite one is not used.
+
+The state is written atomically after every node (a stopped run, even killed, loses one node at most),
+under a header holding the sha256 of the rest, with the problem it is a proof of (the shoe, the house's
+rules, the seats, the pay) and the digest of the code that wrote it (``replay.code_digest``). A file that is
+damaged, of another problem or written by other code is refused with a message saying which, never used:
+boxes settled by other bounds are not this code's proof.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..files import write_atomic
+from ..replay import code_digest
+from .house_baccarat import COMPOSITIONS
+
+Draws = frozenset[int]
+Box = tuple[Draws, Draws]
+
+MAGIC = "oddscalc proof checkpoint 1"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be used or written; the message names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class State:
+    """Where a proof stands: the best met (its value, in the search's units, and its draws), the boxes still
+    open (the next one last), the nodes settled and evaluations made so far, the seconds spent and the runs
+    that spent them."""
+
+    best: tuple[int, Draws]
+    open: tuple[Box, ...]
+    nodes: int
+    evaluations: int
+    seconds: float
+    runs: int
+
+    @property
+    def done(self) -> bool:
+        """Whether the proof is finished (no box left open)."""
+        return not self.open
+
+
+def _draws(x: Any) -> Draws:
+    if not isinstance(x, list) or not all(isinstance(i, int) and 0 <= i < len(COMPOSITIONS) for i in x):
+        raise TypeError("a set of compositions is a list of their indices")
+    return frozenset(x)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """The file at ``path`` keeping the proof of ``problem`` (a JSON-able description of what is proven)."""
+
+    path: Path
+    problem: dict[str, Any]
+
+    def _refuse(self, why: str) -> CheckpointError:
+        return CheckpointError(f"checkpoint {self.path}: {why}")
+
+    def load(self) -> State | None:
+        """The state kept, or None when there is no file yet."""
+        try:
+            blob = self.path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as e:
+            raise self._refuse(f"cannot be read ({e.strerror or e})") from None
+        head, _, body = blob.partition(b"\n")
+        if head != f"{MAGIC} {hashlib.sha256(body).hexdigest()}".encode():
+            raise self._refuse("not a whole checkpoint of this format (damaged, cut short or edited); "
+                               "delete it to start the proof over")
+        try:
+            kept = json.loads(body)
+            theirs, code = kept["problem"], kept["code"]
+            if not isinstance(theirs, dict):
+                raise TypeError("its problem is not a mapping")
+        except (KeyError, TypeError, ValueError) as e:
+            raise self._refuse(f"its state does not read ({e}); delete it to start the proof over") from None
+        if theirs != self.problem:
+            ours = self.problem
+            diff = ", ".join(f"{k} {theirs.get(k)!r} there, {ours.get(k)!r} here"
+                             for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k))
+            raise self._refuse(f"a proof of another problem ({diff}); name another file")
+        if code != code_digest():
+            raise self._refuse("written by another version of oddscalc's code, whose boxes this code cannot vouch "
+                               "for; delete it to start the proof over, or finish it with that version")
+        try:
+            best = (int(kept["best"]["value"]), _draws(kept["best"]["draws"]))
+            boxes = tuple((_draws(low), _draws(high)) for low, high in kept["open"])
+            if not all(low <= high for low, high in boxes):
+                raise TypeError("a box's low end must lie in its high end")
+            return State(best, boxes, int(kept["nodes"]), int(kept["evaluations"]), float(kept["seconds"]),
+                         int(kept["runs"]))
+        except (KeyError, TypeError, ValueError) as e:
+            raise self._refuse(f"its state does not read ({e}); delete it to start the proof over") from None
+
+    def save(self, state: State) -> None:
+        """Replace the file with ``state`` in one step."""
+        body = json.dumps({
+            "problem": self.problem, "code": code_digest(),
+            "best": {"value": str(state.best[0]), "draws": sorted(state.best[1])},
+            "open": [[sorted(low), sorted(high)] for low, high in state.open],
+            "nodes": state.nodes, "evaluations": state.evaluations, "seconds": round(state.seconds, 3),
+            "runs": state.runs,
+        }, sort_keys=True).encode()
+        try:
+            write_atomic(self.path, [f"{MAGIC} {hashlib.sha256(body).hexdigest()}\n".encode(), body])
+        except OSError as e:
+            raise self._refuse(f"cannot be written ({e.strerror or e})") from None

@@ -1,0 +1,111 @@
+"""A proof of the best common strategy stopped and resumed from its checkpoint: the same best strategy and the
+same nodes as one run, whichever node it stops after; and every checkpoint that cannot be trusted refused
+with a message naming the file (the seats command exiting 4, without a traceback)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_seat_search import _counter
+
+from oddscalc.cli import main
+from oddscalc.games import proof_checkpoint
+from oddscalc.games.common_search import best_common
+from oddscalc.games.house_baccarat import SeatCounter
+from oddscalc.games.proof_checkpoint import Checkpoint, CheckpointError
+from oddscalc.games.seat_search import strategy_of
+from oddscalc.games.shoe import Shoe
+from oddscalc.replay import code_digest
+
+PAY = Fraction(19, 20)
+SHOE = {"3": 5, "9": 5, "7": 6, "2": 4}  # three seats on it: a tree of 7 nodes from "never draw"
+NEVER = strategy_of(frozenset(), "never")
+
+
+class Stop(Exception):
+    """The run stopped from outside."""
+
+
+def _stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
+    """Run the proof with a checkpoint until ``nodes`` nodes are settled, then stop it as Ctrl-C would."""
+
+    def progress(text: str) -> None:
+        if text.startswith(f"best common strategy: node {nodes + 1},"):
+            raise Stop
+
+    with pytest.raises(Stop):
+        best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
+
+
+def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: Path) -> None:
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    whole, ev, search = best_common(counter, 3, PAY, NEVER)
+    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
+    path = tmp_path / "proof.json"
+    for stop in (3, 6):  # stopped, resumed and stopped again
+        _stopped_after(counter, path, stop)
+        assert b'"nodes": %d' % stop in path.read_bytes()
+    again, ev_again, resumed = best_common(counter, 3, PAY, NEVER, checkpoint=path)
+    assert (again.draws, ev_again) == (whole.draws, ev)
+    assert resumed.nodes == search.nodes and resumed.runs == 3
+    done, ev_done, kept = best_common(counter, 3, PAY, NEVER, checkpoint=path)  # finished: read, not searched
+    assert (done.draws, ev_done, kept.nodes, kept.runs) == (whole.draws, ev, search.nodes, 3)
+    assert kept.evaluations == resumed.evaluations
+
+
+def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    path = tmp_path / "proof.json"
+    _stopped_after(counter, path, 2)
+    whole = path.read_bytes()
+    head, _, body = whole.partition(b"\n")
+    for name, blob, said in (
+        ("edited", head + b"\n" + body.replace(b'"nodes": 2', b'"nodes": 1'), "damaged, cut short or edited"),
+        ("cut", whole[:-9], "damaged, cut short or edited"),
+        ("empty", b"", "damaged, cut short or edited"),
+    ):
+        path.write_bytes(blob)
+        with pytest.raises(CheckpointError, match=said) as e:
+            best_common(counter, 3, PAY, NEVER, checkpoint=path)
+        assert str(path) in str(e.value), name
+    path.write_bytes(whole)
+    with pytest.raises(CheckpointError, match="another problem.*players 3 there, 4 here"):
+        best_common(_counter(1, 4, Shoe.from_ranks(SHOE)), 4, PAY, NEVER, checkpoint=path)
+    with pytest.raises(CheckpointError, match="another problem.*pay '19/20' there, '1' here"):
+        best_common(counter, 3, Fraction(1), NEVER, checkpoint=path)
+    monkeypatch.setattr(proof_checkpoint, "code_digest", lambda: "0" * 64)
+    with pytest.raises(CheckpointError, match="another version of oddscalc's code"):
+        best_common(counter, 3, PAY, NEVER, checkpoint=path)
+    assert path.read_bytes() == whole  # nothing refused is written over
+
+
+def test_a_state_that_reads_badly_under_a_sound_header_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "proof.json"
+    kept = Checkpoint(path, {"proof": "test"})
+    for state, said in (({"problem": {"proof": "test"}}, "does not read"),
+                        ([], "does not read"),
+                        ({"problem": {"proof": "test"}, "code": code_digest(),
+                          "best": {"value": "1", "draws": [99]}, "open": [], "nodes": 0, "evaluations": 0,
+                          "seconds": 0, "runs": 1}, "does not read")):
+        body = json.dumps(state).encode()
+        path.write_bytes(f"{proof_checkpoint.MAGIC} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+        with pytest.raises(CheckpointError, match=said):
+            kept.load()
+
+
+def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("not a checkpoint\n")
+    runner = CliRunner()
+    for args, said in ((["--checkpoint", str(bad)], "--checkpoint"),
+                       (["--prove-common", "--scheduler", "local", "--checkpoint", str(bad)], "--checkpoint"),
+                       (["--prove-common", "--checkpoint", str(bad)], f"checkpoint {bad}: not a whole checkpoint"),
+                       (["--prove-common", "--checkpoint", str(tmp_path)], "")):
+        r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--players", "3", *args])
+        assert r.exit_code in (2, 4) and said in r.output and "Traceback" not in r.output, r.output
+    assert bad.read_text() == "not a checkpoint\n"
