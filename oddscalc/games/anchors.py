@@ -98,26 +98,43 @@ def _deal(fall: np.ndarray, removed: np.ndarray, z: np.ndarray, r: int, a: int, 
     return ways, rank
 
 
+_BLOCK = 512  # six-slot multisets per parallel task: its rows of the lower levels are read in rank order
+
+
 @numba.njit(cache=True, parallel=True)
 def _sums(c: np.ndarray, six: np.ndarray, comps: np.ndarray, cum: np.ndarray, offset: np.ndarray,
           zs: np.ndarray, size: np.ndarray, low: np.ndarray, orders: np.ndarray, terms: int,
           binom: np.ndarray) -> np.ndarray:
     """(terms + 1, compositions, len(six), 11) float64: P_r / C(n - 1, r) of the module docstring at k = 1..10
     (index 0 unused), for r = 1..terms. ``cum`` holds the lower levels' passing counts by rank from row
-    ``offset[r]`` (-1: no seat left, one empty sequence)."""
-    out = np.zeros((terms + 1, comps.shape[0], six.shape[0], 11))
-    for q in numba.prange(six.shape[0]):
-        fall = _falls(c, six[q], 3 * terms + 1)
+    ``offset[r]`` (-1: no seat left, one empty sequence).
+
+    The lower levels (a million rows and more for three terms on 8 decks) are read at the rank of a six-slot
+    multiset plus the cards added; ``six`` is in rank order, so sweeping a block of it for one composition
+    and one set of third cards reads them in order: three times faster on 8 decks than reading each
+    multiset's rows for every composition in turn. Each entry sums the same terms in the same order."""
+    n = six.shape[0]
+    out = np.zeros((terms + 1, comps.shape[0], n, 11))
+    for block in numba.prange((n + _BLOCK - 1) // _BLOCK):
+        first, end = block * _BLOCK, min(n, (block + 1) * _BLOCK)
+        falls = np.empty((end - first, VALUES, 3 * terms + 1))
+        for q in range(first, end):
+            falls[q - first] = _falls(c, six[q], 3 * terms + 1)
         for ci in range(comps.shape[0]):
             a, b = comps[ci, 0], comps[ci, 1]
             for zi in range(zs.shape[0]):
                 r = size[zi]
                 if r > terms:
                     continue
-                ways, rank = _deal(fall, six[q], zs[zi], r, a, b, binom)
-                coef = ways * orders[zi] * (1.0 if a == b else 2.0) ** r
-                for k in range(1, min(low[zi] + 1, 10) + 1):  # every third card above k - 2
-                    out[r, ci, q, k] += coef * (1.0 if offset[r] < 0 else cum[offset[r] + rank, k])
+                top = min(low[zi] + 1, 10)  # every third card above k - 2
+                for q in range(first, end):
+                    ways, rank = _deal(falls[q - first], six[q], zs[zi], r, a, b, binom)
+                    coef = ways * orders[zi] * (1.0 if a == b else 2.0) ** r
+                    if offset[r] < 0:
+                        out[r, ci, q, 1:top + 1] += coef
+                    else:
+                        for k in range(1, top + 1):
+                            out[r, ci, q, k] += coef * cum[offset[r] + rank, k]
     return out
 
 
