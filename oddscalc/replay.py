@@ -10,6 +10,7 @@ of counts this is a speed-up, subject to the same threat model, and ``--no-cache
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -24,12 +25,50 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 @cache
-def code_digest() -> str:
-    """sha256 over every source file of the package (a changed line is a different engine)."""
+def code_digest(module: str | None = None) -> str:
+    """sha256 over every source file of the package (a changed line is a different engine), or with
+    ``module`` (dotted, inside the package) over the files it needs: :func:`closure`."""
     h = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
+    for path in sorted(_PACKAGE.rglob("*.py")) if module is None else closure(module):
         h.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()
+
+
+def _file(module: str) -> Path | None:
+    parts = module.split(".")
+    if parts[0] != _PACKAGE.name:
+        return None
+    base = _PACKAGE.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def closure(module: str) -> list[Path]:
+    """The package's source files ``module`` runs or may run: itself, the packages holding it, and what they
+    import from the package, at any depth and anywhere in the file (a function's import, a type checker's),
+    read off the source, not by importing. A result that depends on ``module`` alone changes only with these."""
+    seen: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for k in range(1, len(parts) + 1):  # importing a.b.c runs a and a.b first
+            head = ".".join(parts[:k])
+            path = _file(head)
+            if path is None or head in seen:
+                continue
+            seen[head] = path
+            package = head if path.name == "__init__.py" else head.rpartition(".")[0]
+            for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+                if isinstance(node, ast.Import):
+                    todo += [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                    stem = ".".join(base + ([node.module] if node.module else []))
+                    todo += [stem] + [f"{stem}.{a.name}" for a in node.names]  # a name may be a module
+    return sorted(set(seen.values()))
 
 
 def folder() -> Path | None:

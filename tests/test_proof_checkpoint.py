@@ -20,7 +20,7 @@ from oddscalc.games.house_baccarat import SeatCounter
 from oddscalc.games.proof_checkpoint import Checkpoint, CheckpointError
 from oddscalc.games.seat_search import strategy_of
 from oddscalc.games.shoe import Shoe
-from oddscalc.replay import code_digest
+from oddscalc.replay import closure, code_digest
 
 PAY = Fraction(19, 20)
 SHOE = {"3": 5, "9": 5, "7": 6, "2": 4}  # three seats on it: a tree of 7 nodes from "never draw"
@@ -78,7 +78,7 @@ def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypa
         best_common(_counter(1, 4, Shoe.from_ranks(SHOE)), 4, PAY, NEVER, checkpoint=path)
     with pytest.raises(CheckpointError, match="another problem.*pay '19/20' there, '1' here"):
         best_common(counter, 3, Fraction(1), NEVER, checkpoint=path)
-    monkeypatch.setattr(proof_checkpoint, "code_digest", lambda: "0" * 64)
+    monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)
     with pytest.raises(CheckpointError, match="another version of oddscalc's code"):
         best_common(counter, 3, PAY, NEVER, checkpoint=path)
     assert path.read_bytes() == whole  # nothing refused is written over
@@ -89,7 +89,7 @@ def test_a_state_that_reads_badly_under_a_sound_header_is_refused(tmp_path: Path
     kept = Checkpoint(path, {"proof": "test"})
     for state, said in (({"problem": {"proof": "test"}}, "does not read"),
                         ([], "does not read"),
-                        ({"problem": {"proof": "test"}, "code": code_digest(),
+                        ({"problem": {"proof": "test"}, "code": code_digest(proof_checkpoint.SEARCH),
                           "best": {"value": "1", "draws": [99]}, "open": [], "nodes": 0, "evaluations": 0,
                           "seconds": 0, "runs": 1}, "does not read")):
         body = json.dumps(state).encode()
@@ -109,3 +109,16 @@ def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) ->
         r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--players", "3", *args])
         assert r.exit_code in (2, 4) and said in r.output and "Traceback" not in r.output, r.output
     assert bad.read_text() == "not a checkpoint\n"
+
+
+def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> None:
+    package = Path(proof_checkpoint.__file__).resolve().parents[1]
+    needed = {p.relative_to(package).as_posix() for p in closure(proof_checkpoint.SEARCH)}
+    # what the bounds and counts run, found through relative, absolute and in-function imports
+    assert {"__init__.py", "games/__init__.py", "games/common_search.py", "games/anchors.py", "games/quadratic.py",
+            "games/house_baccarat.py", "games/seat_search.py", "games/shoe.py", "exact.py",
+            "analysis.py"} <= needed
+    # the reports, the command line and the other games can change under a proof of days
+    assert not needed & {"cli.py", "games/caribbean.py", "games/punto_banco.py", "games/let_it_ride.py"}
+    assert not any(p.startswith("report/") for p in needed)
+    assert code_digest(proof_checkpoint.SEARCH) != code_digest()

@@ -8,9 +8,11 @@ inherited from their parents, which on an infinite shoe saves evaluations and on
 
 The state is written atomically after every node (a stopped run, even killed, loses one node at most),
 under a header holding the sha256 of the rest, with the problem it is a proof of (the shoe, the house's
-rules, the seats, the pay) and the digest of the code that wrote it (``replay.code_digest``). A file that is
-damaged, of another problem or written by other code is refused with a message saying which, never used:
-boxes settled by other bounds are not this code's proof.
+rules, the seats, the pay) and the digest of the code that wrote it: every package file the search runs or
+may run (``replay.closure`` of ``common_search``), so that a proof of days survives changes to the reports or
+the other games, and no change to its bounds. A file that is damaged, of another problem or written by other
+code is refused with a message saying which, never used: boxes settled by other bounds are not this code's
+proof.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ Draws = frozenset[int]
 Box = tuple[Draws, Draws]
 
 MAGIC = "oddscalc proof checkpoint 1"
+SEARCH = "oddscalc.games.common_search"  # the code a proof's state depends on: this module and what it imports
 
 
 class CheckpointError(ValueError):
@@ -94,7 +97,7 @@ class Checkpoint:
             diff = ", ".join(f"{k} {theirs.get(k)!r} there, {ours.get(k)!r} here"
                              for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k))
             raise self._refuse(f"a proof of another problem ({diff}); name another file")
-        if code != code_digest():
+        if code != code_digest(SEARCH):
             raise self._refuse("written by another version of oddscalc's code, whose boxes this code cannot vouch "
                                "for; delete it to start the proof over, or finish it with that version")
         try:
@@ -110,7 +113,7 @@ class Checkpoint:
     def save(self, state: State) -> None:
         """Replace the file with ``state`` in one step."""
         body = json.dumps({
-            "problem": self.problem, "code": code_digest(),
+            "problem": self.problem, "code": code_digest(SEARCH),
             "best": {"value": str(state.best[0]), "draws": sorted(state.best[1])},
             "open": [[sorted(low), sorted(high)] for low, high in state.open],
             "nodes": state.nodes, "evaluations": state.evaluations, "seconds": round(state.seconds, 3),
