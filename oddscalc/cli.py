@@ -443,5 +443,5 @@ if __name__ == "__main__":  # pragma: no cover
 from . import protection_cli  # noqa: E402 - registered once the group exists
 
 for _command in (protection_cli.exposure, protection_cli.counting, protection_cli.collusion, protection_cli.flash,
-                 protection_cli.seats):
+                 protection_cli.seats, protection_cli.proof):
     main.add_command(_command)

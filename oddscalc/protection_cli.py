@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -283,7 +284,7 @@ def _others(text: str) -> Strategy:
 @click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path),
               help="With --prove-common run here: keep the proof's state in this file after every node and resume "
                    "from it, so that a stopped run (Ctrl-C, a killed process) loses one node at most. A file of "
-                   "another problem or another version of the code is refused.")
+                   "another problem or another version of the search is refused.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
@@ -367,3 +368,42 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     click.echo("\n".join(section_markdown(s) for s in found), nl=False)
 
 
+
+
+@click.command()
+@click.argument("checkpoint", type=click.Path(dir_okay=False, path_type=Path))
+def proof(checkpoint: Path) -> None:
+    """Where a proof kept in a checkpoint file (seats --prove-common --checkpoint) stands: its problem, the best
+    common strategy met and its EV, the nodes, evaluations, runs and hours so far, and the share of the
+    strategies still open; whether this code can resume it. Reads the file, never writes it."""
+    from .games.proof_checkpoint import SEARCH, Checkpoint, CheckpointError
+    from .games.seat_game import text_of
+    from .games.seat_search import strategy_of
+    from .replay import code_digest
+
+    try:
+        kept = Checkpoint(checkpoint, {}).read()
+    except CheckpointError as e:
+        raise OptionError(str(e)) from None
+    if kept is None:
+        raise OptionError(f"checkpoint {checkpoint}: no such file")
+    asked, code, state = kept
+    try:
+        ev = Fraction(state.best[0], int(asked["unit"]))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        raise OptionError(f"checkpoint {checkpoint}: written before checkpoints named their unit; resume it with "
+                          "the version that wrote it") from None
+    lines = [f"# A proof of the {asked.get('proof', '?')}: {checkpoint}", "",
+             "| | |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in asked.items() if k not in ("proof", "unit")]
+    lines += [
+        f"| state | {'proven: no box left open' if state.done else f'{len(state.open)} box(es) open'} |",
+        f"| best met | {text_of(strategy_of(state.best[1], 'best met'))} |",
+        f"| its EV per seat | {ev} ({float(ev):+.4%}) |",
+        f"| strategies still open | {float(state.left):.6%} of 2^{state.compositions} |",
+        f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
+        f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
+        "| this code resumes it | " + ("yes" if code == code_digest(SEARCH) else
+                                       "no: written by another version of the search") + " |",
+    ]
+    click.echo("\n".join(lines))

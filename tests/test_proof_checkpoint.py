@@ -47,15 +47,26 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     whole, ev, search = best_common(counter, 3, PAY, NEVER)
     assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
     path = tmp_path / "proof.json"
+    left = []
     for stop in (3, 6):  # stopped, resumed and stopped again
         _stopped_after(counter, path, stop)
         assert b'"nodes": %d' % stop in path.read_bytes()
+        kept_state = Checkpoint(path, {}).read()
+        assert kept_state is not None
+        left.append(kept_state[2].left)
+        said = CliRunner().invoke(main, ["proof", str(path)])
+        assert said.exit_code == 0 and f"| nodes, evaluations | {stop}," in said.output, said.output
+        assert "box(es) open" in said.output and "| this code resumes it | yes |" in said.output
+    assert 1 > left[0] > left[1] > 0  # the open boxes hold fewer strategies as the proof goes on
     again, ev_again, resumed = best_common(counter, 3, PAY, NEVER, checkpoint=path)
     assert (again.draws, ev_again) == (whole.draws, ev)
     assert resumed.nodes == search.nodes and resumed.runs == 3
     done, ev_done, kept = best_common(counter, 3, PAY, NEVER, checkpoint=path)  # finished: read, not searched
     assert (done.draws, ev_done, kept.nodes, kept.runs) == (whole.draws, ev, search.nodes, 3)
     assert kept.evaluations == resumed.evaluations
+    said = CliRunner().invoke(main, ["proof", str(path)])
+    assert said.exit_code == 0 and "| state | proven: no box left open |" in said.output, said.output
+    assert f"| its EV per seat | {ev} (" in said.output and "| strategies still open | 0.000000% of 2^" in said.output
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,7 +90,7 @@ def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypa
     with pytest.raises(CheckpointError, match="another problem.*pay '19/20' there, '1' here"):
         best_common(counter, 3, Fraction(1), NEVER, checkpoint=path)
     monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)
-    with pytest.raises(CheckpointError, match="another version of oddscalc's code"):
+    with pytest.raises(CheckpointError, match="another version of oddscalc's search"):
         best_common(counter, 3, PAY, NEVER, checkpoint=path)
     assert path.read_bytes() == whole  # nothing refused is written over
 
@@ -108,6 +119,12 @@ def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) ->
                        (["--prove-common", "--checkpoint", str(tmp_path)], "")):
         r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--players", "3", *args])
         assert r.exit_code in (2, 4) and said in r.output and "Traceback" not in r.output, r.output
+    assert bad.read_text() == "not a checkpoint\n"
+    for path, code, said in ((bad, 4, f"checkpoint {bad}: not a whole checkpoint"),
+                             (tmp_path / "none.json", 4, f"checkpoint {tmp_path / 'none.json'}: no such file"),
+                             (tmp_path, 2, "is a directory")):
+        r = runner.invoke(main, ["proof", str(path)])
+        assert r.exit_code == code and said in r.output and "Traceback" not in r.output, r.output
     assert bad.read_text() == "not a checkpoint\n"
 
 

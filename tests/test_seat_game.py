@@ -147,7 +147,7 @@ def test_the_search_by_composition_asked_for_past_its_default_size(sessions: Cal
     assert found_ev >= max(family.values())
     (start, best, ev), = searched
     assert family[start.name] == max(family.values())  # searched from the best of the family
-    assert ev == found_ev and found["strategy"] == seat_game._text(best)
+    assert ev == found_ev and found["strategy"] == seat_game.text_of(best)
     draws = frozenset(i for i, c in enumerate(COMPOSITIONS) if best.matrix[c])
     for i in range(len(COMPOSITIONS)):  # a local optimum: no single change, for every seat together, gains
         changed = seat_search.strategy_of(draws ^ {i}, "changed")

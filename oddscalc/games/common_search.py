@@ -135,6 +135,7 @@ class CommonSearch:
     best: tuple[int, Draws] = (0, frozenset())
     runs: int = 1  # with a checkpoint: the runs that worked on the proof, this one included
     seconds: float = 0.0  # with a checkpoint: the time they spent
+    left: float = 1.0  # the share of the strategies in the open boxes, for progress
 
     by_levels: bool | None = None  # the anchors read off the ends' evaluations (default: on a finite shoe)
     terms: int = TERMS  # of the inclusion-exclusion those anchors keep (``anchors``)
@@ -346,7 +347,7 @@ class CommonSearch:
         while True:
             if self.progress is not None:
                 self.progress(f"best common strategy: node {self.nodes}, {len(high - low)} free, "
-                              f"{self.evaluations} evaluations")
+                              f"{self.evaluations} evaluations, {self.left:.4%} of the strategies open")
             v_low, v_high, bounds, used = self.increments(low, high, anchors)
             top = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
                       v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
@@ -381,6 +382,7 @@ class CommonSearch:
         """Search the stack of boxes ``open_`` depth first, the last first, and ``after`` every node tell it
         the boxes still open: with the best met they hold all that is left to search (``proof_checkpoint``)."""
         while open_:
+            self.left = sum(1 << len(high - low) for low, high, _ in open_) / (1 << len(self.dealt))
             open_ += self.settle(*open_.pop())[::-1]
             if after is not None:
                 after(open_)
@@ -430,7 +432,9 @@ class Proof:
 
 def problem(rules: HouseBaccaratRules, players: int, pay: Fraction) -> dict[str, Any]:
     """What a proof of the best common strategy proves, as a checkpoint records it."""
-    return {"proof": "best common strategy", **rules.count_key(), "players": players, "pay": str(pay)}
+    unit = round_total(rules.shoe, players, rules.infinite) * pay.denominator  # a value / unit is an EV per unit bet
+    return {"proof": "best common strategy", **rules.count_key(), "players": players, "pay": str(pay),
+            "unit": str(unit)}
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
@@ -463,7 +467,7 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
         def save(boxes: Sequence[tuple[Draws, Draws, Anchors | None]]) -> None:
             search.seconds = before + time.perf_counter() - began
             kept.save(State(search.best, tuple((low, high) for low, high, _ in boxes), search.nodes,
-                            search.evaluations, search.seconds, search.runs))
+                            search.evaluations, search.seconds, search.runs, len(search.dealt)))
 
         save(open_)
         search.run(open_, save)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +51,18 @@ class State:
     evaluations: int
     seconds: float
     runs: int
+    compositions: int = len(COMPOSITIONS)  # the first box's free compositions (those the shoe can deal)
 
     @property
     def done(self) -> bool:
         """Whether the proof is finished (no box left open)."""
         return not self.open
+
+    @property
+    def left(self) -> Fraction:
+        """The share of the first box's strategies still open: the proof's progress by strategies, not by time
+        (the boxes dropped first are the biggest)."""
+        return Fraction(sum(1 << len(high - low) for low, high in self.open), 1 << self.compositions)
 
 
 def _draws(x: Any) -> Draws:
@@ -73,8 +81,9 @@ class Checkpoint:
     def _refuse(self, why: str) -> CheckpointError:
         return CheckpointError(f"checkpoint {self.path}: {why}")
 
-    def load(self) -> State | None:
-        """The state kept, or None when there is no file yet."""
+    def read(self) -> tuple[dict[str, Any], str, State] | None:
+        """The problem, the code's digest and the state the file keeps, whole but not yet matched to this
+        problem and code, or None when there is no file yet."""
         try:
             blob = self.path.read_bytes()
         except FileNotFoundError:
@@ -88,27 +97,34 @@ class Checkpoint:
         try:
             kept = json.loads(body)
             theirs, code = kept["problem"], kept["code"]
-            if not isinstance(theirs, dict):
-                raise TypeError("its problem is not a mapping")
+            if not isinstance(theirs, dict) or not isinstance(code, str):
+                raise TypeError("its problem is not a mapping, or its code not a digest")
+            best = (int(kept["best"]["value"]), _draws(kept["best"]["draws"]))
+            boxes = tuple((_draws(low), _draws(high)) for low, high in kept["open"])
+            if not all(low <= high for low, high in boxes):
+                raise TypeError("a box's low end must lie in its high end")
+            return theirs, code, State(best, boxes, int(kept["nodes"]), int(kept["evaluations"]),
+                                       float(kept["seconds"]), int(kept["runs"]),
+                                       int(kept.get("compositions", len(COMPOSITIONS))))
         except (KeyError, TypeError, ValueError) as e:
             raise self._refuse(f"its state does not read ({e}); delete it to start the proof over") from None
+
+    def load(self) -> State | None:
+        """The state kept, or None when there is no file yet; refused unless it is this problem's, written by this
+        code."""
+        kept = self.read()
+        if kept is None:
+            return None
+        theirs, code, state = kept
         if theirs != self.problem:
             ours = self.problem
             diff = ", ".join(f"{k} {theirs.get(k)!r} there, {ours.get(k)!r} here"
                              for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k))
             raise self._refuse(f"a proof of another problem ({diff}); name another file")
         if code != code_digest(SEARCH):
-            raise self._refuse("written by another version of oddscalc's code, whose boxes this code cannot vouch "
+            raise self._refuse("written by another version of oddscalc's search, whose boxes this code cannot vouch "
                                "for; delete it to start the proof over, or finish it with that version")
-        try:
-            best = (int(kept["best"]["value"]), _draws(kept["best"]["draws"]))
-            boxes = tuple((_draws(low), _draws(high)) for low, high in kept["open"])
-            if not all(low <= high for low, high in boxes):
-                raise TypeError("a box's low end must lie in its high end")
-            return State(best, boxes, int(kept["nodes"]), int(kept["evaluations"]), float(kept["seconds"]),
-                         int(kept["runs"]))
-        except (KeyError, TypeError, ValueError) as e:
-            raise self._refuse(f"its state does not read ({e}); delete it to start the proof over") from None
+        return state
 
     def save(self, state: State) -> None:
         """Replace the file with ``state`` in one step."""
@@ -117,7 +133,7 @@ class Checkpoint:
             "best": {"value": str(state.best[0]), "draws": sorted(state.best[1])},
             "open": [[sorted(low), sorted(high)] for low, high in state.open],
             "nodes": state.nodes, "evaluations": state.evaluations, "seconds": round(state.seconds, 3),
-            "runs": state.runs,
+            "runs": state.runs, "compositions": state.compositions,
         }, sort_keys=True).encode()
         try:
             write_atomic(self.path, [f"{MAGIC} {hashlib.sha256(body).hexdigest()}\n".encode(), body])

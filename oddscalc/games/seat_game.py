@@ -113,7 +113,7 @@ def equilibrium_section(counter: SeatCounter, players: int, pay: Fraction,
                         progress: Callable[[str], None] | None = None) -> tuple[Section, list[Found]]:
     """Every symmetric equilibrium of ``players`` seats, as a section, and the list."""
     found, how = every_equilibrium(counter, players, pay, progress)
-    rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", _text(f.strategy), f.ev, -f.ev, f.how) for f in found]
+    rows: list[tuple[Cell, ...]] = [("symmetric equilibrium", text_of(f.strategy), f.ev, -f.ev, f.how) for f in found]
     if not found:
         rows.append(("no symmetric pure-strategy equilibrium", "", None, None, how))
     return Section("seat_equilibria", f"The game among {players} seats: every symmetric equilibrium",
@@ -185,7 +185,7 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
     if ev != seat_ev(counter.seat(players, best), best, pay):
         raise AssertionError("the best common strategy's EV differs on its own seat counts")
     stable = any(f.strategy.draws == best.draws for f in found)
-    return (concept, _text(best), ev, -ev, how + ("; an equilibrium too" if stable else
+    return (concept, text_of(best), ev, -ev, how + ("; an equilibrium too" if stable else
                                                   "; not an equilibrium: a seat gains by leaving it"))
 
 
@@ -200,7 +200,8 @@ def _runs(search: common_search.CommonSearch) -> str:
     return "" if search.runs == 1 else f", over {search.runs} runs resumed from a checkpoint"
 
 
-def _text(s: Strategy) -> str:
+def text_of(s: Strategy) -> str:
+    """A strategy as a report says it: the totals it draws on, or its drawn compositions."""
     totals = s.totals()
     return ("draw on " + (", ".join(map(str, totals)) or "no total")) if totals is not None else \
         "by composition: " + ", ".join(f"{u}+{w}" for u, w in COMPOSITIONS if s.matrix[u, w]) + " draw"
@@ -231,7 +232,7 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
             if eq.strategy.draws not in {e.draws for e in every}:
                 raise AssertionError(f"{n} seats: the equilibrium reached by best replies is not in the complete list")
             count = len(every)
-        edge.append((n, _text(eq.strategy), ev, -ev, count, "finite, exact" if finite else "infinite, exact"))
+        edge.append((n, text_of(eq.strategy), ev, -ev, count, "finite, exact" if finite else "infinite, exact"))
     return Section("edge_by_seats", "House edge by seats filled",
                    _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"),
                             Column("equilibria", "Symmetric equilibria (all)", "int"), Column("shoe", "Shoe")),
@@ -260,7 +261,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
             progress(f"common strategy {s.name}")
         sc = counter.seat(players, s)
         ev = seat_ev(sc, s, pay)
-        shared.append((s.name, _text(s), ev, -ev, "yes" if is_best_reply(sc, s, pay) else "no"))
+        shared.append((s.name, text_of(s), ev, -ev, "yes" if is_best_reply(sc, s, pay) else "no"))
         if best is None or ev > best[1]:
             best = (s, ev)
     assert best is not None
@@ -270,7 +271,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     else:
         s, ev = best
         stable = any(f.strategy.draws == s.draws for f in found)
-        row = ("cooperative: the best common strategy of the family", _text(s), ev, -ev,
+        row = ("cooperative: the best common strategy of the family", text_of(s), ev, -ev,
                f"the best of {family_text}, not changed by composition: from {SEAT_GAME_MAX_PLAYERS + 1} seats each "
                f"change costs an evaluation of the other {players - 1} seats" +
                ("; an equilibrium too" if stable else "; not an equilibrium: a seat gains by leaving it"))
@@ -278,7 +279,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     replies: list[tuple[Cell, ...]] = []
     for others in thresholds():  # the family's seat counts again: nothing more is counted
         reply, ev = best_reply(counter, players, pay, others)
-        replies.append((others.name, _text(reply), ev, -ev))
+        replies.append((others.name, text_of(reply), ev, -ev))
     return [
         edge,
         section,
@@ -301,9 +302,9 @@ def reply_sections(counter: SeatCounter, players: int, pay: Fraction, others: St
     reply = best_by_composition(sc, pay, "best reply")
     along, best = seat_ev(sc, played, pay), seat_ev(sc, reply, pay)
     rows: list[tuple[Cell, ...]] = [
-        ("symmetric equilibrium", _text(eq.strategy), ev_eq, -ev_eq, f"{eq.iterations} best reply evaluation(s)"),
-        (f"the other {players - 1} play {played.name}; this seat plays along", _text(played), along, -along, ""),
-        (f"the other {players - 1} play {played.name}; this seat replies best", _text(reply), best, -best,
+        ("symmetric equilibrium", text_of(eq.strategy), ev_eq, -ev_eq, f"{eq.iterations} best reply evaluation(s)"),
+        (f"the other {players - 1} play {played.name}; this seat plays along", text_of(played), along, -along, ""),
+        (f"the other {players - 1} play {played.name}; this seat replies best", text_of(reply), best, -best,
          f"gains {float(best - along):+.4%} per unit"),
     ]
     return [Section("seat_replies", f"{players} seats: the equilibrium and one seat's best reply",
