@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 GAME   ?= caribbean
 ARGS   ?=
 
-.PHONY: setup test report docs bench lint wheel-check clean
+.PHONY: setup test report docs bench lint wheel-check clean prove
 
 setup: $(VENV)/.installed
 
@@ -24,6 +24,14 @@ report: setup
 # one pytest worker per core (pytest-xdist): the suite is mostly single-threaded Python
 test: setup
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
+
+# the house baccarat's best common strategy at SEATS seats proven over hours, resumable: a stopped run goes on
+# from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it
+SEATS ?= 6
+prove: setup
+	@mkdir -p proofs
+	@$(BIN)/oddscalc seats house-baccarat --players $(SEATS) --prove-common \
+		--checkpoint proofs/house-baccarat-$(SEATS)-seats.checkpoint
 
 docs: setup
 	$(BIN)/python -m oddscalc.docs
