@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,7 +32,7 @@ from .protocol import OptionError
 
 if TYPE_CHECKING:
     from .games.common_search import Apart
-    from .games.house_baccarat import HouseBaccaratRules, Strategy
+    from .games.house_baccarat import HouseBaccaratRules, SeatCounter, Strategy
 
 
 @click.command()
@@ -244,14 +245,24 @@ def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) ->
         raise OptionError(str(e)) from None
 
 
-def _others(text: str) -> Strategy:
-    """The strategy ``--others`` names (draw-A-B)."""
-    from .games.house_baccarat import Strategy, _check_strategy
+def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
+    """The strategy ``--others`` names: draw-A-B, ``alone`` (the best for a seat playing alone, from the
+    ``counts``), or a strategy card file."""
+    from .games.house_baccarat import Strategy, _check_strategy, solve
 
+    if text == "alone":
+        counter = counts()
+        alone = solve(counter, 1, counter.rules.pay, "optimal").strategy
+        return Strategy.of("a lone seat's best strategy", alone.matrix)
+    if text.endswith(".toml") or os.sep in text or Path(text).is_file():
+        from .games import draw_card
+
+        return draw_card.strategy(draw_card.load_card(Path(text)))
     try:
         lo, hi = (int(x) for x in _check_strategy(text).split("-")[1:])
     except ValueError:
-        raise OptionError(f"--others {text!r}: give draw-A-B (e.g. draw-0-5)") from None
+        raise OptionError(f"--others {text!r}: give draw-A-B (e.g. draw-0-5), alone, or a strategy card "
+                          "file (cards/house-baccarat/*.toml)") from None
     return Strategy.by_totals(text, range(lo, hi + 1))
 
 
@@ -273,9 +284,10 @@ def _others(text: str) -> Strategy:
                    "table's third_cards. Shown, 8 decks: about 8 minutes with 5 seats; 6 and 7 seats count in "
                    "passes that fit ODDSCALC_MEMORY_GB (default half this machine's memory), hours on one "
                    "machine, or spread over a cluster with --scheduler.")
-@click.option("--others", metavar="draw-A-B",
-              help="One seat's best reply when every other seat plays this (e.g. draw-0-5), beside the symmetric "
-                   "equilibrium.")
+@click.option("--others", metavar="draw-A-B|alone|CARD",
+              help="One seat's best reply when every other seat plays this, beside the symmetric equilibrium: "
+                   "draw-A-B (e.g. draw-0-5), alone (the strategy best for a seat playing alone), or a strategy "
+                   "card file (cards/house-baccarat/*.toml: draw or stand by the two cards).")
 @click.option("--prove-common", "prove_common", is_flag=True,
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, any "
                    "number of seats), not only a local optimum. 8 decks: about a minute with 3 seats, 6 "
@@ -303,7 +315,6 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     from .progress import Progress
     from .report.markdown import section_markdown
 
-    stated = None if others is None else _others(others)
     if checkpoint is not None and (not prove_common or scheduler is not None):
         raise OptionError("--checkpoint keeps the state of --prove-common run here (without --scheduler)")
     session = open_session(game, decks=decks, players=players, fresh=fresh)
@@ -312,6 +323,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     if prove_common and shown:
         raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
     _usable(checkpoint, rules, players)
+    stated = None if others is None else _others(others, lambda: session.counts(rules))
     if scheduler is not None and not shown and not prove_common:
         raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
                           "runs here in seconds")
