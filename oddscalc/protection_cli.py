@@ -407,7 +407,8 @@ def proof(checkpoint: Path) -> None:
                           "the version that wrote it") from None
     lines = [f"# A proof of the {asked.get('proof', '?')}: {checkpoint}", "",
              "| | |", "|---|---|"]
-    lines += [f"| {k} | {v} |" for k, v in asked.items() if k not in ("proof", "unit")]
+    named = {"shoe": "shoe (cards by point value, 0 to 9)", "players": "seats"}
+    lines += [f"| {named.get(k, k.replace('_', ' '))} | {v} |" for k, v in asked.items() if k not in ("proof", "unit")]
     lines += [
         f"| state | {'proven: no box left open' if state.done else f'{len(state.open)} box(es) open'} |",
         f"| best met | {text_of(strategy_of(state.best[1], 'best met'))} |",
