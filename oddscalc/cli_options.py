@@ -47,8 +47,8 @@ def table_option(f: F) -> F:
 
 def strategy_option(f: F) -> F:
     """--strategy NAME."""
-    return click.option("--strategy", help="Named strategy, or a strategy card file (a path: caribbean); "
-                                           "overrides the table's.")(f)
+    return click.option("--strategy", help="Named strategy, or a strategy card file (a path: caribbean, "
+                                           "let-it-ride, house-baccarat); overrides the table's.")(f)
 
 
 def decks_option(f: F) -> F:

@@ -28,6 +28,7 @@ from .cli_options import (
     table_option,
     write_output,
 )
+from .files import is_path
 from .protocol import OptionError
 
 if TYPE_CHECKING:
@@ -254,7 +255,7 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
         counter = counts()
         alone = solve(counter, 1, counter.rules.pay, "optimal").strategy
         return Strategy.of("a lone seat's best strategy", alone.matrix)
-    if text.endswith(".toml") or os.sep in text or Path(text).is_file():
+    if is_path(text):
         from .games import draw_card
 
         return draw_card.strategy(draw_card.load_card(Path(text)))

@@ -111,3 +111,20 @@ def test_the_others_playing_a_card_give_the_figures_of_the_same_strategy_named(t
     (tmp_path / "x.toml").write_text("not toml [")
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "2", "--others", str(tmp_path / "x.toml")])
     assert r.exit_code == 3 and "x.toml" in r.output and "Traceback" not in r.output
+
+
+def test_a_report_played_by_a_card_is_the_report_of_the_strategy_it_names(tmp_path: Path) -> None:
+    def figures(strategy: str) -> list[str]:
+        r = CliRunner().invoke(main, ["report", "house-baccarat", "--decks", "1", "--players", "2", "--strategy",
+                                      strategy, "--no-cache"])
+        assert r.exit_code == 0, r.output
+        said = [line.split("a player's EV is")[1] for line in r.output.splitlines() if "a player's EV is" in line]
+        rows = [line for line in r.output.splitlines() if line.startswith("| ") and "punto-banco" not in line
+                and "draw-0-5" not in line]  # the rows that do not name the strategy
+        assert len(said) == 1 and len(rows) > 20
+        return said + rows
+
+    assert figures(str(CARDS / "punto-banco-rule.toml")) == figures("draw-0-5")
+    (tmp_path / "bad.toml").write_text(HEAD + '[[rules]]\nwhen = { total = 9 }\naction = "draw"\n')
+    r = CliRunner().invoke(main, ["report", "house-baccarat", "--strategy", str(tmp_path / "bad.toml")])
+    assert r.exit_code == 3 and "bad.toml:4: rules.0.when" in r.output and "Traceback" not in r.output, r.output

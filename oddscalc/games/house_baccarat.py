@@ -46,6 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -53,6 +54,7 @@ from pydantic import Field, model_validator
 
 from ..cache import Store
 from ..exact import frac_str, percent_str
+from ..files import is_path
 from ..keys import DEFAULT_TABLES
 from ..protocol import OptionError, Rules, count_key
 from ..results import Analysis, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
@@ -91,7 +93,8 @@ _STRATEGY = re.compile(r"^(optimal|optimal-total|draw-([0-7])-([0-7]))$")
 def _check_strategy(name: str) -> str:
     m = _STRATEGY.match(name)
     if not m or (m.group(2) is not None and int(m.group(2)) > int(m.group(3))):
-        raise ValueError(f"unknown strategy {name!r}; use optimal, optimal-total or draw-A-B (e.g. draw-0-5)")
+        raise ValueError(f"unknown strategy {name!r}; use optimal, optimal-total, draw-A-B (e.g. draw-0-5) or a "
+                         "strategy card file (a path)")
     return name
 
 
@@ -607,7 +610,8 @@ class HouseBaccarat:
     table_model: ClassVar[type[TableModel]] = HouseBaccaratTable
 
     def resolve(self, table: Table, options: RunOptions) -> HouseBaccaratRules:
-        """The table's rules with ``--decks``, ``--players`` and ``--strategy`` applied."""
+        """The table's rules with ``--decks``, ``--players`` and ``--strategy`` (a name or a strategy card file,
+        ``draw_card``) applied."""
         model = table.model
         assert isinstance(model, HouseBaccaratTable)
         rules = model.rules
@@ -618,7 +622,12 @@ class HouseBaccarat:
         if not 1 <= players <= 7:
             raise OptionError("--players must be 1 to 7")
         fixed: Strategy | None = None
-        if options.strategy is not None:
+        if options.strategy is not None and is_path(options.strategy):
+            from .draw_card import load_card, strategy
+
+            fixed = strategy(load_card(Path(options.strategy)))
+            name = fixed.name
+        elif options.strategy is not None:
             try:
                 name = _check_strategy(options.strategy)
             except ValueError as e:
