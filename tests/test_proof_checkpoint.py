@@ -139,3 +139,21 @@ def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> 
     assert not needed & {"cli.py", "games/caribbean.py", "games/punto_banco.py", "games/let_it_ride.py"}
     assert not any(p.startswith("report/") for p in needed)
     assert code_digest(proof_checkpoint.SEARCH) != code_digest()
+
+
+def test_a_resumed_proof_skips_the_search_by_composition_it_began_from(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from oddscalc.games import common_search, seat_game
+
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    path = tmp_path / "proof.json"
+    _stopped_after(counter, path, 3)
+
+    def not_again(*args: object, **kw: object) -> None:
+        raise AssertionError("the search by composition ran again")
+
+    monkeypatch.setattr(seat_game, "improve", not_again)
+    row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [], prove=common_search.Proof(checkpoint=path))
+    whole, ev, _ = best_common(counter, 3, PAY, NEVER)
+    assert row[1:3] == (seat_game.text_of(whole), ev)
+    assert isinstance(row[4], str) and "resumed from the checkpoint proof.json" in row[4] and "over 2 runs" in row[4]

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 from ..results import Cell, Column, Section
 from . import common_search, seat_search, two_seats
@@ -169,6 +170,15 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
             how += (f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations"
                     f"{_runs(search)})")
+    elif prove is not None and prove.checkpoint is not None and _kept(counter, players, pay, prove.checkpoint):
+        # a proof does not depend on where it starts: a resumed one goes on from its best met, without the search
+        # by composition its first run began from (45 minutes with seven seats)
+        best, ev, search = common_search.best_common(counter, players, pay, start, progress,
+                                                     checkpoint=prove.checkpoint)
+        concept, how = "cooperative: the best common strategy of all 2^44", \
+            (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), {search.evaluations} "
+             f"evaluations of the other {players - 1} seats{_runs(search)}), resumed from the checkpoint "
+             f"{prove.checkpoint.name}")
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
         if prove is not None:
@@ -194,6 +204,13 @@ def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strate
     sc = counter.seat(players, others)
     reply = best_by_composition(sc, pay, "best reply")
     return reply, seat_ev(sc, reply, pay)
+
+
+def _kept(counter: SeatCounter, players: int, pay: Fraction, path: Path) -> bool:
+    """Whether ``path`` keeps this proof's state already (a run to resume, or a finished proof to read)."""
+    from .proof_checkpoint import Checkpoint
+
+    return Checkpoint(path, common_search.problem(counter.rules, players, pay)).load() is not None
 
 
 def _runs(search: common_search.CommonSearch) -> str:
