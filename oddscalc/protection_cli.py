@@ -258,7 +258,8 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
     if is_path(text):
         from .games import draw_card
 
-        return draw_card.strategy(draw_card.load_card(Path(text)))
+        card = draw_card.load_card(Path(text))
+        return Strategy.of(draw_card.name(card), draw_card.draws(card))
     try:
         lo, hi = (int(x) for x in _check_strategy(text).split("-")[1:])
     except ValueError:

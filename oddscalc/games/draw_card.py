@@ -37,12 +37,14 @@ from pydantic import BeforeValidator, model_validator
 
 from ..tables import Strict
 from . import strategy_card
-from .house_baccarat import COMPOSITIONS, Strategy
 from .strategy_card import as_tuple
 
 Action = Literal["draw", "stand"]
 CARD_FEATURES = ("total", "holds_any", "holds_all", "pair")
 _ZERO = ("T", "10", "J", "Q", "K")  # the cards worth 0 besides a 0 itself
+# the decisions: two point values, lowest first, whose total is no natural (house_baccarat.COMPOSITIONS, which
+# imports this module to read a card)
+COMPOSITIONS = tuple((u, w) for u in range(10) for w in range(u, 10) if (u + w) % 10 < 8)
 
 
 def _value(v: Any) -> int:
@@ -127,9 +129,9 @@ def _holds(name: str, values: Sequence[object], first: np.ndarray, second: np.nd
     return out
 
 
-def strategy(card: Card) -> Strategy:
-    """The strategy the card plays: draw or stand on each two-card composition. TableError for a rule no
-    composition reaches, or a composition no rule decides without an ``otherwise``."""
+def draws(card: Card) -> np.ndarray:
+    """(10, 10) bool, by the two cards' point values: where the card draws (a natural never does). TableError for
+    a rule no composition reaches, or a composition no rule decides without an ``otherwise``."""
     first = np.array([u for u, _ in COMPOSITIONS], dtype=np.int64)
     second = np.array([w for _, w in COMPOSITIONS], dtype=np.int64)
 
@@ -149,4 +151,9 @@ def strategy(card: Card) -> Strategy:
     for i in np.nonzero(drawn)[0]:
         u, w = COMPOSITIONS[int(i)]
         m[u, w] = m[w, u] = True
-    return Strategy.of(f"the card {card.path.name} ({card.model.title})", m)
+    return m
+
+
+def name(card: Card) -> str:
+    """The card as a report names the strategy it plays."""
+    return f"the card {card.path.name} ({card.model.title})"

@@ -623,9 +623,10 @@ class HouseBaccarat:
             raise OptionError("--players must be 1 to 7")
         fixed: Strategy | None = None
         if options.strategy is not None and is_path(options.strategy):
-            from .draw_card import load_card, strategy
+            from . import draw_card
 
-            fixed = strategy(load_card(Path(options.strategy)))
+            card = draw_card.load_card(Path(options.strategy))
+            fixed = Strategy.of(draw_card.name(card), draw_card.draws(card))
             name = fixed.name
         elif options.strategy is not None:
             try:
