@@ -42,7 +42,10 @@ def _stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
         best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
 
 
-def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: Path) -> None:
+def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from oddscalc.games import common_search, seat_game
+
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
     whole, ev, search = best_common(counter, 3, PAY, NEVER)
     assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
@@ -57,6 +60,8 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
         said = CliRunner().invoke(main, ["proof", str(path)])
         assert said.exit_code == 0 and f"| nodes, evaluations | {stop}," in said.output, said.output
         assert "box(es) open" in said.output and "| this code resumes it | yes |" in said.output
+        if stop == 3:
+            (tmp_path / "again.json").write_bytes(path.read_bytes())
     assert 1 > left[0] > left[1] > 0  # the open boxes hold fewer strategies as the proof goes on
     again, ev_again, resumed = best_common(counter, 3, PAY, NEVER, checkpoint=path)
     assert (again.draws, ev_again) == (whole.draws, ev)
@@ -67,6 +72,15 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     said = CliRunner().invoke(main, ["proof", str(path)])
     assert said.exit_code == 0 and "| state | proven: no box left open |" in said.output, said.output
     assert f"| its EV per seat | {ev} (" in said.output and "| strategies still open | 0.000000% of 2^" in said.output
+
+    def not_again(*args: object, **kw: object) -> None:
+        raise AssertionError("the search by composition ran again")
+
+    monkeypatch.setattr(seat_game, "improve", not_again)  # the seats command resumes without it
+    row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [],
+                                    prove=common_search.Proof(checkpoint=tmp_path / "again.json"))
+    assert row[1:3] == (seat_game.text_of(whole), ev)
+    assert isinstance(row[4], str) and "resumed from the checkpoint again.json" in row[4] and "over 2 runs" in row[4]
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,20 +154,3 @@ def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> 
     assert not any(p.startswith("report/") for p in needed)
     assert code_digest(proof_checkpoint.SEARCH) != code_digest()
 
-
-def test_a_resumed_proof_skips_the_search_by_composition_it_began_from(tmp_path: Path,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from oddscalc.games import common_search, seat_game
-
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
-    path = tmp_path / "proof.json"
-    _stopped_after(counter, path, 3)
-
-    def not_again(*args: object, **kw: object) -> None:
-        raise AssertionError("the search by composition ran again")
-
-    monkeypatch.setattr(seat_game, "improve", not_again)
-    row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [], prove=common_search.Proof(checkpoint=path))
-    whole, ev, _ = best_common(counter, 3, PAY, NEVER)
-    assert row[1:3] == (seat_game.text_of(whole), ev)
-    assert isinstance(row[4], str) and "resumed from the checkpoint proof.json" in row[4] and "over 2 runs" in row[4]
