@@ -297,8 +297,10 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
                    "the search's boxes over its workers, or hours here with --checkpoint.")
 @click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path),
               help="With --prove-common run here: keep the proof's state in this file after every node and resume "
-                   "from it, so that a stopped run (Ctrl-C, a killed process) loses one node at most. A file of "
-                   "another problem or another version of the search is refused.")
+                   "from it, so that a stopped run (Ctrl-C, a killed process) loses one node at most; a resumed "
+                   "run skips the search by composition. A file of another problem or another version of the "
+                   "search is refused. `oddscalc proof FILE` tells where it stands; `make prove SEATS=N` keeps "
+                   "one in proofs/.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
