@@ -43,7 +43,7 @@ def baccarat() -> None:
 
     from .games import house_baccarat as hb
     from .games import shown_seats
-    from .games.anchors import rows_and_taken
+    from .games.anchors import pair_taken, rows_and_taken
     from .games.house_baccarat import SHEET_TABLEAU, Strategy
     from .games.quadratic import VISITED, most
     from .games.shoe import Shoe
@@ -52,7 +52,10 @@ def baccarat() -> None:
     s = Strategy.by_totals("draw-0-4", range(5))
     deck = Shoe.of_decks(1)
     hb.seat_counts(deck, 4, s, SHEET_TABLEAU, "never", False)
-    rows_and_taken(deck.counts, 3, frozenset(range(0, 44, 3)), frozenset({0, 1, 3}))
+    _, taken = rows_and_taken(deck.counts, 3, frozenset(range(0, 44, 3)), frozenset({0, 1, 3}))
+    for pairs in (taken.pairs, rows_and_taken(deck.counts, 2, frozenset(), frozenset({1}))[1].pairs):
+        assert pairs is not None  # a level of the seats but two, and none left
+        pair_taken(pairs, [(1, 2)], np.ones((5005, 12)))
     for n in (4, VISITED + 2):  # every point visited, and the relaxation past VISITED variables
         rng = np.random.default_rng(n)
         pair = rng.integers(-9, 9, (n, n))

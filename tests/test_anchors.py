@@ -13,10 +13,11 @@ import pytest
 from test_seat_search import _counter
 
 from oddscalc.games import seats
-from oddscalc.games.anchors import Taken, rows_and_taken
+from oddscalc.games.anchors import Taken, pair_taken, rows_and_taken
 from oddscalc.games.common_search import CommonSearch
 from oddscalc.games.house_baccarat import COMPOSITIONS
 from oddscalc.games.seat_search import Draws
+from oddscalc.games.shoe import Shoe
 
 SHOE = tuple(4 * 4 if v == 0 else 4 for v in range(10))  # one deck by point value
 
@@ -89,3 +90,32 @@ def test_the_anchors_are_the_same_from_levels_counted_by_rank_or_searched(monkey
     assert np.array_equal(rows, again)
     _same(ranked, searched)
     assert ranked.compositions == asked and set(ranked.inside) == {0, 3} and set(ranked.outside) == {4, 7}
+
+
+@pytest.mark.parametrize(("players", "ranks"), [(3, {"3": 5, "9": 3, "7": 6}), (4, {"3": 5, "9": 5, "7": 6, "2": 4}),
+                                                (5, {"3": 6, "9": 5, "7": 6, "2": 5})])
+def test_what_two_compositions_take_together_is_bounded_by_the_pairs_of_seats(players: int,
+                                                                             ranks: dict[str, int]) -> None:
+    """e_ij(L) = A(L + i + j) - A(L + i) - A(L + j) + A(L), from four exact evaluations, is never negative, and
+    any non-negative weights take no more of it than ``pair_taken`` says; with two other seats (three players)
+    the bound is exact, since both seats must be the ones drawing."""
+    rng = random.Random(players)
+    search = CommonSearch(_counter(1, players, Shoe.from_ranks(ranks)), players, Fraction(19, 20))
+    dealt = sorted(search.dealt)
+    ratios = []
+    for low in (frozenset(), frozenset(dealt[:2]), frozenset(x for x in dealt if rng.random() < 0.4)):
+        free = [x for x in dealt if x not in low]
+        pairs = [(i, j) for i in free for j in free if i < j]
+        weight = np.array([[rng.random() for _ in range(12)] for _ in range(len(search.counts(low)))])
+        taken = search.taken(low, frozenset(free)).pairs
+        assert taken is not None
+        bounds = pair_taken(taken, pairs, weight)
+        a = search.counts(low)
+        for (i, j), bound in zip(pairs, bounds, strict=True):
+            e = (search.counts(low | {i, j}) - search.counts(low | {i}) - search.counts(low | {j}) + a)[:, 1:11]
+            assert (e >= 0).all()
+            exact = float((weight[:, 1:11] * e.astype(np.float64)).sum())
+            assert bound >= exact
+            if exact:
+                ratios.append(exact / bound)
+    assert ratios and (min(ratios) > 0.999 if players == 3 else max(ratios) < 1)  # exact, or an upper bound

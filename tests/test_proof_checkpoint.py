@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_common_search import without_pairs
 from test_seat_search import _counter
 
 from oddscalc.cli import main
@@ -46,6 +47,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.games import common_search, seat_game
 
+    without_pairs(monkeypatch)
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
     whole, ev, search = best_common(counter, 3, PAY, NEVER)
     assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do

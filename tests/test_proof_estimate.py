@@ -8,7 +8,8 @@ import random
 from collections.abc import Iterator
 from fractions import Fraction
 
-from test_common_search import PAY, SMALL, _every_value
+import pytest
+from test_common_search import PAY, SMALL, _every_value, without_pairs
 from test_seat_search import _counter
 
 from oddscalc.games.common_search import Anchors, CommonSearch
@@ -75,13 +76,14 @@ def test_every_walk_weighted_by_its_chance_gives_the_tree_exactly() -> None:
     assert len({len(w.children) for _, w in _walks(_Random(1))}) > 1  # walks of several depths
 
 
-def test_walks_of_a_small_shoes_search_estimate_its_nodes() -> None:
+def test_walks_of_a_small_shoes_search_estimate_its_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Three seats on a small shoe, from the best common strategy: the tree is a root and its two halves,
     which every walk sees whole."""
+    without_pairs(monkeypatch)
     value = _every_value(3, SMALL, PAY)
     best = max(value, key=lambda d: value[d])
     counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
-    whole = CommonSearch(counter, 3, PAY)
+    whole = CommonSearch(counter, 3, PAY, pair_bound=False)
     whole.best = (value[best], best)
     whole.visit(frozenset(), whole.dealt)
     found = estimate(counter, 3, PAY, strategy_of(best, "best"), 2, seed=1)

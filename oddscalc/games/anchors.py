@@ -157,6 +157,7 @@ class Taken:
 
     outside: dict[int, np.ndarray]  # (2, 5005, 11): at least U_i(S), at most U_i(S)
     inside: dict[int, np.ndarray]  # (5005, 11): at most A(S - i) - A(S)
+    pairs: Pairs | None = None  # what two compositions drawn together take (``pair_taken``)
 
     @property
     def compositions(self) -> frozenset[int]:
@@ -218,7 +219,94 @@ def rows_and_taken(counts: Sequence[int], seats: int, drawn: frozenset[int], ask
     below_h = np.maximum(p[1:].sum(axis=0) - slack, 0.0)  # at most A(S - i) - A(S)
     outside = {i: np.stack([upper_u[j], lower_u[j]]) for j, i in enumerate(which) if i not in drawn}
     inside = {i: below_h[j] for j, i in enumerate(which) if i in drawn}
-    return rows, Taken(outside, inside)
+    pairs = None  # two seats drawing at once need two other seats, and the level of the rest (r = 2)
+    if seats == 2:
+        pairs = Pairs(np.asarray(counts, dtype=np.int64), seats, None)
+    elif seats > 2 and terms >= 2:
+        level = cum[offset[2]:offset[2] + len(Multisets.of_size(12))].copy()
+        pairs = Pairs(np.asarray(counts, dtype=np.int64), seats, level)
+    return rows, Taken(outside, inside, pairs)
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """An evaluation's level of the other seats but two (``None``: no seat left), for :func:`pair_taken`."""
+
+    counts: np.ndarray
+    seats: int
+    level: np.ndarray | None
+
+
+@numba.njit(cache=True, parallel=True)
+def _pair_sums(c: np.ndarray, six: np.ndarray, pairs: np.ndarray, level: np.ndarray, empty: bool,
+               weight: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """(len(pairs),): sum over six-slot multisets q and k = 1..10 of ``weight[q, k]`` times the sequences in which
+    seat 1 holds the composition pairs[p, :2] and draws above k - 2, seat 2 holds pairs[p, 2:] and draws above
+    k - 2, and the other seats pass (``level``, by the rank of q plus the six cards; ``empty``: nobody left)."""
+    n = six.shape[0]
+    blocks = (n + _BLOCK - 1) // _BLOCK
+    partial = np.zeros((blocks, pairs.shape[0]))
+    for block in numba.prange(blocks):
+        first, end = block * _BLOCK, min(n, (block + 1) * _BLOCK)
+        falls = np.empty((end - first, VALUES, 7))
+        for q in range(first, end):
+            falls[q - first] = _falls(c, six[q], 7)
+        e = np.zeros(VALUES, dtype=np.int64)
+        for p in range(pairs.shape[0]):
+            a, b, a2, b2 = pairs[p, 0], pairs[p, 1], pairs[p, 2], pairs[p, 3]
+            orders = (1.0 if a == b else 2.0) * (1.0 if a2 == b2 else 2.0)
+            for z1 in range(VALUES):
+                top = min(z1 + 1, 10)  # both third cards above k - 2: the lower one, z1
+                for z2 in range(z1, VALUES):
+                    for v in range(VALUES):
+                        e[v] = (z1 == v) + (z2 == v) + (a == v) + (b == v) + (a2 == v) + (b2 == v)
+                    mult = orders * (1.0 if z1 == z2 else 2.0)  # which seat has which third card
+                    partial[block, p] += mult * _pair_block(falls, six, first, end, e, top, weight, level, empty,
+                                                            binom)
+    out: np.ndarray = partial.sum(axis=0)
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def _pair_block(falls: np.ndarray, six: np.ndarray, first: int, end: int, e: np.ndarray, top: int,
+                weight: np.ndarray, level: np.ndarray, empty: bool, binom: np.ndarray) -> float:
+    """``_pair_sums``' sum over the block's multisets for one pair and its two third cards (``e`` by value)."""
+    total = 0.0
+    for q in range(first, end):
+        ways = 1.0
+        rank = 0
+        at = 0
+        for v in range(VALUES):
+            if e[v]:
+                ways *= falls[q - first, v, e[v]]
+            if v:
+                rank += binom[at + v - 1, v]
+            at += six[q, v] + e[v]
+        if ways == 0.0:
+            continue
+        s = 0.0
+        for k in range(1, top + 1):
+            s += weight[q, k] * (1.0 if empty else level[rank, k])
+        total += ways * s
+    return total
+
+
+def pair_taken(pairs: Pairs, compositions: Sequence[tuple[int, int]], weight: np.ndarray) -> np.ndarray:
+    """For every pair (i, j) of ``compositions`` (indices of ``COMPOSITIONS``), a number no less than the sum of
+    ``weight`` (5005, 12) >= 0 times e_ij(S) = d_i(S + j) - d_i(S) >= 0, entry by entry, for S the evaluated
+    strategy (i, j outside it): e_ij(S) counts the sequences passing at S in which one seat holding i and
+    another holding j both draw above k - 2, no more than the ordered pairs of seats times the sequences in
+    which two given seats do so and the rest pass at S. All its terms are non-negative; the margin is
+    ``anchors``'."""
+    out = np.zeros(len(compositions))
+    if pairs.seats < 2 or not compositions:
+        return out
+    cards = np.array([[*COMPOSITIONS[i], *COMPOSITIONS[j]] for i, j in compositions], dtype=np.int64)
+    level = pairs.level if pairs.level is not None else np.zeros((1, 11))
+    sums = _pair_sums(pairs.counts, Multisets.of_size(6).counts, cards, level, pairs.level is None,
+                      np.ascontiguousarray(weight[:, :11], dtype=np.float64), _C)
+    sums *= pairs.seats * (pairs.seats - 1)
+    return sums * (1 + _MARGIN) + 1
 
 
 def _full(k_values: np.ndarray) -> np.ndarray:
