@@ -156,3 +156,15 @@ def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> 
     assert not any(p.startswith("report/") for p in needed)
     assert code_digest(proof_checkpoint.SEARCH) != code_digest()
 
+
+
+def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None:
+    """proofs/ keeps long proofs under way (``make prove``): each reads whole, names the seats its file says,
+    and this code can resume it; a change to the search must start them over or finish them first."""
+    kept = sorted((Path(__file__).resolve().parents[1] / "proofs").glob("house-baccarat-*-seats.checkpoint"))
+    assert kept
+    for path in kept:
+        r = CliRunner().invoke(main, ["proof", str(path)])
+        assert r.exit_code == 0, r.output
+        assert f"| seats | {path.name.split('-')[2]} |" in r.output and "| infinite | False |" in r.output
+        assert "| this code resumes it | yes |" in r.output, f"{path.name}: written by another search"
