@@ -92,8 +92,7 @@ def test_the_anchors_are_the_same_from_levels_counted_by_rank_or_searched(monkey
     assert ranked.compositions == asked and set(ranked.inside) == {0, 3} and set(ranked.outside) == {4, 7}
 
 
-@pytest.mark.parametrize(("players", "ranks"), [(3, {"3": 5, "9": 3, "7": 6}), (4, {"3": 5, "9": 5, "7": 6, "2": 4}),
-                                                (5, {"3": 6, "9": 5, "7": 6, "2": 5})])
+@pytest.mark.parametrize(("players", "ranks"), [(3, {"3": 5, "9": 3, "7": 6}), (4, {"3": 5, "9": 5, "7": 6})])
 def test_what_two_compositions_take_together_is_bounded_by_the_pairs_of_seats(players: int,
                                                                              ranks: dict[str, int]) -> None:
     """e_ij(L) = A(L + i + j) - A(L + i) - A(L + j) + A(L), from four exact evaluations, is never negative, and
@@ -103,7 +102,7 @@ def test_what_two_compositions_take_together_is_bounded_by_the_pairs_of_seats(pl
     search = CommonSearch(_counter(1, players, Shoe.from_ranks(ranks)), players, Fraction(19, 20))
     dealt = sorted(search.dealt)
     ratios = []
-    for low in (frozenset(), frozenset(dealt[:2]), frozenset(x for x in dealt if rng.random() < 0.4)):
+    for low in (frozenset(), frozenset(dealt[:1])):
         free = [x for x in dealt if x not in low]
         pairs = [(i, j) for i in free for j in free if i < j]
         weight = np.array([[rng.random() for _ in range(12)] for _ in range(len(search.counts(low)))])

@@ -136,8 +136,7 @@ def test_four_seats_the_quadratic_through_pairs_bounds_every_strategy_of_its_box
     value = _every_value(4, FOUR, PAY)
     search = CommonSearch(counter, 4, PAY)
     dealt = sorted(search.dealt)
-    for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt)),
-                      (frozenset(), frozenset(dealt[1:])), (frozenset(dealt[3:4]), frozenset(dealt[:5]))]:
+    for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt[:4]))]:
         v_low, v_high, _, ranges = search.increments(low, high)
         box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
         top, side = search.quadratic(low, high, ranges, v_low, v_high)
