@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 GAME   ?= caribbean
 ARGS   ?=
 
-.PHONY: setup test report docs bench lint wheel-check clean prove
+.PHONY: setup test verify report docs bench lint wheel-check clean prove
 
 setup: $(VENV)/.installed
 
@@ -23,7 +23,11 @@ report: setup
 
 # one pytest worker per core (pytest-xdist): the suite is mostly single-threaded Python
 test: setup
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not deep"
+
+# the deep checks: larger cases (more seats, a lost cluster worker) of what the suite checks in small, minutes
+verify: setup
+	$(BIN)/python -m pytest -q -n auto --dist worksteal -m deep
 
 # the house baccarat's best common strategy at SEATS seats proven over hours, resumable: a stopped run goes on
 # from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it

@@ -40,14 +40,15 @@ def brute(deck: Deck, pays: dict[HandClass, Fraction], min_rank: int, ride_on_ze
     tally: Counter[tuple[str, int]] = Counter()
     for three in itertools.combinations(cards, 3):
         rest = [c for c in cards if c not in three]
-        outcomes = [v(three + (a, b))[1] for a, b in itertools.permutations(rest, 2)]
+        # the two community cards in either order make the same hand: the average over unordered pairs
+        outcomes = [v(three + (a, b))[1] for a, b in itertools.combinations(rest, 2)]
         r1 = d3(three, Fraction(sum(outcomes), len(outcomes)))
         for c1 in rest:
-            rest2 = [c for c in rest if c != c1]
             four = three + (c1,)
-            r2 = d4(four, Fraction(sum(v(four + (c2,))[1] for c2 in rest2), len(rest2)))
-            for c2 in rest2:
-                tally[(v(four + (c2,))[0], 1 + r1 + r2)] += 1
+            hands = [v(four + (c2,)) for c2 in rest if c2 != c1]
+            r2 = d4(four, Fraction(sum(pay for _, pay in hands), len(hands)))
+            for name, _ in hands:
+                tally[(name, 1 + r1 + r2)] += 1
     return tally
 
 

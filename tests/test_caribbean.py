@@ -41,19 +41,22 @@ US = resolve_table("caribbean", "us")
 SMALL = reduced_deck("8", 2)  # ranks 8..A in 2 suits: C(14,5) * 9 * C(8,4) = 1,261,260 deals
 
 
-def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: str,
-           main: RaisePays | None = None) -> Counter[str]:
-    """Every deal played as the rules read: compare dealer and player hands with the plain evaluator."""
-    table = main if main is not None else US.model.pays.main  # type: ignore[attr-defined]
-    pays = {c: getattr(table, c.value) for c in HAND_CLASSES}
+Deal = tuple[HandClass, list[int], bool, str, int, Counter[str]]
+
+
+@functools.cache
+def _deals(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]]) -> list[Deal]:
+    """Every player hand and dealer up card with the dealer's hole cards played out, compared with the plain
+    evaluator: the hand's class, its ranks high to low, whether it is ace-king high, its win event, the up
+    card's rank, and the outcomes over every hole (a strategy only decides which of these it raises)."""
     cards = deck.cards
     value = {frozenset(h): hand_value(h) for h in itertools.combinations(cards, 5)}
     key = {h: (9 - HAND_CLASSES.index(v[0]), v[1]) for h, v in value.items()}
     qkey = (9 - HAND_CLASSES.index(qualifier[0]), qualifier[1])
-    tally: Counter[str] = Counter()
+    out: list[Deal] = []
     for hand in itertools.combinations(cards, 5):
         hk = key[frozenset(hand)]
-        cls, tie = value[frozenset(hand)]
+        cls, _ = value[frozenset(hand)]
         ranks = sorted((rank_of(c) for c in hand), reverse=True)
         is_ak = cls == HandClass.HIGH_CARD and ranks[0] == 12 and ranks[1] == 11
         win_event = ("win_ace_king" if is_ak else "win_other_high_card" if cls == HandClass.HIGH_CARD
@@ -71,28 +74,38 @@ def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: s
                     outcome["push"] += 1
                 else:
                     outcome["dealer_wins"] += 1
-            n = sum(outcome.values())
-            made = HAND_CLASSES.index(cls) <= 8
-            u = rank_of(up)
-            if strategy == "optimal":
-                pay = pays[cls]
-                gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]
-                ev = gain / Fraction(n)
-                raise_ = ev > -1
-            elif strategy == "rules-of-thumb":
-                match = u in ranks
-                raise_ = made or (is_ak and ((u <= 10 and match) or (u >= 11 and (10 in ranks or 9 in ranks))
-                                             or (not match and 10 in ranks and u < ranks[3])))
-            elif strategy == "ace-king-jack-8-3":
-                raise_ = made or tuple(ranks) >= (12, 11, 9, 6, 1)
-            elif strategy == "matching-rank":
-                raise_ = made or (is_ak and u in ranks)
-            else:
-                raise_ = {"raise-pair-plus": made, "raise-ak-plus": made or is_ak, "always-raise": True}[strategy]
-            if raise_:
-                tally.update(outcome)
-            else:
-                tally["fold"] += n
+            out.append((cls, ranks, is_ak, win_event, rank_of(up), outcome))
+    return out
+
+
+def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: str,
+           main: RaisePays | None = None) -> Counter[str]:
+    """Every deal played as the rules read: each player hand raised or folded by the strategy."""
+    table = main if main is not None else US.model.pays.main  # type: ignore[attr-defined]
+    pays = {c: getattr(table, c.value) for c in HAND_CLASSES}
+    tally: Counter[str] = Counter()
+    for cls, ranks, is_ak, win_event, u, outcome in _deals(deck, qualifier):
+        n = sum(outcome.values())
+        made = HAND_CLASSES.index(cls) <= 8
+        if strategy == "optimal":
+            pay = pays[cls]
+            gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]
+            ev = gain / Fraction(n)
+            raise_ = ev > -1
+        elif strategy == "rules-of-thumb":
+            match = u in ranks
+            raise_ = made or (is_ak and ((u <= 10 and match) or (u >= 11 and (10 in ranks or 9 in ranks))
+                                         or (not match and 10 in ranks and u < ranks[3])))
+        elif strategy == "ace-king-jack-8-3":
+            raise_ = made or tuple(ranks) >= (12, 11, 9, 6, 1)
+        elif strategy == "matching-rank":
+            raise_ = made or (is_ak and u in ranks)
+        else:
+            raise_ = {"raise-pair-plus": made, "raise-ak-plus": made or is_ak, "always-raise": True}[strategy]
+        if raise_:
+            tally.update(outcome)
+        else:
+            tally["fold"] += n
     return tally
 
 

@@ -27,7 +27,7 @@ def test_any_chunk_size_gives_the_same_integers() -> None:
     assert len(set(results.values())) == 1
 
 
-@pytest.mark.slow
+@pytest.mark.deep
 def test_a_local_cluster_that_loses_a_worker_gives_the_same_integers() -> None:
     counts = count_holdings(reduced_deck("5", 3), 8)  # 30 cards: hundreds of small chunks
     here = collusion.partner_seen(counts, PAYS, 8)

@@ -9,6 +9,7 @@ import itertools
 import json
 from fractions import Fraction
 
+import pytest
 from click.testing import CliRunner
 
 from oddscalc import collusion
@@ -66,6 +67,7 @@ def test_the_partners_cards_seen_against_a_brute_force() -> None:
     assert p.ev > p.ev_unseen and 0 < p.bet1_rides < p.bet1_situations
 
 
+@pytest.mark.deep
 def test_one_partner_on_the_full_deck() -> None:
     r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "1"])
     assert r.exit_code == 0, r.output

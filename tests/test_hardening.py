@@ -412,6 +412,7 @@ def _caribbean_reference(session: Session, path: Path) -> Fraction:
 # --- faults: killed runs and killed writes ---------------------------------------------------------------------
 
 
+@pytest.mark.deep
 def test_killed_runs_leave_nothing_wrong_behind(tmp_path: Path) -> None:
     env = {**os.environ, "ODDSCALC_CACHE_DIR": str(tmp_path / "store")}
     rng = random.Random(20261201)

@@ -81,6 +81,7 @@ def test_best_replies_against_a_brute_force(ranks: list[str]) -> None:
         assert is_best_reply(sc, s, ONE) == plain
 
 
+@pytest.mark.deep  # its figures but the third equilibrium's are asserted in the suite (seat_search, below)
 def test_the_seats_command() -> None:
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "8"])
     assert r.exit_code == 0, r.output

@@ -51,6 +51,7 @@ def narrow(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return ran
 
 
+@pytest.mark.deep
 def test_six_seats_in_passes_equal_a_plain_deal_of_every_ordered_twentyone_cards(narrow: list[int]) -> None:
     plays = [_random_late(seed) for seed in (10, 12, 13, 14, 15, 16)]
     total = TWO6.ordered(21)
@@ -63,6 +64,7 @@ def test_six_seats_in_passes_equal_a_plain_deal_of_every_ordered_twentyone_cards
     assert len(set(evs)) == 6
 
 
+@pytest.mark.deep
 def test_six_seats_played_blind_in_passes_are_the_hidden_game(narrow: list[int]) -> None:
     s = Strategy.by_totals("draw-0-4", range(5))
     hidden = hb.seat_counts(SMALL6, 6, s, SHEET_TABLEAU, "never", False).counts
