@@ -22,12 +22,13 @@ report: setup
 	@$(BIN)/oddscalc report $(GAME) $(ARGS)
 
 # one pytest worker per core (pytest-xdist): the suite is mostly single-threaded Python
+PYTEST := $(BIN)/python -m pytest -q -n auto --dist worksteal
 test: setup
-	$(BIN)/python -m pytest -q -n auto --dist worksteal -m "not deep"
+	$(PYTEST) -m "not deep"
 
 # the deep checks: larger cases (more seats, a lost cluster worker) of what the suite checks in small, minutes
 verify: setup
-	$(BIN)/python -m pytest -q -n auto --dist worksteal -m deep
+	$(PYTEST) -m deep
 
 # the house baccarat's best common strategy at SEATS seats proven over hours, resumable: a stopped run goes on
 # from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it

@@ -89,23 +89,16 @@ def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
     assert len(set(evs)) == 3  # the seats play differently: a test that tells the seats apart
 
 
-@pytest.mark.parametrize("players", [3, pytest.param(4, marks=pytest.mark.deep)])
-def test_playing_blind_is_the_hidden_game(players: int) -> None:
+@pytest.mark.parametrize(("players", "seats"), [(3, (0, 1, 2)), pytest.param(4, (0, 1, 2, 3), marks=pytest.mark.deep),
+                                               pytest.param(5, (2,), marks=pytest.mark.deep)])  # seat 3 of 5: stacked
+def test_playing_blind_is_the_hidden_game(players: int, seats: tuple[int, ...]) -> None:
     s = Strategy.by_totals("draw-0-4", range(5))
-    shoe = {3: SMALL, 4: SMALL4}[players]
+    shoe = {3: SMALL, 4: SMALL4, 5: SMALL5}[players]
     hidden = hb.seat_counts(shoe, players, s, SHEET_TABLEAU, "never", False).counts
     assert sum(hidden[WIN].ravel()) > 0
-    for k in range(players):
+    for k in seats:
         shown = ss.seat_counts(shoe, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
         assert np.array_equal(shown.sum(axis=3), hidden), (players, k)
-
-
-@pytest.mark.deep
-def test_five_seats_played_blind_in_the_stacked_count_are_the_hidden_game() -> None:
-    s = Strategy.by_totals("draw-0-4", range(5))
-    hidden = hb.seat_counts(SMALL5, 5, s, SHEET_TABLEAU, "never", False).counts
-    shown = ss.seat_counts(SMALL5, [to.Late.blind(s)] * 5, 2, SHEET_TABLEAU, "never")  # the stacked count
-    assert sum(hidden[WIN].ravel()) > 0 and np.array_equal(shown.sum(axis=3), hidden)
 
 
 def test_two_seats_are_the_two_seat_count() -> None:
