@@ -55,12 +55,12 @@ def _replay(prefix: list[int], prefixes: list[list[int]]) -> Choose:
     return choose
 
 
-def _walks(tree: Tree) -> Iterator[tuple[Fraction, Probe]]:
-    """Every walk from the root, with its chance."""
+def _walks(tree: Tree, boxes: list[tuple[Draws, Draws]] | None = None) -> Iterator[tuple[Fraction, Probe]]:
+    """Every walk from the root (or from one of ``boxes``), with its chance."""
     prefixes: list[list[int]] = [[]]
     while prefixes:
-        walk = probe(tree, _replay(prefixes.pop(), prefixes))
-        chance = Fraction(1)
+        walk = probe(tree, _replay(prefixes.pop(), prefixes), boxes or ())
+        chance = Fraction(1, walk.width)
         for b in walk.children[:-1]:
             chance /= b
         yield chance, walk
@@ -74,6 +74,25 @@ def test_every_walk_weighted_by_its_chance_gives_the_tree_exactly() -> None:
         assert sum(chance * Fraction(w.weighted()) for chance, w in walks) == len(tree.children)
         assert sum(chance * Fraction(w.weighted(w.evaluations)) for chance, w in walks) == sum(tree.cost.values())
     assert len({len(w.children) for _, w in _walks(_Random(1))}) > 1  # walks of several depths
+
+
+def test_walks_from_a_proofs_open_boxes_give_what_is_left_of_it_exactly() -> None:
+    """A proof under way, its root settled: walks from its open boxes (the root's children) estimate the tree
+    but the root, exactly over every walk."""
+    tried = 0
+    for seed in range(6):
+        tree = _Random(seed)
+        if not tree.children[0]:
+            continue
+        tried += 1
+        boxes: list[tuple[Draws, Draws]] = [(frozenset({c}), frozenset()) for c in tree.children[0]]
+        walks = list(_walks(tree, boxes))
+        assert {w.width for _, w in walks} == {len(boxes)}
+        assert sum(chance for chance, _ in walks) == 1
+        assert sum(chance * Fraction(w.weighted()) for chance, w in walks) == len(tree.children) - 1
+        assert sum(chance * Fraction(w.weighted(w.evaluations)) for chance, w in walks) == \
+            sum(tree.cost.values()) - tree.cost[0]
+    assert tried >= 3
 
 
 def test_walks_of_a_small_shoes_search_estimate_its_nodes(monkeypatch: pytest.MonkeyPatch) -> None:

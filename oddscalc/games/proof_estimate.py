@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import mean, stdev
@@ -42,15 +42,17 @@ class Tree(Protocol):
 
 @dataclass(frozen=True)
 class Probe:
-    """One walk from the root: per depth, the node's children, its evaluations and seconds."""
+    """One walk from the root: per depth, the node's children, its evaluations and seconds. ``width``: the open
+    boxes of a proof under way that the walk's first box was drawn from (1: the root's)."""
 
     children: tuple[int, ...]
     evaluations: tuple[int, ...]
     seconds: tuple[float, ...]
+    width: int = 1
 
     def weighted(self, cost: tuple[float, ...] | tuple[int, ...] | None = None) -> float:
         """Knuth's estimate of the tree's total ``cost`` (per depth; default one per node)."""
-        total, width = 0.0, 1
+        total, width = 0.0, self.width
         for d, b in enumerate(self.children):
             total += width * (1 if cost is None else cost[d])
             width *= b
@@ -89,9 +91,11 @@ class Estimate:
                 f"(probes {min(hours):,.2f} to {max(hours):,.2f})")
 
 
-def probe(search: Tree, choose: Choose) -> Probe:
-    """One walk from the root of ``search``'s tree (its best met already set), following ``choose``."""
-    low, high = frozenset[int](), search.dealt
+def probe(search: Tree, choose: Choose, boxes: Sequence[tuple[Draws, Draws]] = ()) -> Probe:
+    """One walk from the root of ``search``'s tree (its best met already set), following ``choose``; given the
+    open ``boxes`` of a proof under way, from one of them (``choose`` picks it): the rest of the proof is the
+    trees under them, as if they were the children of one root that costs nothing."""
+    low, high = boxes[choose(len(boxes))] if boxes else (frozenset[int](), search.dealt)
     inherited: Anchors | None = None
     children, evaluations, seconds = [], [], []
     while True:
@@ -101,14 +105,15 @@ def probe(search: Tree, choose: Choose) -> Probe:
         evaluations.append(search.evaluations - before)
         seconds.append(time.perf_counter() - start)
         if not below:
-            return Probe(tuple(children), tuple(evaluations), tuple(seconds))
+            return Probe(tuple(children), tuple(evaluations), tuple(seconds), max(1, len(boxes)))
         low, high, inherited = below[choose(len(below))]
 
 
 def estimate(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, probes: int, seed: int = 0,
-             progress: Callable[[str], None] | None = None) -> Estimate:
-    """``probes`` random walks of the proof's tree for ``players`` seats, from the best met ``start``. Each
-    probe has a search of its own, so that no evaluation one probe kept makes another's look cheap."""
+             progress: Callable[[str], None] | None = None, boxes: Sequence[tuple[Draws, Draws]] = ()) -> Estimate:
+    """``probes`` random walks of the proof's tree for ``players`` seats, from the best met ``start``; given the
+    open ``boxes`` of a proof under way (a checkpoint's), of what is left of it. Each probe has a search of its
+    own, so that no evaluation one probe kept makes another's look cheap."""
     rng = random.Random(seed)
     walks = []
     for k in range(probes):
@@ -116,7 +121,7 @@ def estimate(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
         first: Draws = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
         search.best = (search.value(first), first)
         search.evaluations = 0
-        walks.append(probe(search, rng.randrange))
+        walks.append(probe(search, rng.randrange, boxes))
         if progress is not None:
             progress(f"proof estimate: probe {k + 1} of {probes}, depth {len(walks[-1].children)}")
     return Estimate(players, tuple(walks))
