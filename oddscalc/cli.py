@@ -131,15 +131,33 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 DOCUMENTS = ("html", "xlsx", "pdf")
 
 
-def _filing(analysis: Any) -> Any:
-    """What a filing adds to the report: the petition's odds sheet and the hold tolerance."""
+def _filing(analysis: Any, first: tuple[Any, ...] = ()) -> Any:
+    """What a filing adds to the report: ``first`` before its sections; the petition's odds sheet and the hold
+    tolerance after them."""
     import dataclasses
 
     from . import exposure, hold, odds_sheet
 
     exposed = exposure.section(analysis)
     extra = (odds_sheet.section(analysis), hold.section(hold.subjects_of(analysis)), *([exposed] if exposed else []))
-    return dataclasses.replace(analysis, sections=(*analysis.sections, *extra))
+    return dataclasses.replace(analysis, sections=(*first, *analysis.sections, *extra))
+
+
+def _seats_filled(game: str, session: Any, table_ref: str | None) -> tuple[Any, ...]:
+    """A house baccarat filing leads with the house's edge by seats filled, 1 to 7 (the table's seats, every one
+    exact on the finite shoe): with several seats the edge is not the one-seat figure, and the seats' choices are
+    a game among them (``seats`` says more)."""
+    if game != "house-baccarat":
+        return ()
+    from .games.house_baccarat import FINITE_EXACT_MAX_PLAYERS
+    from .games.seat_game import edge_section
+    from .progress import Progress
+
+    rules = session.resolve(table_ref)
+    bar = Progress(show_progress(), "filing: the house edge by seats filled")
+    section = edge_section(session.counts(rules), rules.pay, FINITE_EXACT_MAX_PLAYERS, bar.say, count=False)
+    bar.finish()
+    return (section,)
 
 
 def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
@@ -157,7 +175,7 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
 
         analysis = with_symbolic(analysis)
     analysis, failed = with_checks(analysis, profiles)
-    analysis = _filing(analysis)
+    analysis = _filing(analysis, _seats_filled(game, session, table_ref))
     data: str | bytes
     if fmt == "xlsx":
         from .report.xlsx import render_xlsx

@@ -8,6 +8,7 @@ import io
 import json
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -116,3 +117,29 @@ def test_documents_from_the_command_line(tmp_path: Path) -> None:
     assert r.exit_code == 6
     names = openpyxl.load_workbook(tmp_path / "checked.xlsx").sheetnames
     assert any(n.startswith("compliance_nevada") for n in names)  # a sheet name holds 31 characters
+
+
+def test_a_house_baccarat_filing_leads_with_the_edge_by_seats_filled(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its rows are the reports of that many seats (the report's own count of the table), the first the
+    one-seat figure; another game's filing has no such sheet."""
+    from oddscalc.games import house_baccarat
+
+    monkeypatch.setattr(house_baccarat, "FINITE_EXACT_MAX_PLAYERS", 3)  # the table's seven, as three: seconds
+    out = tmp_path / "house.xlsx"
+    r = CliRunner().invoke(main, ["report", "house-baccarat", "--format", "xlsx", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    book = openpyxl.load_workbook(out)
+    assert book.sheetnames[:3] == ["Report", "wager main", "edge_by_seats"]
+    rows = _rows(book["edge_by_seats"])
+    assert rows[3] == ("Seats", "Every seat plays", "EV per seat", "EV per seat (exact)", "House edge",
+                       "House edge (exact)", "Shoe")
+    edge = {row[0]: Fraction(row[3]) for row in rows[4:]}
+    assert list(edge) == [1, 2, 3]
+    assert edge[1] == Fraction(317_218_834_208, 2_789_284_751_955)
+    for players in (2, 3):
+        r = CliRunner().invoke(main, ["report", "house-baccarat", "--players", str(players), "--format", "json"])
+        assert r.exit_code == 0, r.output
+        assert edge[players] == Fraction(json.loads(r.output)["wagers"][0]["expected_value"])
+    r = CliRunner().invoke(main, ["report", "caribbean", "--format", "xlsx", "-o", str(tmp_path / "c.xlsx")])
+    assert r.exit_code == 0 and "edge_by_seats" not in openpyxl.load_workbook(tmp_path / "c.xlsx").sheetnames

@@ -231,10 +231,11 @@ def _columns(first: Column, second: Column, *more: Column) -> tuple[Column, ...]
 
 def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
                  progress: Callable[[str], None] | None = None, known: Sequence[Found] = (),
-                 known_players: int = 0) -> Section:
+                 known_players: int = 0, count: bool = True) -> Section:
     """The house edge by seats filled, 1 to ``max_players``, under the symmetric equilibrium by best replies,
     with how many symmetric equilibria each table size has (the complete search; ``known`` is the caller's
-    list for ``known_players`` seats)."""
+    list for ``known_players`` seats), unless not ``count``: then the equilibrium alone, two or three
+    evaluations of the other seats per size, not a search's dozens."""
     edge: list[tuple[Cell, ...]] = []
     infinite = SeatCounter(dataclasses.replace(counter.rules, infinite=True), counter.store, counter.game)
     for n in range(1, max_players + 1):
@@ -242,23 +243,27 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
         seats = counter if finite else infinite
         eq = solve(seats, n, pay, "optimal")
         ev = seat_ev(eq.counts, eq.strategy, pay)
-        count: int | None = None
-        if n > 1:
+        found: int | None = None
+        if n > 1 and count:
             every = [f.strategy for f in known] if n == known_players and finite else \
                 seat_search.all_equilibria(seats, n, pay, progress)[0]
             if eq.strategy.draws not in {e.draws for e in every}:
                 raise AssertionError(f"{n} seats: the equilibrium reached by best replies is not in the complete list")
-            count = len(every)
-        edge.append((n, text_of(eq.strategy), ev, -ev, count, "finite, exact" if finite else "infinite, exact"))
+            found = len(every)
+        edge.append((n, text_of(eq.strategy), ev, -ev, *((found,) if count else ()),
+                     "finite, exact" if finite else "infinite, exact"))
+    counted = (Column("equilibria", "Symmetric equilibria (all)", "int"),) if count else ()
+    which = ("the count is of every symmetric pure-strategy equilibrium at that size (the complete search; the game "
+             "among the seats lists them)" if count else
+             "it need not be the only one (oddscalc seats house-baccarat --players N lists every symmetric "
+             "equilibrium, the best common strategy and best replies)")
     return Section("edge_by_seats", "House edge by seats filled",
-                   _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"),
-                            Column("equilibria", "Symmetric equilibria (all)", "int"), Column("shoe", "Shoe")),
+                   _columns(Column("seats", "Seats", "int"), Column("strategy", "Every seat plays"), *counted,
+                            Column("shoe", "Shoe")),
                    tuple(edge),
-                   intro=("Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
-                          "fewer; the count is of every symmetric pure-strategy equilibrium at that size (the "
-                          "complete search; the game among the seats lists them). Exact on the finite shoe up to "
-                          f"{FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on an infinite shoe (cards drawn with "
-                          "replacement), as the report does.",))
+                   intro=(f"Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
+                          f"fewer; {which}. Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, "
+                          "exact on an infinite shoe (cards drawn with replacement), as the report does.",))
 
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
