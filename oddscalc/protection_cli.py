@@ -305,11 +305,12 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
                    "7); up to 5 seats it always is.")
+@sections_format
 @scheduler_option
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, prove_common: bool, checkpoint: Path | None,
-          by_composition: bool, scheduler: str | None, workers: int | None, fresh: bool) -> None:
+          by_composition: bool, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the seats' sequential game."""
     from .games.common_search import Proof
@@ -317,7 +318,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     from .games.proof_checkpoint import CheckpointError
     from .games.seat_game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
     from .progress import Progress
-    from .report.markdown import section_markdown
+    from .report.sections import render_sections
 
     if checkpoint is not None and (not prove_common or scheduler is not None):
         raise OptionError("--checkpoint keeps the state of --prove-common run here (without --scheduler)")
@@ -380,8 +381,10 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         bar.finish()
         if stated is not None:
             found += reply_sections(session.counts(rules), players, rules.pay, stated)
-    click.echo(f"# The seats of {rules.table.title} ({game}/{rules.table.id}), {rules.shoe.label}\n")
-    click.echo("\n".join(section_markdown(s) for s in found), nl=False)
+    meta = {"game": game, "table": rules.table.id, "table_sha256": rules.table.sha256, "shoe": rules.shoe.label,
+            "players": str(players), "third_cards": "shown" if shown else "hidden"}
+    click.echo(render_sections(found, fmt, f"The seats of {rules.table.title} ({game}/{rules.table.id}), "
+                                           f"{rules.shoe.label}", meta), nl=False)
 
 
 

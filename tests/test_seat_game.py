@@ -3,6 +3,7 @@ test against a plain brute force over every ordered deal of a nine-card shoe."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -51,6 +52,22 @@ def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
         assert is_best_reply(counter.seat(2, f.strategy), f.strategy, ONE)
     every, _ = two_seats.equilibria(two_seats.Model.of(counter, ONE))  # the enumeration finds these two, no other
     assert {e.draws for e in every} == set(found) and len(found) == 2
+
+
+def test_the_seats_command_gives_its_figures_exactly_as_data(sessions: Callable[[str], Session]) -> None:
+    """--format json: every equilibrium at its exact EV, as the search finds them in process, and the issue's
+    one-deck figure for everyone drawing on 0-3; --format csv: a line per cell with the same exact values."""
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "1", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert (data["players"], data["shoe"], data["third_cards"]) == ("2", "1 deck (52 cards)", "hidden")
+    found = every_equilibrium(_counter(sessions, 1), 2, ONE)[0]
+    rows = data["sections"]["seat_equilibria"]["rows"]
+    assert [Fraction(row["ev"]) for row in rows if row["concept"] == "symmetric equilibrium"] == [f.ev for f in found]
+    shared = {row["name"]: Fraction(row["ev"]) for row in data["sections"]["common_strategies"]["rows"]}
+    assert shared["draw-0-3"] == Fraction(95_314_360_201, 1_303_772_344_875)
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "1", "--format", "csv"])
+    assert r.exit_code == 0 and ",common_strategies,5,ev,95314360201/1303772344875,'+7.3107%" in r.output
 
 
 def test_two_seats_on_eight_decks_and_the_cooperative_strategy(sessions: Callable[[str], Session]) -> None:
