@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -34,6 +34,7 @@ from .protocol import OptionError
 if TYPE_CHECKING:
     from .games.common_search import Apart
     from .games.house_baccarat import HouseBaccaratRules, SeatCounter, Strategy
+    from .games.proof_checkpoint import State
 
 
 @click.command()
@@ -391,10 +392,18 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
 
 @click.command()
 @click.argument("checkpoint", type=click.Path(dir_okay=False, path_type=Path))
-def proof(checkpoint: Path) -> None:
+@click.option("--bound", "with_bound", is_flag=True,
+              help="Also bound what the proof has not yet settled: no common strategy gives more than the best "
+                   "met or the most an open box can give (two evaluations of the other seats per open box: "
+                   "minutes with six seats on 8 decks).")
+@table_option
+@click.option("--decks", type=click.IntRange(1, 10_000),
+              help="With --bound, the decks the proof was run with (default: its shoe's, when whole decks).")
+def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None) -> None:
     """Where a proof kept in a checkpoint file (seats --prove-common --checkpoint) stands: its problem, the best
     common strategy met and its EV, the nodes, evaluations, runs and hours so far, and the share of the
-    strategies still open; whether this code can resume it. Reads the file, never writes it."""
+    strategies still open; whether this code can resume it; with --bound, an interval that holds the best
+    common strategy's EV whatever the rest of the proof finds. Reads the file, never writes it."""
     from .games.proof_checkpoint import SEARCH, Checkpoint, CheckpointError
     from .games.seat_game import text_of
     from .games.seat_search import strategy_of
@@ -426,4 +435,36 @@ def proof(checkpoint: Path) -> None:
         "| this code resumes it | " + ("yes" if code == code_digest(SEARCH) else
                                        "no: written by another version of the search") + " |",
     ]
+    if with_bound:
+        lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
     click.echo("\n".join(lines))
+
+
+def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str | None,
+                 decks: int | None) -> list[str]:
+    """``proof --bound``: the interval, and each open box's bound, on the table and shoe the proof is of."""
+    from .games.common_search import CommonSearch, problem
+    from .games.proof_bound import bound
+    from .progress import Progress
+
+    shoe, players, unit = asked.get("shoe"), asked.get("players"), int(asked["unit"])
+    if not isinstance(players, int) or not isinstance(shoe, list):
+        raise OptionError(f"checkpoint {checkpoint}: its problem names no shoe or no number of seats")
+    cards = sum(int(x) for x in shoe)
+    session = open_session("house-baccarat", decks=decks or (cards // 52 if cards and cards % 52 == 0 else None),
+                           players=players)
+    rules = session.resolve(table_ref)
+    if problem(rules, players, rules.pay) != asked:
+        raise OptionError(f"checkpoint {checkpoint}: a proof of another table or shoe than {rules.table.id} with "
+                          f"{rules.shoe.label}; name the table and decks it was run with (--table, --decks)")
+    bar = Progress(show_progress(), f"proof: bounding {len(state.open)} open box(es)")
+    found = bound(CommonSearch(session.counts(rules), players, rules.pay), state.best[0], state.open, bar.say)
+    bar.finish()
+    upper, best = Fraction(found.upper, unit), Fraction(found.best, unit)
+    lines = [f"| no common strategy gives more than | {upper} ({float(upper):+.4%}): the best common strategy's EV "
+             f"per seat lies between {float(best):+.4%} and {float(upper):+.4%}, whatever the rest of the proof "
+             "finds |", "", "| open box | compositions free | drawn on | the most it can give per seat |",
+             "|---:|---:|---:|---:|"]
+    for k, (low, high, most) in enumerate(found.boxes):
+        lines.append(f"| {k + 1} | {len(high - low)} | {len(low)} | {float(Fraction(most, unit)):+.4%} |")
+    return lines
