@@ -5,7 +5,8 @@ Exit codes: 0 ok · 1 internal error (a bug: traceback shown) · 2 usage (click)
 6 a compliance check fails · 130 interrupted.
 Errors become exit codes in one place (:class:`Commands`); options shared by several commands
 are defined once, in ``cli_options``; the game-protection commands (exposure, counting, collusion,
-flash, seats) are in ``protection_cli`` and registered on the group at the end.
+flash) are in ``protection_cli``, those of the house baccarat's seats (seats, proof) in ``seats_cli``, both
+registered on the group at the end.
 """
 
 from __future__ import annotations
@@ -458,8 +459,8 @@ if __name__ == "__main__":  # pragma: no cover
     main()
 
 
-from . import protection_cli  # noqa: E402 - registered once the group exists
+from . import protection_cli, seats_cli  # noqa: E402 - registered once the group exists
 
 for _command in (protection_cli.exposure, protection_cli.counting, protection_cli.collusion, protection_cli.flash,
-                 protection_cli.seats, protection_cli.proof):
+                 seats_cli.seats, seats_cli.proof):
     main.add_command(_command)
