@@ -253,6 +253,10 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
         edge.append((n, text_of(eq.strategy), ev, -ev, *((found,) if count else ()),
                      "finite, exact" if finite else "infinite, exact"))
     counted = (Column("equilibria", "Symmetric equilibria (all)", "int"),) if count else ()
+    shoes = ("Exact on an infinite shoe (cards drawn with replacement)." if counter.rules.infinite else
+             "Exact on the finite shoe." if max_players <= FINITE_EXACT_MAX_PLAYERS else
+             f"Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, exact on an infinite shoe "
+             "(cards drawn with replacement), as the report does.")
     which = ("the count is of every symmetric pure-strategy equilibrium at that size (the complete search; the game "
              "among the seats lists them)" if count else
              "it need not be the only one (oddscalc seats house-baccarat --players N lists every symmetric "
@@ -262,8 +266,7 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
                             Column("shoe", "Shoe")),
                    tuple(edge),
                    intro=(f"Concept: the symmetric equilibrium reached by best replies from the optimum with one seat "
-                          f"fewer; {which}. Exact on the finite shoe up to {FINITE_EXACT_MAX_PLAYERS} seats; beyond, "
-                          "exact on an infinite shoe (cards drawn with replacement), as the report does.",))
+                          f"fewer; {which}. {shoes}",))
 
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
