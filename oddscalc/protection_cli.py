@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -25,9 +24,6 @@ from .cli_options import (
     write_output,
 )
 from .protocol import OptionError
-
-if TYPE_CHECKING:
-    pass
 
 
 @click.command()

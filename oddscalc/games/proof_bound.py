@@ -34,6 +34,8 @@ class Bound:
 
 def box_bound(search: CommonSearch, low: Draws, high: Draws) -> int:
     """A number no less than V(S) for every strategy S that draws on ``low`` and stands outside ``high``."""
+    # settle's first bound, written again: settle also fixes compositions and drops boxes against the best met,
+    # and moving this into common_search would change the code every proof under way is checkpointed against
     v_low, v_high, bounds, used = search.increments(low, high)
     top = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
               v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
