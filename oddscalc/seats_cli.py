@@ -242,12 +242,20 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
         f"| strategies still open | {float(state.left):.6%} of 2^{state.compositions} |",
         f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
         f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
-        "| this code resumes it | " + ("yes" if code == code_digest(SEARCH) else
-                                       "no: written by another version of the search") + " |",
+        _code_line(state.done, code, code_digest(SEARCH)),
     ]
     if with_bound:
         lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
     click.echo("\n".join(lines))
+
+
+def _code_line(done: bool, theirs: str, ours: str) -> str:
+    """Whether this code resumes a proof under way; for a finished one, which version of the search proved it (a
+    record of that version's, which a change to the search since leaves standing)."""
+    if done:
+        by = "this version of the search" if theirs == ours else f"another version of the search ({theirs[:16]}...)"
+        return f"| proven by | {by} |"
+    return f"| this code resumes it | {'yes' if theirs == ours else 'no: written by another version of the search'} |"
 
 
 def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str | None,

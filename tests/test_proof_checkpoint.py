@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from test_common_search import without_pairs
 from test_seat_search import _counter
 
+from oddscalc import replay
 from oddscalc.cli import main
 from oddscalc.games import proof_checkpoint
 from oddscalc.games.common_search import best_common
@@ -74,6 +75,14 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     said = CliRunner().invoke(main, ["proof", str(path)])
     assert said.exit_code == 0 and "| state | proven: no box left open |" in said.output, said.output
     assert f"| its EV per seat | {ev} (" in said.output and "| strategies still open | 0.000000% of 2^" in said.output
+    assert "| proven by | this version of the search |" in said.output
+    proved_by = code_digest(proof_checkpoint.SEARCH)[:16]
+    with monkeypatch.context() as m:  # the search changed since: the finished proof stands as that version's
+        m.setattr(replay, "code_digest", lambda module=None: "0" * 64)
+        said = CliRunner().invoke(main, ["proof", str(path)])
+        assert said.exit_code == 0 and f"| proven by | another version of the search ({proved_by}...) |" in said.output
+        said = CliRunner().invoke(main, ["proof", str(tmp_path / "again.json")])
+        assert "| this code resumes it | no: written by another version of the search |" in said.output
 
     def not_again(*args: object, **kw: object) -> None:
         raise AssertionError("the search by composition ran again")
@@ -159,12 +168,16 @@ def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> 
 
 
 def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None:
-    """proofs/ keeps long proofs under way (``make prove``): each reads whole, names the seats its file says,
-    and this code can resume it; a change to the search must start them over or finish them first."""
+    """proofs/ keeps long proofs (``make prove``): each reads whole and names the seats its file says; one under
+    way can be resumed by this code, so a change to the search must start it over or finish it first. A finished
+    one is a record of the version that proved it, and says which."""
     kept = sorted((Path(__file__).resolve().parents[1] / "proofs").glob("house-baccarat-*-seats.checkpoint"))
     assert kept
     for path in kept:
         r = CliRunner().invoke(main, ["proof", str(path)])
         assert r.exit_code == 0, r.output
         assert f"| seats | {path.name.split('-')[2]} |" in r.output and "| infinite | False |" in r.output
-        assert "| this code resumes it | yes |" in r.output, f"{path.name}: written by another search"
+        if "| state | proven: no box left open |" in r.output:
+            assert "| proven by | " in r.output
+        else:
+            assert "| this code resumes it | yes |" in r.output, f"{path.name}: written by another search"
