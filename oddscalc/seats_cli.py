@@ -44,6 +44,21 @@ def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | No
     return Apart(cluster.mapper(c), 4 * cluster.workers(c))
 
 
+def _foreign(checkpoint: Path) -> None:
+    """Refuse a file that is not a checkpoint at all (a report, a table), so that it is never called damaged and
+    its deletion suggested."""
+    from .games.proof_checkpoint import MAGIC
+
+    try:
+        with checkpoint.open("rb") as f:
+            head = f.read(len(MAGIC) + 1)
+    except OSError:
+        return  # missing or unreadable: the checkpoint's own reading says which
+    if head and head != f"{MAGIC} ".encode():
+        raise OptionError(f"checkpoint {checkpoint}: not a proof checkpoint (its first line does not begin "
+                          f"'{MAGIC}'); name the file a proof keeps its state in, or a new one")
+
+
 def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) -> None:
     """Refuse a checkpoint the proof could not use now, not after the equilibria are counted."""
     from .games.common_search import problem
@@ -51,6 +66,7 @@ def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) ->
 
     if checkpoint is None:
         return
+    _foreign(checkpoint)
     try:
         Checkpoint(checkpoint, problem(rules, players, rules.pay)).load()
     except CheckpointError as e:
@@ -219,6 +235,7 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
     from .games.seat_search import strategy_of
     from .replay import code_digest
 
+    _foreign(checkpoint)
     try:
         kept = Checkpoint(checkpoint, {}).read()
     except CheckpointError as e:

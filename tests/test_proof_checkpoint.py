@@ -137,15 +137,20 @@ def test_a_state_that_reads_badly_under_a_sound_header_is_refused(tmp_path: Path
 def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("not a checkpoint\n")
+    cut = tmp_path / "cut.json"
+    cut.write_text(f"{proof_checkpoint.MAGIC} {'0' * 64}\n{{")
     runner = CliRunner()
     for args, said in ((["--checkpoint", str(bad)], "--checkpoint"),
                        (["--prove-common", "--scheduler", "local", "--checkpoint", str(bad)], "--checkpoint"),
-                       (["--prove-common", "--checkpoint", str(bad)], f"checkpoint {bad}: not a whole checkpoint"),
+                       (["--prove-common", "--checkpoint", str(bad)], f"checkpoint {bad}: not a proof checkpoint"),
+                       (["--prove-common", "--checkpoint", str(cut)], f"checkpoint {cut}: not a whole checkpoint"),
                        (["--prove-common", "--checkpoint", str(tmp_path)], "")):
         r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--players", "3", *args])
         assert r.exit_code in (2, 4) and said in r.output and "Traceback" not in r.output, r.output
+        assert str(bad) not in r.output or "delete" not in r.output  # never advice to delete what is no checkpoint
     assert bad.read_text() == "not a checkpoint\n"
-    for path, code, said in ((bad, 4, f"checkpoint {bad}: not a whole checkpoint"),
+    for path, code, said in ((bad, 4, f"checkpoint {bad}: not a proof checkpoint"),
+                             (cut, 4, f"checkpoint {cut}: not a whole checkpoint"),
                              (tmp_path / "none.json", 4, f"checkpoint {tmp_path / 'none.json'}: no such file"),
                              (tmp_path, 2, "is a directory")):
         r = runner.invoke(main, ["proof", str(path)])
