@@ -32,7 +32,7 @@ verify: setup
 
 # the house baccarat's best common strategy at SEATS seats proven over hours, resumable: a stopped run goes on
 # from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it
-SEATS ?= 6
+SEATS ?= 7
 prove: setup
 	@mkdir -p proofs
 	@$(BIN)/oddscalc seats house-baccarat --players $(SEATS) --prove-common \
