@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from .results import Analysis
     from .tables import Table
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 
 def analyze(game: str, table: str | Table | None = None, *, strategy: str | None = None, decks: int | None = None,

@@ -77,6 +77,13 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     assert f"| its EV per seat | {ev} (" in said.output and "| strategies still open | 0.000000% of 2^" in said.output
     assert "| proven by | this version of the search |" in said.output
     proved_by = code_digest(proof_checkpoint.SEARCH)[:16]
+    with monkeypatch.context() as m:  # the search changed since: a finished proof is still read, not searched
+        m.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)
+        read, ev_read, kept = best_common(counter, 3, PAY, NEVER, checkpoint=path)
+        assert (read.draws, ev_read, kept.nodes) == (whole.draws, ev, search.nodes)
+        assert not Checkpoint(path, {}).proven_here()
+        with pytest.raises(CheckpointError, match="another version"):  # one under way is not resumed
+            best_common(counter, 3, PAY, NEVER, checkpoint=tmp_path / "again.json")
     with monkeypatch.context() as m:  # the search changed since: the finished proof stands as that version's
         m.setattr(replay, "code_digest", lambda module=None: "0" * 64)
         said = CliRunner().invoke(main, ["proof", str(path)])
@@ -92,6 +99,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
                                     prove=common_search.Proof(checkpoint=tmp_path / "again.json"))
     assert row[1:3] == (seat_game.text_of(whole), ev)
     assert isinstance(row[4], str) and "resumed from the checkpoint again.json" in row[4] and "over 3 runs" in row[4]
+    assert "earlier version" not in row[4]
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

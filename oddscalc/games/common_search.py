@@ -506,8 +506,9 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
             kept.save(State(search.best, tuple((low, high) for low, high, _ in boxes), search.nodes,
                             search.evaluations, search.seconds, search.runs, len(search.dealt)))
 
-        save(open_)
-        search.run(open_, save)
+        if state is None or not state.done:  # a finished proof is read as it was written, maybe by another version
+            save(open_)
+            search.run(open_, save)
     elif apart is None:
         search.run(open_)
     else:

@@ -12,7 +12,7 @@ rules, the seats, the pay) and the digest of the code that wrote it: every packa
 may run (``replay.closure`` of ``common_search``), so that a proof of days survives changes to the reports or
 the other games, and no change to its bounds. A file that is damaged, of another problem or written by other
 code is refused with a message saying which, never used: boxes settled by other bounds are not this code's
-proof.
+proof. A finished proof of other code is read, as that version's record: there is nothing left to resume.
 """
 
 from __future__ import annotations
@@ -121,10 +121,15 @@ class Checkpoint:
             diff = ", ".join(f"{k} {theirs.get(k)!r} there, {ours.get(k)!r} here"
                              for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k))
             raise self._refuse(f"a proof of another problem ({diff}); name another file")
-        if code != code_digest(SEARCH):
+        if code != code_digest(SEARCH) and not state.done:
             raise self._refuse("written by another version of oddscalc's search, whose boxes this code cannot vouch "
                                "for; delete it to start the proof over, or finish it with that version")
-        return state
+        return state  # a finished proof is read whatever version proved it: nothing is left to search
+
+    def proven_here(self) -> bool:
+        """Whether the file was written by this version of the search (a finished proof may be another's)."""
+        kept = self.read()
+        return kept is not None and kept[1] == code_digest(SEARCH)
 
     def save(self, state: State) -> None:
         """Replace the file with ``state`` in one step."""

@@ -178,7 +178,7 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
         concept, how = "cooperative: the best common strategy of all 2^44", \
             (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), {search.evaluations} "
              f"evaluations of the other {players - 1} seats{_runs(search)}), resumed from the checkpoint "
-             f"{prove.checkpoint.name}")
+             f"{prove.checkpoint.name}{_by_another(prove.checkpoint)}")
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
         if prove is not None:
@@ -211,6 +211,13 @@ def _kept(counter: SeatCounter, players: int, pay: Fraction, path: Path) -> bool
     from .proof_checkpoint import Checkpoint
 
     return Checkpoint(path, common_search.problem(counter.rules, players, pay)).load() is not None
+
+
+def _by_another(path: Path) -> str:
+    """What a finished proof written by another version of the search says of it."""
+    from .proof_checkpoint import Checkpoint
+
+    return "" if Checkpoint(path, {}).proven_here() else " (proven by an earlier version of the search)"
 
 
 def _runs(search: common_search.CommonSearch) -> str:
