@@ -98,8 +98,13 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [],
                                     prove=common_search.Proof(checkpoint=tmp_path / "again.json"))
     assert row[1:3] == (seat_game.text_of(whole), ev)
-    assert isinstance(row[4], str) and "resumed from the checkpoint again.json" in row[4] and "over 3 runs" in row[4]
-    assert "earlier version" not in row[4]
+    assert isinstance(row[4], str) and "resumed from the checkpoint again.json" in row[4] and "over 3 run(s)" in row[4]
+    for digest, text in ((code_digest(proof_checkpoint.SEARCH), "read from the finished checkpoint again.json;"),
+                         ("0" * 64, "again.json, proven by an earlier version of the search;")):
+        monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None, d=digest: d)
+        row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [],
+                                        prove=common_search.Proof(checkpoint=tmp_path / "again.json"))
+        assert row[2] == ev and isinstance(row[4], str) and text in row[4], row[4]
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

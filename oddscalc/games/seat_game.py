@@ -173,12 +173,12 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
     elif prove is not None and prove.checkpoint is not None and _kept(counter, players, pay, prove.checkpoint):
         # a proof does not depend on where it starts: a resumed one goes on from its best met, without the search
         # by composition its first run began from (45 minutes with seven seats)
+        where = _where(prove.checkpoint)  # read before the run, which may finish the proof
         best, ev, search = common_search.best_common(counter, players, pay, start, progress,
                                                      checkpoint=prove.checkpoint)
         concept, how = "cooperative: the best common strategy of all 2^44", \
             (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), {search.evaluations} "
-             f"evaluations of the other {players - 1} seats{_runs(search)}), resumed from the checkpoint "
-             f"{prove.checkpoint.name}{_by_another(prove.checkpoint)}")
+             f"evaluations of the other {players - 1} seats, over {search.runs} run(s)), {where}")
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
         if prove is not None:
@@ -213,11 +213,17 @@ def _kept(counter: SeatCounter, players: int, pay: Fraction, path: Path) -> bool
     return Checkpoint(path, common_search.problem(counter.rules, players, pay)).load() is not None
 
 
-def _by_another(path: Path) -> str:
-    """What a finished proof written by another version of the search says of it."""
+def _where(path: Path) -> str:
+    """Where a proof kept in ``path`` comes from: resumed, or read finished (by this version of the search or
+    another)."""
     from .proof_checkpoint import Checkpoint
 
-    return "" if Checkpoint(path, {}).proven_here() else " (proven by an earlier version of the search)"
+    kept = Checkpoint(path, {})
+    state = kept.read()
+    if state is None or not state[2].done:
+        return f"resumed from the checkpoint {path.name}"
+    by = "" if kept.proven_here() else ", proven by an earlier version of the search"
+    return f"read from the finished checkpoint {path.name}{by}"
 
 
 def _runs(search: common_search.CommonSearch) -> str:
