@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -50,6 +51,8 @@ def _foreign(checkpoint: Path) -> None:
     from .games.proof_checkpoint import MAGIC
 
     try:
+        if not stat.S_ISREG(checkpoint.stat().st_mode):  # a FIFO would hang the read, a device never end
+            raise OptionError(f"checkpoint {checkpoint}: not a regular file")
         with checkpoint.open("rb") as f:
             head = f.read(len(MAGIC) + 1)
     except OSError:

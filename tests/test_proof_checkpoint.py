@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -152,11 +153,14 @@ def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) ->
     bad.write_text("not a checkpoint\n")
     cut = tmp_path / "cut.json"
     cut.write_text(f"{proof_checkpoint.MAGIC} {'0' * 64}\n{{")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # read, it would wait for a writer forever
     runner = CliRunner()
     for args, said in ((["--checkpoint", str(bad)], "--checkpoint"),
                        (["--prove-common", "--scheduler", "local", "--checkpoint", str(bad)], "--checkpoint"),
                        (["--prove-common", "--checkpoint", str(bad)], f"checkpoint {bad}: not a proof checkpoint"),
                        (["--prove-common", "--checkpoint", str(cut)], f"checkpoint {cut}: not a whole checkpoint"),
+                       (["--prove-common", "--checkpoint", str(fifo)], f"checkpoint {fifo}: not a regular file"),
                        (["--prove-common", "--checkpoint", str(tmp_path)], "")):
         r = runner.invoke(main, ["seats", "house-baccarat", "--decks", "1", "--players", "3", *args])
         assert r.exit_code in (2, 4) and said in r.output and "Traceback" not in r.output, r.output
@@ -164,6 +168,7 @@ def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) ->
     assert bad.read_text() == "not a checkpoint\n"
     for path, code, said in ((bad, 4, f"checkpoint {bad}: not a proof checkpoint"),
                              (cut, 4, f"checkpoint {cut}: not a whole checkpoint"),
+                             (fifo, 4, f"checkpoint {fifo}: not a regular file"),
                              (tmp_path / "none.json", 4, f"checkpoint {tmp_path / 'none.json'}: no such file"),
                              (tmp_path, 2, "is a directory")):
         r = runner.invoke(main, ["proof", str(path)])
