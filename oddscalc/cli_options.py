@@ -5,6 +5,8 @@ Every command module builds on this one; ``cli`` maps errors to exit codes in on
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -149,12 +151,48 @@ def open_session(game: str, strategy: str | None = None, decks: int | None = Non
 
 
 def write_output(output: Path, text: str | bytes, protect: tuple[Path, ...] = ()) -> None:
-    """Write a report atomically; never over a table file the run reads."""
-    target = output.resolve()
+    """Write a report: a file atomically, through a symbolic link to the file it names (the link stays); a
+    terminal, /dev/null or a pipe by writing to it, never by putting a file in its place; never over a table
+    file the run reads."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        mode = os.stat(output).st_mode  # through links
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise Failure(f"cannot write {output}: not a file, a terminal or a pipe", EXIT_INPUT)
+        _write_stream(output, data, stat.S_ISFIFO(mode))
+        return
+    target = Path(os.path.realpath(output))
     if any(target == p.resolve() for p in protect):
         raise Failure(f"-o {output} is the table file this report reads; write the report elsewhere", EXIT_INPUT)
     try:
-        write_atomic(output, text.encode("utf-8") if isinstance(text, str) else text)
+        write_atomic(target, data)
+        os.chmod(target, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())  # as a plain write leaves it
+    except OSError as e:
+        raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_stream(output: Path, data: bytes, pipe: bool) -> None:
+    """Write to a device or a pipe; a pipe nobody reads is refused rather than waited on."""
+    try:
+        fd = os.open(output, os.O_WRONLY | (os.O_NONBLOCK if pipe else 0))
+    except OSError as e:
+        why = "a pipe with no reader" if pipe and e.errno == 6 else e.strerror or str(e)  # ENXIO
+        raise Failure(f"cannot write {output}: {why}", EXIT_INPUT) from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
     except OSError as e:
         raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
 

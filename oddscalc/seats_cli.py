@@ -62,18 +62,22 @@ def _foreign(checkpoint: Path) -> None:
                           f"'{MAGIC}'); name the file a proof keeps its state in, or a new one")
 
 
-def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) -> None:
-    """Refuse a checkpoint the proof could not use now, not after the equilibria are counted."""
+def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) -> Path | None:
+    """The checkpoint file to keep the proof in (through a symbolic link, which stays); refuse one the proof
+    could not use now, not after the equilibria are counted."""
     from .games.common_search import problem
     from .games.proof_checkpoint import Checkpoint, CheckpointError
 
     if checkpoint is None:
-        return
+        return None
     _foreign(checkpoint)
+    if checkpoint.is_symlink():
+        checkpoint = Path(os.path.realpath(checkpoint))
     try:
         Checkpoint(checkpoint, problem(rules, players, rules.pay)).load()
     except CheckpointError as e:
         raise OptionError(str(e)) from None
+    return checkpoint
 
 
 def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
@@ -157,7 +161,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     shown = (third_cards or rules.third_cards) == "shown"
     if prove_common and shown:
         raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
-    _usable(checkpoint, rules, players)
+    checkpoint = _usable(checkpoint, rules, players)
     stated = None if others is None else _others(others, lambda: session.counts(rules))
     if scheduler is not None and not shown and not prove_common:
         raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "

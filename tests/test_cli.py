@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,37 @@ def test_output_never_overwrites_the_table_it_reads(tmp_path: Path) -> None:
     r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", str(table), "-o", str(table)])
     assert r.exit_code == EXIT_INPUT and "is the table file this report reads" in r.output
     assert table.read_text() == text
+
+
+def test_output_goes_through_links_and_into_pipes_never_in_their_place(tmp_path: Path) -> None:
+    """-o replaces a file atomically keeping its mode, writes through a symbolic link to the file it names (the
+    link stays, and a link to the table read is refused as the table), writes into a pipe being read, and
+    refuses a pipe nobody reads rather than wait; a pipe is never replaced by a file (nor would /dev/null be)."""
+    target = tmp_path / "report.md"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.md"
+    link.symlink_to(target.name)
+    r = CliRunner().invoke(main, ["report", "punto-banco", "-o", str(link)])
+    assert r.exit_code == 0 and link.is_symlink() and target.read_text().startswith("# Punto banco")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    table = tmp_path / "mine.toml"
+    table.write_text((ROOT / "tables" / "punto-banco" / "standard.toml").read_text())
+    to_table = tmp_path / "table-link.md"
+    to_table.symlink_to(table.name)
+    r = CliRunner().invoke(main, ["report", "punto-banco", "--table", str(table), "-o", str(to_table)])
+    assert r.exit_code == EXIT_INPUT and "is the table file this report reads" in r.output
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = CliRunner().invoke(main, ["report", "punto-banco", "-o", str(fifo)])
+    assert r.exit_code == EXIT_INPUT and "a pipe with no reader" in r.output and stat.S_ISFIFO(fifo.lstat().st_mode)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader, so the report (a few KB) fits the pipe
+    try:
+        r = CliRunner().invoke(main, ["report", "punto-banco", "-o", str(fifo)])
+        assert r.exit_code == 0, r.output
+        assert os.read(reader, 1 << 16).startswith(b"# Punto banco") and stat.S_ISFIFO(fifo.lstat().st_mode)
+    finally:
+        os.close(reader)
 
 
 def test_a_table_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -> None:

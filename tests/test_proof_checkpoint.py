@@ -204,3 +204,15 @@ def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None
             assert "| proven by | " in r.output
         else:
             assert "| this code resumes it | yes |" in r.output, f"{path.name}: written by another search"
+
+
+def test_a_checkpoint_behind_a_symbolic_link_is_kept_through_it(tmp_path: Path) -> None:
+    """seats --checkpoint LINK keeps the proof in the file the link names; the link stays a link."""
+    from oddscalc.cli_options import open_session
+    from oddscalc.seats_cli import _usable
+
+    rules = open_session("house-baccarat", decks=1, players=3).resolve(None)
+    link = tmp_path / "link.json"
+    link.symlink_to("proofs/real.json")
+    assert _usable(link, rules, 3) == Path(os.path.realpath(tmp_path)) / "proofs" / "real.json" and link.is_symlink()
+    assert _usable(None, rules, 3) is None
