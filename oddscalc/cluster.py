@@ -50,6 +50,9 @@ def client(where: str, workers: int | None = None) -> Iterator[Any]:
         c = distributed.Client(where, timeout="20s")
     except OSError as e:
         raise OptionError(f"cannot reach the dask scheduler at {where}: {e}") from None
+    except (ValueError, TypeError) as e:  # dask's parse of the address: no port, an unknown protocol
+        raise OptionError(f"not a dask scheduler address: {where!r} ({e}); give tcp://HOST:PORT, or {LOCAL} for a "
+                          "cluster on this machine") from None
     try:
         yield c
     finally:

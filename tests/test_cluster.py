@@ -44,3 +44,16 @@ def test_a_local_cluster_that_loses_a_worker_gives_the_same_integers() -> None:
 
         lost = collusion.partner_seen(counts, PAYS, 8, losing_one, chunk_size=8)
     assert lost == here
+
+
+@pytest.mark.parametrize("where", ["nonsense", "tcp://host", "foo://x:1"])
+def test_a_scheduler_address_that_does_not_parse_is_a_clear_error(where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From the option or the environment, exit 4 naming the address and what to give, without a traceback."""
+    from click.testing import CliRunner
+
+    from oddscalc.cli import main
+
+    monkeypatch.setenv(cluster.ENV, where)
+    r = CliRunner().invoke(main, ["collusion", "let-it-ride"])
+    assert r.exit_code == 4 and f"not a dask scheduler address: {where!r}" in r.output, r.output
+    assert "tcp://HOST:PORT" in r.output and isinstance(r.exception, SystemExit)  # an exit, not a crash
