@@ -194,16 +194,24 @@ def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None
     """proofs/ keeps long proofs (``make prove``): each reads whole and names the seats its file says; one under
     way can be resumed by this code, so a change to the search must start it over or finish it first. A finished
     one is a record of the version that proved it, and says which."""
-    kept = sorted((Path(__file__).resolve().parents[1] / "proofs").glob("house-baccarat-*-seats.checkpoint"))
+    proofs = Path(__file__).resolve().parents[1] / "proofs"
+    kept = sorted(proofs.glob("house-baccarat-*-seats.checkpoint"))
     assert kept
+    listed = {line.split("|")[1].strip(" `"): line for line in (proofs / "README.md").read_text().splitlines()
+              if line.startswith("| `")}
     for path in kept:
         r = CliRunner().invoke(main, ["proof", str(path)])
         assert r.exit_code == 0, r.output
         assert f"| seats | {path.name.split('-')[2]} |" in r.output and "| infinite | False |" in r.output
+        read = Checkpoint(path, {}).read()
+        assert read is not None and path.name in listed, f"{path.name}: not in proofs/README.md"
+        _, code, state = read
         if "| state | proven: no box left open |" in r.output:
             assert "| proven by | " in r.output
+            assert f"{state.nodes:,}, {state.evaluations:,}" in listed[path.name] and code[:12] in listed[path.name]
         else:
             assert "| this code resumes it | yes |" in r.output, f"{path.name}: written by another search"
+            assert "under way" in listed[path.name]
 
 
 def test_a_checkpoint_behind_a_symbolic_link_is_kept_through_it(tmp_path: Path) -> None:
