@@ -266,11 +266,20 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
         f"| strategies still open | {float(state.left):.6%} of 2^{state.compositions} |",
         f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
         f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
+        f"| last written | {_written(checkpoint)} |",  # a run under way writes after every node
         _code_line(state.done, code, code_digest(SEARCH)),
     ]
     if with_bound:
         lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
     click.echo("\n".join(lines))
+
+
+def _written(path: Path) -> str:
+    """When the file was last written, in UTC to the minute."""
+    import datetime
+
+    when = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.UTC)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _code_line(done: bool, theirs: str, ours: str) -> str:

@@ -64,6 +64,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
         said = CliRunner().invoke(main, ["proof", str(path)])
         assert said.exit_code == 0 and f"| nodes, evaluations | {stop}," in said.output, said.output
         assert "box(es) open" in said.output and "| this code resumes it | yes |" in said.output
+        assert "| last written | 20" in said.output and " UTC |" in said.output  # is a run still going?
         if stop == 6:
             (tmp_path / "again.json").write_bytes(path.read_bytes())
     assert 1 > left[0] > left[1] > 0  # the open boxes hold fewer strategies as the proof goes on
