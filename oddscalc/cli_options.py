@@ -5,6 +5,7 @@ Every command module builds on this one; ``cli`` maps errors to exit codes in on
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -187,7 +188,7 @@ def _write_stream(output: Path, data: bytes, pipe: bool) -> None:
     try:
         fd = os.open(output, os.O_WRONLY | (os.O_NONBLOCK if pipe else 0))
     except OSError as e:
-        why = "a pipe with no reader" if pipe and e.errno == 6 else e.strerror or str(e)  # ENXIO
+        why = "a pipe with no reader" if pipe and e.errno == errno.ENXIO else e.strerror or str(e)
         raise Failure(f"cannot write {output}: {why}", EXIT_INPUT) from None
     try:
         os.set_blocking(fd, True)
