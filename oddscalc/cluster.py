@@ -64,19 +64,31 @@ def workers(c: Any) -> int:
     return max(1, int(sum(c.nthreads().values())))
 
 
+def streamer(c: Any, retries: int = 3) -> Callable[[Callable[[T], R], Sequence[T]], Iterator[tuple[int, R]]]:
+    """``fn`` over the chunks on the cluster, each result given with its chunk's index as soon as it is done (a
+    caller that keeps a record of the work can write it as it goes); a chunk whose worker dies is run again."""
+    distributed = _distributed()
+
+    def run(fn: Callable[[T], R], chunks: Sequence[T]) -> Iterator[tuple[int, R]]:
+        futures = c.map(fn, list(chunks), pure=False, retries=retries)
+        index = {f.key: i for i, f in enumerate(futures)}
+        for f in distributed.as_completed(futures):
+            yield index[f.key], f.result()
+
+    return run
+
+
 def mapper(c: Any, progress: Callable[[int, int], None] | None = None,
            retries: int = 3) -> Callable[[Callable[[T], R], Sequence[T]], list[R]]:
     """``map(fn, chunks)`` on the cluster, results in chunk order; a chunk whose worker dies is run again."""
-    distributed = _distributed()
+    stream = streamer(c, retries)
 
     def run(fn: Callable[[T], R], chunks: Sequence[T]) -> list[R]:
-        futures = c.map(fn, list(chunks), pure=False, retries=retries)
-        index = {f.key: i for i, f in enumerate(futures)}
-        out: list[Any] = [None] * len(futures)
-        for done, f in enumerate(distributed.as_completed(futures), start=1):
-            out[index[f.key]] = f.result()
+        out: list[Any] = [None] * len(chunks)
+        for done, (i, result) in enumerate(stream(fn, chunks), start=1):
+            out[i] = result
             if progress is not None:
-                progress(done, len(futures))
+                progress(done, len(chunks))
         return out
 
     return run
