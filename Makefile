@@ -31,12 +31,14 @@ verify: setup
 	$(PYTEST) -m deep
 
 # the house baccarat's best common strategy at SEATS seats proven over hours, resumable: a stopped run goes on
-# from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it
+# from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it.
+# SCHEDULER=tcp://HOST:PORT searches its open boxes on that dask cluster
 SEATS ?= 7
+SCHEDULER ?=
 prove: setup
 	@mkdir -p proofs
 	@$(BIN)/oddscalc seats house-baccarat --players $(SEATS) --prove-common \
-		--checkpoint proofs/house-baccarat-$(SEATS)-seats.checkpoint
+		--checkpoint proofs/house-baccarat-$(SEATS)-seats.checkpoint $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 docs: setup
 	$(BIN)/python -m oddscalc.docs

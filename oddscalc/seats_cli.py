@@ -29,20 +29,25 @@ from .protocol import OptionError
 if TYPE_CHECKING:
     from .games.common_search import Apart
     from .games.house_baccarat import HouseBaccaratRules, SeatCounter, Strategy
+    from .games.proof_apart import Spread
     from .games.proof_checkpoint import State
 
 
-def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | None) -> Apart | None:
-    """Where the proof of the best common strategy searches its boxes: a cluster (a few boxes per worker), or
-    here when none is named."""
+def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | None,
+           kept: bool) -> tuple[Apart | None, Spread | None]:
+    """Where the proof of the best common strategy searches its boxes: a cluster (a few boxes per worker; for a
+    proof ``kept`` in a checkpoint, each box's result as it comes back), or here when none is named."""
     from . import cluster
     from .games.common_search import Apart
+    from .games.proof_apart import Spread
 
     where = cluster.address(scheduler)
     if where is None:
-        return None
+        return None, None
     c = stack.enter_context(cluster.client(where, workers))
-    return Apart(cluster.mapper(c), 4 * cluster.workers(c))
+    if kept:
+        return None, Spread(cluster.streamer(c), 4 * cluster.workers(c))
+    return Apart(cluster.mapper(c), 4 * cluster.workers(c)), None
 
 
 def _foreign(checkpoint: Path) -> None:
@@ -128,13 +133,16 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
               help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, any "
                    "number of seats), not only a local optimum. 8 decks: about a minute with 3 seats, 6 "
                    "minutes with 4, about two hours with 5; 6 and 7 are a cluster's job: --scheduler spreads "
-                   "the search's boxes over its workers, or hours here with --checkpoint.")
+                   "the search's boxes over its workers, or hours here with --checkpoint (both: a kept proof "
+                   "resumed on the cluster).")
 @click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --prove-common run here: keep the proof's state in this file after every node and resume "
-                   "from it, so that a stopped run (Ctrl-C, a killed process) loses one node at most; a resumed "
-                   "run skips the search by composition. A file of another problem or another version of the "
-                   "search is refused. `oddscalc proof FILE` tells where it stands; `make prove SEATS=N` keeps "
-                   "one in proofs/.")
+              help="With --prove-common: keep the proof's state in this file and resume from it. Run here, the file "
+                   "is rewritten after every node, so that a stopped run (Ctrl-C, a killed process) loses one "
+                   "node at most, and a resumed run skips the search by composition; with --scheduler, the open "
+                   "boxes are searched on the cluster and the file rewritten as each comes back, so that a proof "
+                   "begun here can be finished there and the other way round. A file of another problem or "
+                   "another version of the search is refused. `oddscalc proof FILE` tells where it stands; `make "
+                   "prove SEATS=N` keeps one in proofs/.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
@@ -154,8 +162,8 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     from .progress import Progress
     from .report.sections import render_sections
 
-    if checkpoint is not None and (not prove_common or scheduler is not None):
-        raise OptionError("--checkpoint keeps the state of --prove-common run here (without --scheduler)")
+    if checkpoint is not None and not prove_common:
+        raise OptionError("--checkpoint keeps the state of a proof: give it with --prove-common")
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     shown = (third_cards or rules.third_cards) == "shown"
@@ -206,10 +214,11 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         with contextlib.ExitStack() as stack:
-            proof = Proof(_apart(stack, scheduler, workers), checkpoint) if prove_common else None
+            apart, streamed = _apart(stack, scheduler, workers, checkpoint is not None) if prove_common else (None, None)
+            proof = Proof(apart, checkpoint) if prove_common else None
             try:
                 found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
-                                 proof, by_composition)
+                                 proof, by_composition, streamed)
             except CheckpointError as e:
                 raise OptionError(str(e)) from None
         bar.finish()

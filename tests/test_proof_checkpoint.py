@@ -158,7 +158,8 @@ def test_the_seats_command_refuses_a_checkpoint_it_cannot_use(tmp_path: Path) ->
     os.mkfifo(fifo)  # read, it would wait for a writer forever
     runner = CliRunner()
     for args, said in ((["--checkpoint", str(bad)], "--checkpoint"),
-                       (["--prove-common", "--scheduler", "local", "--checkpoint", str(bad)], "--checkpoint"),
+                       (["--prove-common", "--scheduler", "local", "--checkpoint", str(bad)],
+                        f"checkpoint {bad}: not a proof checkpoint"),  # refused before a cluster is started
                        (["--prove-common", "--checkpoint", str(bad)], f"checkpoint {bad}: not a proof checkpoint"),
                        (["--prove-common", "--checkpoint", str(cut)], f"checkpoint {cut}: not a whole checkpoint"),
                        (["--prove-common", "--checkpoint", str(fifo)], f"checkpoint {fifo}: not a regular file"),

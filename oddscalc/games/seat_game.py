@@ -34,7 +34,7 @@ from itertools import combinations
 from pathlib import Path
 
 from ..results import Cell, Column, Section
-from . import common_search, seat_search, two_seats
+from . import common_search, proof_apart, seat_search, two_seats
 from .house_baccarat import (
     COMPOSITIONS,
     FINITE_EXACT_MAX_PLAYERS,
@@ -151,9 +151,10 @@ def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
 
 def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, start_text: str,
                     found: Sequence[Found], progress: Callable[[str], None] | None = None,
-                    prove: common_search.Proof | None = None) -> tuple[Cell, ...]:
-    """The best common strategy: over all 2^44 for two seats (or any size with ``prove``, run as it says),
-    else the best found from ``start``."""
+                    prove: common_search.Proof | None = None, spread: proof_apart.Spread | None = None
+                    ) -> tuple[Cell, ...]:
+    """The best common strategy: over all 2^44 for two seats (or any size with ``prove``, run as it says; a
+    proof kept in a checkpoint is searched on ``spread`` when given), else the best found from ``start``."""
     if players == 2:
         model = two_seats.Model.of(counter, pay)
         enumerated, _ = two_seats.equilibria(model)
@@ -164,8 +165,7 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
             f"branch and bound on the exact two-seat model ({nodes} nodes), whose enumeration of the equilibria " \
             "agrees with the complete search"
         if prove is not None:
-            _, again, search = common_search.best_common(counter, players, pay, best, progress, apart=prove.apart,
-                                                         checkpoint=prove.checkpoint)
+            _, again, search = _proved(counter, players, pay, best, progress, prove, spread)
             if again != ev:
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
             how += (f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations"
@@ -173,17 +173,15 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
     elif prove is not None and prove.checkpoint is not None and _kept(counter, players, pay, prove.checkpoint):
         # a proof does not depend on where it starts: a resumed one goes on from its best met, without the search
         # by composition its first run began from (45 minutes with seven seats)
-        where = _where(prove.checkpoint)  # read before the run, which may finish the proof
-        best, ev, search = common_search.best_common(counter, players, pay, start, progress,
-                                                     checkpoint=prove.checkpoint)
+        where = _where(prove.checkpoint, spread is not None)  # read before the run, which may finish the proof
+        best, ev, search = _proved(counter, players, pay, start, progress, prove, spread)
         concept, how = "cooperative: the best common strategy of all 2^44", \
             (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), {search.evaluations} "
              f"evaluations of the other {players - 1} seats, over {search.runs} run(s)), {where}")
     else:
         best, ev, tried = improve(counter, players, pay, start, progress)
         if prove is not None:
-            best, ev, search = common_search.best_common(counter, players, pay, best, progress, apart=prove.apart,
-                                                         checkpoint=prove.checkpoint)
+            best, ev, search = _proved(counter, players, pay, best, progress, prove, spread)
             concept, how = "cooperative: the best common strategy of all 2^44", \
                 (f"branch and bound on bounds of the other seats' counts ({search.nodes} node(s), "
                  f"{search.evaluations} evaluations of the other {players - 1} seats{_runs(search)}), from the best of "
@@ -197,6 +195,16 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
     stable = any(f.strategy.draws == best.draws for f in found)
     return (concept, text_of(best), ev, -ev, how + ("; an equilibrium too" if stable else
                                                   "; not an equilibrium: a seat gains by leaving it"))
+
+
+def _proved(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
+            progress: Callable[[str], None] | None, prove: common_search.Proof, spread: proof_apart.Spread | None
+            ) -> tuple[Strategy, Fraction, common_search.CommonSearch]:
+    """The proof run as ``prove`` says, or, kept in a checkpoint with ``spread``, searched apart."""
+    if prove.checkpoint is not None and spread is not None:
+        return proof_apart.best_common(counter, players, pay, start, prove.checkpoint, spread, progress)
+    return common_search.best_common(counter, players, pay, start, progress, apart=prove.apart,
+                                     checkpoint=prove.checkpoint)
 
 
 def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strategy) -> tuple[Strategy, Fraction]:
@@ -213,15 +221,15 @@ def _kept(counter: SeatCounter, players: int, pay: Fraction, path: Path) -> bool
     return Checkpoint(path, common_search.problem(counter.rules, players, pay)).load() is not None
 
 
-def _where(path: Path) -> str:
-    """Where a proof kept in ``path`` comes from: resumed, or read finished (by this version of the search or
-    another)."""
+def _where(path: Path, apart: bool = False) -> str:
+    """Where a proof kept in ``path`` comes from: resumed (``apart``: its open boxes searched on a cluster), or
+    read finished (by this version of the search or another)."""
     from .proof_checkpoint import Checkpoint
 
     kept = Checkpoint(path, {})
     state = kept.read()
     if state is None or not state[2].done:
-        return f"resumed from the checkpoint {path.name}"
+        return f"resumed from the checkpoint {path.name}" + (", its open boxes searched apart" if apart else "")
     by = "" if kept.proven_here() else ", proven by an earlier version of the search"
     return f"read from the finished checkpoint {path.name}{by}"
 
@@ -284,11 +292,11 @@ def edge_section(counter: SeatCounter, pay: Fraction, max_players: int,
 
 def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool, max_players: int,
              progress: Callable[[str], None] | None = None, prove: common_search.Proof | None = None,
-             by_composition: bool = False) -> list[Section]:
+             by_composition: bool = False, spread: proof_apart.Spread | None = None) -> list[Section]:
     """Edge by seats filled (1 to ``max_players``), every equilibrium, every common strategy of the family, and
     best replies. Past ``SEAT_GAME_MAX_PLAYERS`` seats the cooperative row is the best of the family, not
     searched further, unless ``by_composition`` or ``prove`` asks for the search at any size (``prove`` proving
-    it, as it says)."""
+    it, as it says; one kept in a checkpoint searched on ``spread`` when given)."""
     family = by_totals() if exhaustive else thresholds()
     section, found = equilibrium_section(counter, players, pay, progress)
     edge = edge_section(counter, pay, max_players, progress, found, players)
@@ -305,7 +313,7 @@ def sections(counter: SeatCounter, players: int, pay: Fraction, exhaustive: bool
     assert best is not None
     family_text = "every strategy by two-card total (256)" if exhaustive else "draw on 0 to t, t = -1..7 (9)"
     if players <= SEAT_GAME_MAX_PLAYERS or by_composition or prove is not None:
-        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove)
+        row = cooperative_row(counter, players, pay, best[0], family_text, found, progress, prove, spread)
     else:
         s, ev = best
         stable = any(f.strategy.draws == s.draws for f in found)

@@ -1,0 +1,139 @@
+"""A proof kept in a checkpoint and searched apart: begun here and finished on a "cluster" (each job sent
+through pickle, the results given back out of order), it ends on the best strategy of one run, which
+test_common_search checks against every strategy of the shoe; lost midway, the file holds the boxes still
+out, and a run here finishes it; a worker running other code refuses its box."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_common_search import without_pairs
+from test_proof_checkpoint import NEVER, PAY, SHOE, _stopped_after
+from test_seat_search import _counter
+
+from oddscalc.cli import main
+from oddscalc.games import common_search, proof_apart, seat_game
+from oddscalc.games.proof_apart import Signed, Spread
+from oddscalc.games.proof_checkpoint import Checkpoint, State
+from oddscalc.games.shoe import Shoe
+from oddscalc.protocol import OptionError
+
+
+class Lost(Exception):
+    """The cluster went away."""
+
+
+def _state(path: Path) -> State:
+    kept = Checkpoint(path, {}).read()
+    assert kept is not None
+    return kept[2]
+
+
+def _backwards(sent: list[int], lose_after: int | None = None
+               ) -> Callable[[Callable[[Signed], Any], Sequence[Signed]], Iterator[tuple[int, Any]]]:
+    """A stream that runs the jobs as workers would (through pickle), the last first, and loses the cluster
+    once ``lose_after`` results in all have come back."""
+    given = [0]
+
+    def stream(fn: Callable[[Signed], Any], jobs: Sequence[Signed]) -> Iterator[tuple[int, Any]]:
+        sent.append(len(jobs))
+        for i in reversed(range(len(jobs))):
+            if given[0] == lose_after:
+                raise Lost
+            given[0] += 1
+            yield i, fn(pickle.loads(pickle.dumps(jobs[i])))
+
+    return stream
+
+
+def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    without_pairs(monkeypatch)
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    whole, ev, search = common_search.best_common(counter, 3, PAY, NEVER)
+    assert search.nodes == 7 and whole.draws
+    path = tmp_path / "proof.json"
+    _stopped_after(counter, path, 3)
+    before = _state(path)
+    assert before.open and before.nodes == 3
+    sent: list[int] = []
+    said: list[str] = []
+    best, ev_apart, apart = proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent), 2),
+                                                    said.append)
+    assert (best.draws, ev_apart) == (whole.draws, ev)
+    assert sum(sent) >= 2 and any(s.startswith("best common strategy apart: ") for s in said)
+    after = _state(path)
+    assert after.done and after.best == search.best and after.runs == 2 and after.nodes == apart.nodes >= 4
+    assert after.evaluations == apart.evaluations > before.evaluations
+    r = CliRunner().invoke(main, ["proof", str(path)])
+    assert r.exit_code == 0 and "| proven by | this version of the search |" in r.output, r.output
+    again = proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent := []), 2))
+    assert (again[0].draws, again[1], again[2].nodes) == (whole.draws, ev, after.nodes) and not sent  # read only
+
+
+def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Begun apart from nothing, the cluster lost after two pieces of work came back: the file holds what is left,
+    and a run here finishes the proof on the same best (its tallies adding both runs')."""
+    without_pairs(monkeypatch)
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    whole, ev, _ = common_search.best_common(counter, 3, PAY, NEVER)
+    path = tmp_path / "proof.json"
+    sent: list[int] = []
+    with pytest.raises(Lost):
+        proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent, lose_after=2), 3))
+    lost = _state(path)
+    assert len(sent) >= 1 and lost.open and 0 < lost.left < 1 and lost.runs == 1 and lost.nodes >= 1
+    best, ev_here, here = common_search.best_common(counter, 3, PAY, NEVER, checkpoint=path)
+    assert (best.draws, ev_here) == (whole.draws, ev) and here.runs == 2 and here.nodes > lost.nodes
+    assert _state(path).done
+
+
+def test_the_seats_row_says_a_resumed_proof_was_searched_apart(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    without_pairs(monkeypatch)
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    whole, ev, _ = common_search.best_common(counter, 3, PAY, NEVER)
+    path = tmp_path / "proof.json"
+    _stopped_after(counter, path, 2)
+    row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [], prove=common_search.Proof(checkpoint=path),
+                                    spread=Spread(_backwards([]), 2))
+    assert row[1:3] == (seat_game.text_of(whole), ev)
+    assert isinstance(row[4], str) and "resumed from the checkpoint proof.json, its open boxes searched apart" in row[4]
+
+
+def test_a_worker_running_other_code_refuses_its_box(tmp_path: Path) -> None:
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    search = common_search.CommonSearch(counter, 3, PAY)
+    job = (counter.rules, counter.game, 3, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))
+    with pytest.raises(OptionError, match="another version of oddscalc's search"):
+        proof_apart.searched(("0" * 64, job))
+    error = pickle.loads(pickle.dumps(OptionError("x")))  # what a worker raises reaches the client as itself
+    assert isinstance(error, OptionError) and str(error) == "x"
+
+
+@pytest.mark.deep
+def test_the_seats_command_keeps_a_proof_searched_on_a_local_cluster(tmp_path: Path) -> None:
+    """One deck, three seats: the proof kept in a checkpoint and searched on a two-worker LocalCluster ends
+    on the best common strategy the run here proves, and the file says it is proven."""
+    path = tmp_path / "proof.json"
+    runner = CliRunner()
+    args = ["seats", "house-baccarat", "--decks", "1", "--players", "3", "--prove-common", "--format", "json"]
+    here = runner.invoke(main, args)
+    there = runner.invoke(main, [*args, "--checkpoint", str(path), "--scheduler", "local", "--workers", "2"])
+    assert here.exit_code == 0 and there.exit_code == 0, there.output
+
+    def cooperative(out: str) -> list[tuple[object, object]]:
+        rows = json.loads(out)["sections"]["seat_equilibria"]["rows"]
+        return [(r["strategy"], r["ev"]) for r in rows if str(r["concept"]).startswith("cooperative")]
+
+    assert cooperative(here.output) == cooperative(there.output) != []
+    state = _state(path)
+    assert state.done and Fraction(state.best[0]) > 0
