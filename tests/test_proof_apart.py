@@ -5,6 +5,7 @@ out, and a run here finishes it; a worker running other code refuses its box."""
 
 from __future__ import annotations
 
+import functools
 import json
 import pickle
 from collections.abc import Callable, Iterator, Sequence
@@ -20,6 +21,7 @@ from test_seat_search import _counter
 
 from oddscalc.cli import main
 from oddscalc.games import common_search, proof_apart, seat_game
+from oddscalc.games.house_baccarat import Strategy
 from oddscalc.games.proof_apart import Signed, Spread
 from oddscalc.games.proof_checkpoint import Checkpoint, State
 from oddscalc.games.shoe import Shoe
@@ -53,14 +55,25 @@ def _backwards(sent: list[int], lose_after: int | None = None
     return stream
 
 
+@functools.cache
+def _one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]]]:
+    """The proof in one run here, without a checkpoint: its best strategy, EV and best met."""
+    with pytest.MonkeyPatch.context() as m:
+        without_pairs(m)
+        whole, ev, search = common_search.best_common(_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
+    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
+    return whole, ev, search.best
+
+
 def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped here after 3 nodes, finished apart (the seats report's row saying how), then only read."""
+    whole, ev, met = _one_run()
     without_pairs(monkeypatch)
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
-    whole, ev, search = common_search.best_common(counter, 3, PAY, NEVER)
-    assert search.nodes == 7 and whole.draws
     path = tmp_path / "proof.json"
     _stopped_after(counter, path, 3)
+    assert seat_game._where(path, apart=True) == "resumed from the checkpoint proof.json, its open boxes searched apart"
     before = _state(path)
     assert before.open and before.nodes == 3
     sent: list[int] = []
@@ -70,7 +83,7 @@ def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
     assert (best.draws, ev_apart) == (whole.draws, ev)
     assert sum(sent) >= 2 and any(s.startswith("best common strategy apart: ") for s in said)
     after = _state(path)
-    assert after.done and after.best == search.best and after.runs == 2 and after.nodes == apart.nodes >= 4
+    assert after.done and after.best == met and after.runs == 2 and after.nodes == apart.nodes >= 4
     assert after.evaluations == apart.evaluations > before.evaluations
     r = CliRunner().invoke(main, ["proof", str(path)])
     assert r.exit_code == 0 and "| proven by | this version of the search |" in r.output, r.output
@@ -82,9 +95,9 @@ def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: 
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Begun apart from nothing, the cluster lost after two pieces of work came back: the file holds what is left,
     and a run here finishes the proof on the same best (its tallies adding both runs')."""
+    whole, ev, _ = _one_run()
     without_pairs(monkeypatch)
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
-    whole, ev, _ = common_search.best_common(counter, 3, PAY, NEVER)
     path = tmp_path / "proof.json"
     sent: list[int] = []
     with pytest.raises(Lost):
@@ -94,19 +107,6 @@ def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: 
     best, ev_here, here = common_search.best_common(counter, 3, PAY, NEVER, checkpoint=path)
     assert (best.draws, ev_here) == (whole.draws, ev) and here.runs == 2 and here.nodes > lost.nodes
     assert _state(path).done
-
-
-def test_the_seats_row_says_a_resumed_proof_was_searched_apart(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
-    whole, ev, _ = common_search.best_common(counter, 3, PAY, NEVER)
-    path = tmp_path / "proof.json"
-    _stopped_after(counter, path, 2)
-    row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [], prove=common_search.Proof(checkpoint=path),
-                                    spread=Spread(_backwards([]), 2))
-    assert row[1:3] == (seat_game.text_of(whole), ev)
-    assert isinstance(row[4], str) and "resumed from the checkpoint proof.json, its open boxes searched apart" in row[4]
 
 
 def test_a_worker_running_other_code_refuses_its_box(tmp_path: Path) -> None:
