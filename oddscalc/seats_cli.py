@@ -33,16 +33,17 @@ if TYPE_CHECKING:
     from .games.proof_checkpoint import State
 
 
-def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | None,
-           kept: bool) -> tuple[Apart | None, Spread | None]:
+def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | None, kept: bool,
+           proving: bool = True) -> tuple[Apart | None, Spread | None]:
     """Where the proof of the best common strategy searches its boxes: a cluster (a few boxes per worker; for a
-    proof ``kept`` in a checkpoint, each box's result as it comes back), or here when none is named."""
+    proof ``kept`` in a checkpoint, each box's result as it comes back), or here when none is named (or nothing
+    is ``proving``)."""
     from . import cluster
     from .games.common_search import Apart
     from .games.proof_apart import Spread
 
     where = cluster.address(scheduler)
-    if where is None:
+    if where is None or not proving:
         return None, None
     c = stack.enter_context(cluster.client(where, workers))
     if kept:
@@ -214,7 +215,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                               f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         with contextlib.ExitStack() as stack:
-            apart, streamed = _apart(stack, scheduler, workers, checkpoint is not None) if prove_common else (None, None)
+            apart, streamed = _apart(stack, scheduler, workers, checkpoint is not None, prove_common)
             proof = Proof(apart, checkpoint) if prove_common else None
             try:
                 found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
