@@ -5,9 +5,9 @@ out, and a run here finishes it; a worker running other code refuses its box."""
 
 from __future__ import annotations
 
-import functools
 import json
 import pickle
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -16,20 +16,27 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from test_common_search import without_pairs
-from test_proof_checkpoint import NEVER, PAY, SHOE, _stopped_after
+from test_proof_checkpoint import NEVER, PAY, SHOE, _stopped_after, one_run
 from test_seat_search import _counter
 
 from oddscalc.cli import main
 from oddscalc.games import common_search, proof_apart, seat_game
-from oddscalc.games.house_baccarat import Strategy
 from oddscalc.games.proof_apart import Signed, Spread
-from oddscalc.games.proof_checkpoint import Checkpoint, State
+from oddscalc.games.proof_checkpoint import SEARCH, Checkpoint, State
 from oddscalc.games.shoe import Shoe
 from oddscalc.protocol import OptionError
+from oddscalc.replay import code_digest
 
 
 class Lost(Exception):
     """The cluster went away."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's jobs on a worker of its own: one keeps its search from job to job, and these tests' searches
+    differ (some without the pair bound)."""
+    monkeypatch.setattr(proof_apart, "_here", threading.local())
 
 
 def _state(path: Path) -> State:
@@ -55,20 +62,10 @@ def _backwards(sent: list[int], lose_after: int | None = None
     return stream
 
 
-@functools.cache
-def _one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]]]:
-    """The proof in one run here, without a checkpoint: its best strategy, EV and best met."""
-    with pytest.MonkeyPatch.context() as m:
-        without_pairs(m)
-        whole, ev, search = common_search.best_common(_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
-    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
-    return whole, ev, search.best
-
-
 def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped here after 3 nodes, finished apart (the seats report's row saying how), then only read."""
-    whole, ev, met = _one_run()
+    whole, ev, met = one_run()[:3]
     without_pairs(monkeypatch)
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
@@ -95,7 +92,7 @@ def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: 
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Begun apart from nothing, the cluster lost after two pieces of work came back: the file holds what is left,
     and a run here finishes the proof on the same best (its tallies adding both runs')."""
-    whole, ev, _ = _one_run()
+    whole, ev, _ = one_run()[:3]
     without_pairs(monkeypatch)
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
@@ -109,12 +106,35 @@ def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: 
     assert _state(path).done
 
 
-def test_a_worker_running_other_code_refuses_its_box(tmp_path: Path) -> None:
+def test_jobs_of_a_node_each_end_on_the_same_best(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Begun apart from nothing, every job stopped after one node (its time used up at once) and what it left
+    sent out again in the next round: the proof ends on one run's best, the file saying so."""
+    whole, ev, met = one_run()[:3]
+    without_pairs(monkeypatch)
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    path = tmp_path / "proof.json"
+    sent: list[int] = []
+    said: list[str] = []
+    best, ev_apart, apart = proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent), 1, 0.0),
+                                                    said.append)
+    assert (best.draws, ev_apart) == (whole.draws, ev)
+    assert len(sent) > 2 and apart.nodes >= sum(sent)  # a round per depth, each job a node at least
+    assert said[-1].endswith(" 0.0000% of the strategies open")
+    after = _state(path)
+    assert after.done and after.best == met and after.nodes == apart.nodes
+
+
+def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path) -> None:
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
     search = common_search.CommonSearch(counter, 3, PAY)
     job = (counter.rules, counter.game, 3, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))
+    digest = code_digest(SEARCH)
+    first = proof_apart.worked((digest, job, 0.0))
+    again = proof_apart.worked(pickle.loads(pickle.dumps((digest, job, 0.0))))
+    assert first[2] == again[2] == 1 and first[0] == again[0] != []  # one node, its halves
+    assert again[3] == 0 < first[3]  # the box's ends counted once on this worker
     with pytest.raises(OptionError, match="another version of oddscalc's search"):
-        proof_apart.searched(("0" * 64, job))
+        proof_apart.worked(("0" * 64, job, 0.0))
     error = pickle.loads(pickle.dumps(OptionError("x")))  # what a worker raises reaches the client as itself
     assert isinstance(error, OptionError) and str(error) == "x"
 

@@ -3,15 +3,16 @@ here stopped, on a cluster, its file rewritten as each piece of work comes back.
 
 Counting argument. A checkpoint's best strategy met and open boxes hold all that is left of a proof
 (``proof_checkpoint``): every strategy outside them was dropped because it cannot beat the best met. So
-the boxes may be searched in any order and anywhere. While there are fewer than a few per worker, every
-open box is settled as one node on the cluster (``CommonSearch.settle``) and replaced by the halves it
-leaves; then each box is searched depth first on a worker (``common_search``). Each goes out with the best
-met at the time; what its worker drops cannot beat that, which is no better than the best met when it
-comes back. So a node back is replaced by its halves, a box back leaves the open boxes, its best is
-offered, and the file is rewritten: at every moment it holds what is left. A run lost on the way (the
-scheduler, the network) loses only the work then out, whose boxes the file still holds: a run here or
-on a cluster goes on from it. Each job carries the digest of the search code the proof is kept by, and a
-worker that runs other code refuses it, so a proof finished apart is still one version's.
+the boxes may be searched in any order and anywhere. The open boxes go out in rounds, each with the best
+met at the time, and a worker searches its box depth first (``CommonSearch.settle`` at every node, as
+``common_search`` does) for a while: one node while there are fewer than a few boxes per worker, else
+until ``Spread.seconds`` have passed; it gives back the boxes its search left open. What it dropped
+cannot beat the best it was sent, which is no better than the best met when it comes back. So a box back
+is replaced by what it left, its best is offered, and the file is rewritten: at every moment it holds
+what is left. A run lost on the way (the scheduler, the network) loses only the work then out, at most
+``seconds`` of each worker's, whose boxes the file still holds: a run here or on a cluster goes on from
+it. Each job carries the digest of the search code the proof is kept by, and a worker that runs other
+code refuses it, so a proof finished apart is still one version's.
 
 The tree differs from one run's (the boxes are settled in another order, each from the best met when it
 was sent), so the nodes and evaluations do too; the best common strategy does not, unless two tie.
@@ -19,6 +20,7 @@ was sent), so the nodes and evaluations do too; the best common strategy does no
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -30,24 +32,26 @@ from ..cache import Store
 from ..protocol import OptionError
 from ..replay import code_digest
 from . import common_search
-from .common_search import CommonSearch, Found, Job
+from .common_search import Anchors, CommonSearch, Job
 from .house_baccarat import COMPOSITIONS, SeatCounter, Strategy, round_total
 from .proof_checkpoint import SEARCH, Box, Checkpoint, State
 from .seat_search import Draws, strategy_of
 
-Signed = tuple[str, Job]  # a box's job, with the digest of the search code the proof is kept by
-Settled = tuple[list[Box], tuple[int, Draws], int, int]  # a node's halves, the best met, nodes, evaluations
+Signed = tuple[str, Job, float]  # a box's job, the digest of the search code the proof is kept by, its seconds
+Worked = tuple[list[Box], tuple[int, Draws], int, int]  # the boxes left open, the best met, nodes, evaluations
 Stream = Callable[[Callable[[Signed], Any], Sequence[Signed]], Iterator[tuple[int, Any]]]
+SECONDS = 600.0  # a job's work before it gives back what is left: what a lost cluster costs each worker at most
 
 
 @dataclass(frozen=True)
 class Spread:
     """Where a kept proof's boxes go: ``stream`` (a cluster's, ``cluster.streamer``) runs the jobs and gives each
-    result with its index as it comes back; the boxes are settled a node each until at least ``boxes`` are
-    open."""
+    result with its index as it comes back; while fewer than ``boxes`` are open each job settles one node, then
+    each searches its box for ``seconds`` and gives back what is left."""
 
     stream: Stream
     boxes: int
+    seconds: float = SECONDS
 
 
 def _checked(digest: str) -> None:
@@ -56,28 +60,46 @@ def _checked(digest: str) -> None:
                           "kept by; install the same version on every worker")
 
 
-def searched(job: Signed) -> Found:
-    """On a worker: one box searched depth first, if this worker runs the search code the proof is kept by."""
-    _checked(job[0])
-    return common_search._subtree(job[1])
+_here = threading.local()
 
 
-def settled(job: Signed) -> Settled:
-    """On a worker: one node of a box, if this worker runs the search code the proof is kept by: the halves it
-    leaves (none when nothing in the box beats the best met), the best met, the nodes, the evaluations."""
-    _checked(job[0])
-    rules, game, players, pay, by_levels, low, high, best = job[1]
-    search = common_search.CommonSearch(SeatCounter(rules, Store(None), game), players, pay, by_levels=by_levels)
+def _search(job: Job) -> CommonSearch:
+    """This worker thread's search for the job's problem, kept from its last job: with it the other seats'
+    counts it evaluated, so that a box's halves coming back to it do not evaluate their ends again."""
+    rules, game, players, pay, by_levels = job[:5]
+    problem = (rules, type(game), players, pay, by_levels)  # the game object is stateless: its class names it
+    kept: tuple[tuple[Any, ...], CommonSearch] | None = getattr(_here, "kept", None)
+    if kept is None or kept[0] != problem:
+        search = common_search.CommonSearch(SeatCounter(rules, Store(None), game), players, pay, by_levels=by_levels)
+        kept = problem, search
+        _here.kept = kept
+    return kept[1]
+
+
+def worked(job: Signed) -> Worked:
+    """On a worker: one box searched depth first from the best met it was sent with, a node at least and then
+    until its seconds have passed, if this worker runs the search code the proof is kept by: the boxes left
+    open (none once the box is searched), the best met, the nodes, the evaluations."""
+    digest, box, seconds = job
+    _checked(digest)
+    search = _search(box)
+    low, high, best = box[5:]
     search.best = best
-    halves = [(lo, hi) for lo, hi, _ in search.settle(low, high)]
-    return halves, search.best, search.nodes, search.evaluations
+    search.nodes = search.evaluations = 0
+    open_: list[tuple[Draws, Draws, Anchors | None]] = [(low, high, None)]
+    end = time.monotonic() + seconds
+    while open_:
+        open_ += search.settle(*open_.pop())[::-1]
+        if time.monotonic() >= end:
+            break
+    return [(lo, hi) for lo, hi, _ in open_], search.best, search.nodes, search.evaluations
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, checkpoint: Path, spread: Spread,
                 progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, CommonSearch]:
     """``common_search.best_common`` with both a checkpoint and a cluster: the proof kept in ``checkpoint``
     (begun from ``start`` when the file does not exist yet) searched by ``spread``, the file rewritten as each
-    node and each box comes back. A finished proof is read, not searched."""
+    box comes back. A finished proof is read, not searched."""
     kept = Checkpoint(checkpoint, common_search.problem(counter.rules, players, pay))
     state = kept.load()
     if state is not None and state.done:
@@ -103,32 +125,27 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     save(boxes)
     digest = code_digest(SEARCH)
 
-    def sent(box: Box) -> Signed:
-        return digest, (counter.rules, counter.game, players, pay, bool(search.by_levels), *box, search.best)
+    def sent(box: Box, seconds: float) -> Signed:
+        return digest, (counter.rules, counter.game, players, pay, bool(search.by_levels), *box, search.best), seconds
 
-    def back(best: tuple[int, Draws], nodes: int, evaluations: int) -> None:
-        search.offer(best[1], best[0])
-        search.nodes += nodes
-        search.evaluations += evaluations
+    def share(open_: Sequence[Box]) -> float:
+        return sum(1 << len(high - low) for low, high in open_) / (1 << len(search.dealt))
 
-    while boxes and len(boxes) < spread.boxes:  # too few to keep the workers busy: one node of each, apart
-        out, halves = dict(enumerate(boxes)), []
-        for i, (more, *found) in spread.stream(settled, [sent(b) for b in boxes]):
-            back(*found)
+    while boxes:  # a round: every open box out, each with the best met now
+        seconds = 0.0 if len(boxes) < spread.boxes else spread.seconds  # too few for the workers: a node each
+        out, left = dict(enumerate(boxes)), list[Box]()
+        for i, (more, best, nodes, evaluations) in spread.stream(worked, [sent(b, seconds) for b in boxes]):
+            search.offer(best[1], best[0])
+            search.nodes += nodes
+            search.evaluations += evaluations
             del out[i]
-            halves += more
-            save([*out.values(), *halves])
-        boxes = halves
-        if progress is not None:
-            progress(f"best common strategy apart: {len(boxes)} boxes open, {search.nodes} nodes")
-    out = dict(enumerate(boxes))
-    for i, found in spread.stream(searched, [sent(b) for b in boxes]):
-        back(*found)
-        del out[i]
-        save(list(out.values()))
-        if progress is not None:
-            progress(f"best common strategy apart: {len(boxes) - len(out)} of {len(boxes)} boxes searched, "
-                     f"{search.nodes} nodes, {search.evaluations} evaluations")
+            left += more
+            save([*out.values(), *left])
+            if progress is not None:
+                progress(f"best common strategy apart: {len(boxes) - len(out)} of {len(boxes)} boxes back, "
+                         f"{search.nodes} nodes, {search.evaluations} evaluations, "
+                         f"{share([*out.values(), *left]):.4%} of the strategies open")
+        boxes = left
     value, drawn = search.best
     total = round_total(counter.rules.shoe, players, counter.rules.infinite)
     return strategy_of(drawn, "best common"), Fraction(value, total * pay.denominator), search
