@@ -219,7 +219,8 @@ def _brute_infinite(red: list[int], players: int, rules: TableRules,
 
 
 @pytest.mark.parametrize("players,ranks", [(1, {"K": 2, "A": 1, "3": 1, "5": 1, "7": 1, "9": 1}),
-                                           (2, {"K": 2, "3": 1, "5": 1, "8": 1})])
+                                           pytest.param(2, {"K": 2, "3": 1, "5": 1, "8": 1},
+                                                        marks=pytest.mark.deep)])  # a second seat: larger
 def test_infinite_shoe_equals_brute_force(players: int, ranks: dict[str, int]) -> None:
     shoe = Shoe.from_ranks(ranks)
     red, size = shoe.reduced()

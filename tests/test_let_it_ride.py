@@ -51,7 +51,7 @@ def with_rules(table: Table, **rules: object) -> Table:
 
 @pytest.mark.parametrize("deck,min_rank,ride_on_zero", [
     (reduced_deck("8", 3), 8, False),
-    (reduced_deck("8", 3), 9, True),
+    pytest.param(reduced_deck("8", 3), 9, True, marks=pytest.mark.deep),  # the deck above, other rules
     (Deck((0, 1, 2, 3, 11, 12), 3), 11, False),  # wheel straights and a high minimum
 ])
 def test_fast_path_equals_brute_force(deck: Deck, min_rank: int, ride_on_zero: bool, standard: Table) -> None:

@@ -10,6 +10,7 @@ from fractions import Fraction
 from functools import cache
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from oddscalc import partners
@@ -97,11 +98,15 @@ def test_every_situation_counted_gives_the_game_to_the_unit_for_the_ordinary_pla
     game = main_wager(rt, PAYS, settle_counts(rt, PAYS, closest=False)).expected_value
     assert ex.ev(ex.ordinary) == game and ex.ev(ex.seen) > game
     assert sum(map(sum, ex.seen)) == sum(map(sum, ex.ordinary)) == partners.situations(15, 1)
+    r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "8:3"])
+    assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output
+
+
+@pytest.mark.deep  # the same count as the test above, through the command
+def test_the_exact_collusion_command_reports_every_situation() -> None:
     r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "T:3", "--format", "json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["sections"]["partners_seen_exact"]["rows"][0]["deals"] == 3783780
-    r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "8:3"])
-    assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output
 
 
 def test_a_deck_too_small_for_the_hands_is_refused() -> None:

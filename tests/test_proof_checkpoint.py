@@ -4,6 +4,7 @@ with a message naming the file (the seats command exiting 4, without a traceback
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -19,7 +20,7 @@ from oddscalc import replay
 from oddscalc.cli import main
 from oddscalc.games import proof_checkpoint
 from oddscalc.games.common_search import best_common
-from oddscalc.games.house_baccarat import SeatCounter
+from oddscalc.games.house_baccarat import SeatCounter, Strategy
 from oddscalc.games.proof_checkpoint import Checkpoint, CheckpointError
 from oddscalc.games.seat_search import strategy_of
 from oddscalc.games.shoe import Shoe
@@ -45,14 +46,24 @@ def _stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
         best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
 
 
+@functools.cache
+def one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
+    """The proof in one run here, without a checkpoint (shared by the tests of a proof kept and resumed): its best
+    strategy, EV, best met and nodes."""
+    with pytest.MonkeyPatch.context() as m:
+        without_pairs(m)
+        whole, ev, search = best_common(_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
+    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
+    return whole, ev, search.best, search.nodes
+
+
 def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.games import common_search, seat_game
 
     without_pairs(monkeypatch)
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
-    whole, ev, search = best_common(counter, 3, PAY, NEVER)
-    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
+    whole, ev, _, nodes = one_run()
     path = tmp_path / "proof.json"
     left = []
     for stop in (3, 6):  # stopped, resumed and stopped again
@@ -70,9 +81,9 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     assert 1 > left[0] > left[1] > 0  # the open boxes hold fewer strategies as the proof goes on
     again, ev_again, resumed = best_common(counter, 3, PAY, NEVER, checkpoint=path)
     assert (again.draws, ev_again) == (whole.draws, ev)
-    assert resumed.nodes == search.nodes and resumed.runs == 3
+    assert resumed.nodes == nodes and resumed.runs == 3
     done, ev_done, kept = best_common(counter, 3, PAY, NEVER, checkpoint=path)  # finished: read, not searched
-    assert (done.draws, ev_done, kept.nodes, kept.runs) == (whole.draws, ev, search.nodes, 3)
+    assert (done.draws, ev_done, kept.nodes, kept.runs) == (whole.draws, ev, nodes, 3)
     assert kept.evaluations == resumed.evaluations
     said = CliRunner().invoke(main, ["proof", str(path)])
     assert said.exit_code == 0 and "| state | proven: no box left open |" in said.output, said.output
@@ -82,7 +93,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     with monkeypatch.context() as m:  # the search changed since: a finished proof is still read, not searched
         m.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)
         read, ev_read, kept = best_common(counter, 3, PAY, NEVER, checkpoint=path)
-        assert (read.draws, ev_read, kept.nodes) == (whole.draws, ev, search.nodes)
+        assert (read.draws, ev_read, kept.nodes) == (whole.draws, ev, nodes)
         assert not Checkpoint(path, {}).proven_here()
         with pytest.raises(CheckpointError, match="another version"):  # one under way is not resumed
             best_common(counter, 3, PAY, NEVER, checkpoint=tmp_path / "again.json")

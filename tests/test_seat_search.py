@@ -113,6 +113,7 @@ def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small
     assert row[2] == ev and "the bounds' search agrees" in str(row[4])
 
 
+@pytest.mark.deep  # the small case is the suite's: against every strategy of a small shoe, above
 def test_the_best_common_strategy_of_two_seats_on_eight_decks(sessions: Callable[[str], Session]) -> None:
     s = sessions("house-baccarat")  # the run's store: the seats command's test counts the same strategies
     counter = s.counts(s.resolve("seed", RunOptions(decks=8, players=2)))
