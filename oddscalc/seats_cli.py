@@ -274,6 +274,7 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
         f"| best met | {text_of(strategy_of(state.best[1], 'best met'))} |",
         f"| its EV per seat | {ev} ({float(ev):+.4%}) |",
         f"| strategies still open | {float(state.left):.6%} of 2^{state.compositions} |",
+        f"| open boxes, by compositions still free | {_sizes(state)} |",
         f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
         f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
         f"| last written | {_written(checkpoint)} |",  # a run under way writes after every node
@@ -282,6 +283,16 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
     if with_bound:
         lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
     click.echo("\n".join(lines))
+
+
+def _sizes(state: State) -> str:
+    """Each open box's free compositions, largest first: a box of k holds 2^k strategies, and the largest says
+    more of the work left than the share open does (a box not yet begun may hold a quarter of them)."""
+    sizes = sorted((len(high - low) for low, high in state.open), reverse=True)
+    if not sizes:
+        return "none"
+    shown = ", ".join(map(str, sizes[:12]))
+    return shown if len(sizes) <= 12 else f"{shown} and {len(sizes) - 12:,} more"
 
 
 def _written(path: Path) -> str:

@@ -75,6 +75,8 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
         said = CliRunner().invoke(main, ["proof", str(path)])
         assert said.exit_code == 0 and f"| nodes, evaluations | {stop}," in said.output, said.output
         assert "box(es) open" in said.output and "| this code resumes it | yes |" in said.output
+        sizes = sorted((len(high - low) for low, high in kept_state[2].open), reverse=True)
+        assert f"| open boxes, by compositions still free | {', '.join(map(str, sizes))} |" in said.output
         assert "| last written | 20" in said.output and " UTC |" in said.output  # is a run still going?
         if stop == 6:
             (tmp_path / "again.json").write_bytes(path.read_bytes())
@@ -89,6 +91,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     assert said.exit_code == 0 and "| state | proven: no box left open |" in said.output, said.output
     assert f"| its EV per seat | {ev} (" in said.output and "| strategies still open | 0.000000% of 2^" in said.output
     assert "| proven by | this version of the search |" in said.output
+    assert "| open boxes, by compositions still free | none |" in said.output
     proved_by = code_digest(proof_checkpoint.SEARCH)[:16]
     with monkeypatch.context() as m:  # the search changed since: a finished proof is still read, not searched
         m.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)
@@ -237,3 +240,12 @@ def test_a_checkpoint_behind_a_symbolic_link_is_kept_through_it(tmp_path: Path) 
     link.symlink_to("proofs/real.json")
     assert _usable(link, rules, 3) == Path(os.path.realpath(tmp_path)) / "proofs" / "real.json" and link.is_symlink()
     assert _usable(None, rules, 3) is None
+
+
+def test_the_proof_command_lists_the_largest_open_boxes_first() -> None:
+    from oddscalc.games.proof_checkpoint import State
+    from oddscalc.seats_cli import _sizes
+
+    boxes = tuple((frozenset(range(k % 2)), frozenset(range(k + k % 2))) for k in range(20))  # k free
+    state = State((0, frozenset()), boxes, 20, 40, 1.0, 1, 44)
+    assert _sizes(state) == "19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8 and 8 more"
