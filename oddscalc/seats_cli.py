@@ -237,8 +237,8 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
 @click.argument("checkpoint", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--bound", "with_bound", is_flag=True,
               help="Also bound what the proof has not yet settled: no common strategy gives more than the best "
-                   "met or the most an open box can give (two evaluations of the other seats per open box: "
-                   "minutes with six seats on 8 decks).")
+                   "met or the most an open box can give (two evaluations of the other seats per open box and "
+                   "per round of compositions its bounds fix: minutes with six seats on 8 decks).")
 @table_option
 @click.option("--decks", type=click.IntRange(1, 10_000),
               help="With --bound, the decks the proof was run with (default: its shoe's, when whole decks).")

@@ -4,6 +4,7 @@ search stopped after each node against the best of every strategy, on a small sh
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
@@ -15,10 +16,10 @@ from test_seat_search import _counter
 from oddscalc.analysis import Session
 from oddscalc.cli import main
 from oddscalc.games.common_search import Anchors, CommonSearch, problem
-from oddscalc.games.house_baccarat import HouseBaccaratRules, SeatCounter
+from oddscalc.games.house_baccarat import COMPOSITIONS, HouseBaccaratRules, SeatCounter, seat_ev
 from oddscalc.games.proof_bound import bound, box_bound
 from oddscalc.games.proof_checkpoint import Checkpoint, State
-from oddscalc.games.seat_search import Draws
+from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 
@@ -31,14 +32,16 @@ def test_a_box_bound_is_at_least_every_strategy_in_the_box() -> None:
     value = _every_value(3, SMALL, PAY)
     search = CommonSearch(_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
     dealt = sorted(search.dealt)
-    loose = 0
+    loose = exact = 0
     for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt)),
                       (frozenset(), frozenset(dealt[1:])), (frozenset(dealt[2:3]), frozenset(dealt[:4]))]:
         most = max(value[s] for s in _box(low, high))
         b = box_bound(search, low, high)
         assert b >= most
         loose += b > most
+        exact += b == most
     assert loose  # a bound, not the maximum read off every strategy
+    assert exact  # where the bounds fix every composition but the best's, the bound is the best's value
 
 
 def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,7 +71,8 @@ def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(monke
 def test_the_proof_command_bounds_a_checkpoint_of_a_table(tmp_path: Path) -> None:
     """Two seats on 8 decks, a proof that has settled nothing yet (one box: every strategy): the interval holds
     the best common strategy, draw on 0-2 at +7.5999% per seat, which the exact two-seat model proves (the
-    seats command's row). A shoe other than the proof's is refused."""
+    seats command's row); the compositions the bounds fix leave that strategy alone in the box, so the upper
+    end is its EV exactly. A shoe other than the proof's is refused."""
     session = Session("house-baccarat")
     rules = session.resolve("seed", RunOptions(decks=8, players=2))
     counter = session.counts(rules)
@@ -79,9 +83,11 @@ def test_the_proof_command_bounds_a_checkpoint_of_a_table(tmp_path: Path) -> Non
         State((search.value(frozenset()), frozenset()), ((frozenset(), search.dealt),), 0, 1, 0.0, 1))
     r = CliRunner().invoke(main, ["proof", str(path), "--bound"])
     assert r.exit_code == 0, r.output
-    said = re.search(r"lies between ([-+][\d.]+)% and ([-+][\d.]+)%", r.output)
-    assert said is not None
-    low, high = (float(x) / 100 for x in said.groups())
-    assert low < 0.075999 < high and "| 1 | 44 | 0 |" in r.output
+    said = re.search(r"more than \| (\d+/\d+) \(.*lies between ([-+][\d.]+)% and ([-+][\d.]+)%", r.output)
+    assert said is not None and "| 1 | 44 | 0 |" in r.output
+    upper = Fraction(said.group(1))
+    assert float(said.group(2)) / 100 < 0.075999 < upper
+    d02 = strategy_of(frozenset(i for i, (u, w) in enumerate(COMPOSITIONS) if (u + w) % 10 <= 2), "draw-0-2")
+    assert upper == seat_ev(counter.seat(2, d02), d02, rules.pay)  # what the box's bounds fix leaves it alone
     r = CliRunner().invoke(main, ["proof", str(path), "--bound", "--decks", "6"])
     assert r.exit_code == 4 and "a proof of another table or shoe" in r.output and "Traceback" not in r.output

@@ -9,9 +9,13 @@ the best met. So the best of all 2^44 is the best met, or a strategy of an open 
 The most V takes on a box is bounded as a node of the search bounds it, from the two evaluations at its ends
 (``CommonSearch.increments``): V(L) plus every free composition's greatest increment, V(H) less every
 least one, and the maximum of the quadratic (``CommonSearch.quadratic``), whichever is lowest. Each is at
-least every strategy's value in the box, so the interval holds the best common strategy's exact value
-whatever the rest of the proof finds; it narrows as the proof closes boxes, to the best met when none is
-left. Reading a checkpoint's interval costs two evaluations of the other seats per open box.
+least every strategy's value in the box. A composition whose least increment over the box is positive is
+drawn on by every strategy of the box that gives its most (else drawing on it too would give more), and
+one whose greatest is negative is stood on: the box's most is then that of the smaller box they leave,
+bounded again from its own ends until nothing more is fixed, and the least of these bounds is kept. So the
+interval holds the best common strategy's exact value whatever the rest of the proof finds; it narrows as
+the proof closes boxes, to the best met when none is left. Reading a checkpoint's interval costs two
+evaluations of the other seats per open box and per round of fixing.
 """
 
 from __future__ import annotations
@@ -34,14 +38,23 @@ class Bound:
 
 def box_bound(search: CommonSearch, low: Draws, high: Draws) -> int:
     """A number no less than V(S) for every strategy S that draws on ``low`` and stands outside ``high``."""
-    # settle's first bound, written again: settle also fixes compositions and drops boxes against the best met,
-    # and moving this into common_search would change the code every proof under way is checkpointed against
-    v_low, v_high, bounds, used = search.increments(low, high)
-    top = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
-              v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
-    if search.quadratic_bound and bounds:
-        top = min(top, search.quadratic(low, high, used, v_low, v_high)[0])
-    return top
+    # settle's bounds, written again without the best met: settle also drops boxes and fixes compositions against
+    # it, and moving this into common_search would change the code every proof under way is checkpointed against
+    top: int | None = None
+    while True:
+        v_low, v_high, bounds, used = search.increments(low, high)
+        here = min(v_low + sum(max(0, hi) for _, hi in bounds.values()),
+                   v_high + sum(max(0, -lo) for lo, _ in bounds.values()))
+        if search.quadratic_bound and bounds:
+            here = min(here, search.quadratic(low, high, used, v_low, v_high)[0])
+        top = here if top is None else min(top, here)
+        # every strategy of the box gains by drawing on these and by standing on those, so each of its best does:
+        # the box's most is its sub-box's, bounded again from that sub-box's own ends
+        draw = frozenset(i for i, (lo, _) in bounds.items() if lo > 0)
+        stand = frozenset(i for i, (_, hi) in bounds.items() if hi < 0)
+        if not draw and not stand:
+            return top
+        low, high = low | draw, high - stand
 
 
 def bound(search: CommonSearch, best: int, boxes: Sequence[tuple[Draws, Draws]],
