@@ -40,6 +40,7 @@ def _boxes(seed: int, count: int) -> list[tuple[int, Draws, Draws]]:
     return out
 
 
+@pytest.mark.deep  # four seats on a deck; the pairs' bounds below are the suite's
 def test_the_anchors_hold_what_a_composition_takes_and_are_exact_with_every_term() -> None:
     """Three other seats on one deck: d_i(L) = A(L + i) - A(L) lies between the bounds read off L's evaluation,
     and d_i(H - i) = A(H) - A(H - i) under the one read off H's, for one to three terms; with all three (every

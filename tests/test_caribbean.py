@@ -151,6 +151,7 @@ def test_symmetry_on_equals_symmetry_off(small_counts: RaiseTable) -> None:
         assert (a == b).all(), name
 
 
+@pytest.mark.deep  # the full deck's larger case of the reduced decks' brute force above
 def test_full_deck_counts_match_brute_force_on_random_hands() -> None:
     rng = random.Random(20261130)
     ht = hand_table(FULL_DECK)

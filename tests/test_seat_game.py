@@ -109,6 +109,7 @@ def test_the_seats_command() -> None:
     assert "| cooperative: the best common strategy of all 2^44 | draw on 0, 1, 2 | +7.5999% |" in r.output
 
 
+@pytest.mark.deep  # 8 decks; the infinite shoe's small cases are test_house_baccarat's
 def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: Callable[[str], Session],
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.games import seat_game
@@ -119,6 +120,7 @@ def test_edge_by_seats_beyond_the_finite_limit_is_on_an_infinite_shoe(sessions: 
     assert edge.records()[0]["ev"] == Fraction(317_218_834_208, 2_789_284_751_955)  # one seat, unchanged
 
 
+@pytest.mark.deep  # the command past its sizes, end to end: the same rows as the test below, run as sections
 def test_past_the_cooperative_search_the_seats_command_gives_the_family_and_replies(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.games import seat_game

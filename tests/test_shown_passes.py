@@ -75,6 +75,7 @@ def test_six_seats_played_blind_in_passes_are_the_hidden_game(narrow: list[int])
     assert narrow == [4, 2]
 
 
+@pytest.mark.deep  # seven seats; the passes' small case is below
 def test_seven_seats_count_the_same_in_one_pass_and_in_many(monkeypatch: pytest.MonkeyPatch) -> None:
     # seat 3 of seven has two seats before it and four after; the hidden game's count of seven seats takes
     # half a minute even on a small shoe, so the reports check it (every seat blind) and the test does not
