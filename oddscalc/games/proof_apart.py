@@ -70,9 +70,8 @@ def _search(job: Job) -> CommonSearch:
     problem = (rules, type(game), players, pay, by_levels)  # the game object is stateless: its class names it
     kept: tuple[tuple[Any, ...], CommonSearch] | None = getattr(_here, "kept", None)
     if kept is None or kept[0] != problem:
-        search = common_search.CommonSearch(SeatCounter(rules, Store(None), game), players, pay, by_levels=by_levels)
-        kept = problem, search
-        _here.kept = kept
+        kept = _here.kept = problem, common_search.CommonSearch(SeatCounter(rules, Store(None), game), players, pay,
+                                                                by_levels=by_levels)
     return kept[1]
 
 
@@ -117,19 +116,18 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
         boxes = list(state.open)
     began, before = time.perf_counter(), search.seconds
 
-    def save(open_: Sequence[Box]) -> None:
+    def save(open_: Sequence[Box]) -> State:
         search.seconds = before + time.perf_counter() - began
-        kept.save(State(search.best, tuple(open_), search.nodes, search.evaluations, search.seconds, search.runs,
-                        len(search.dealt)))
+        state = State(search.best, tuple(open_), search.nodes, search.evaluations, search.seconds, search.runs,
+                      len(search.dealt))
+        kept.save(state)
+        return state
 
     save(boxes)
     digest = code_digest(SEARCH)
 
     def sent(box: Box, seconds: float) -> Signed:
         return digest, (counter.rules, counter.game, players, pay, bool(search.by_levels), *box, search.best), seconds
-
-    def share(open_: Sequence[Box]) -> float:
-        return sum(1 << len(high - low) for low, high in open_) / (1 << len(search.dealt))
 
     while boxes:  # a round: every open box out, each with the best met now
         seconds = 0.0 if len(boxes) < spread.boxes else spread.seconds  # too few for the workers: a node each
@@ -140,11 +138,11 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
             search.evaluations += evaluations
             del out[i]
             left += more
-            save([*out.values(), *left])
+            saved = save([*out.values(), *left])
             if progress is not None:
                 progress(f"best common strategy apart: {len(boxes) - len(out)} of {len(boxes)} boxes back, "
                          f"{search.nodes} nodes, {search.evaluations} evaluations, "
-                         f"{share([*out.values(), *left]):.4%} of the strategies open")
+                         f"{float(saved.left):.4%} of the strategies open")
         boxes = left
     value, drawn = search.best
     total = round_total(counter.rules.shoe, players, counter.rules.infinite)
