@@ -10,6 +10,8 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+import numba
+import pytest
 from click.testing import CliRunner
 
 from oddscalc import flash
@@ -111,6 +113,14 @@ def _known(deck: Deck, k: int) -> tuple[Fraction, int]:
 
 
 def test_two_dealer_cards_seen_against_a_brute_force() -> None:
+    seen = flash.two_cards(DECK, "ace-king", PAYS)
+    assert (seen.ev, seen.total) == _known(DECK, 2)
+
+
+@pytest.mark.deep  # the suite runs one numba thread per worker (make test): here the sweep is split across threads
+def test_two_dealer_cards_seen_by_every_thread_against_a_brute_force() -> None:
+    if numba.get_num_threads() < 2:
+        pytest.skip("one numba thread: nothing to split")
     seen = flash.two_cards(DECK, "ace-king", PAYS)
     assert (seen.ev, seen.total) == _known(DECK, 2)
 

@@ -50,7 +50,7 @@ def with_rules(table: Table, **rules: object) -> Table:
 
 
 @pytest.mark.parametrize("deck,min_rank,ride_on_zero", [
-    (reduced_deck("8", 3), 8, False),
+    pytest.param(reduced_deck("8", 3), 8, False, marks=pytest.mark.deep),  # the wheel case below is the suite's
     pytest.param(reduced_deck("8", 3), 9, True, marks=pytest.mark.deep),  # the deck above, other rules
     (Deck((0, 1, 2, 3, 11, 12), 3), 11, False),  # wheel straights and a high minimum
 ])

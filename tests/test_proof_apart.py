@@ -62,6 +62,7 @@ def _backwards(sent: list[int], lose_after: int | None = None
     return stream
 
 
+@pytest.mark.deep  # the apart search in parts is the suite's: a node's jobs (below), a cluster lost midway
 def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped here after 3 nodes, finished apart (the seats report's row saying how), then only read."""
@@ -88,6 +89,7 @@ def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
     assert (again[0].draws, again[1], again[2].nodes) == (whole.draws, ev, after.nodes) and not sent  # read only
 
 
+@pytest.mark.deep  # a stopped run's file resumed here is the suite's (test_proof_checkpoint)
 def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Begun apart from nothing, the cluster lost after two pieces of work came back: the file holds what is left,

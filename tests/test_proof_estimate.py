@@ -95,6 +95,7 @@ def test_walks_from_a_proofs_open_boxes_give_what_is_left_of_it_exactly() -> Non
     assert tried >= 3
 
 
+@pytest.mark.deep  # a search run to compare with; the walks' arithmetic is checked exactly above
 def test_walks_of_a_small_shoes_search_estimate_its_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Three seats on a small shoe, from the best common strategy: the tree is a root and its two halves,
     which every walk sees whole."""

@@ -70,6 +70,7 @@ def test_the_seats_command_gives_its_figures_exactly_as_data(sessions: Callable[
     assert r.exit_code == 0 and ",common_strategies,5,ev,95314360201/1303772344875,'+7.3107%" in r.output
 
 
+@pytest.mark.deep  # 8 decks; one deck is the suite's (above)
 def test_two_seats_on_eight_decks_and_the_cooperative_strategy(sessions: Callable[[str], Session]) -> None:
     counter = _counter(sessions, 8)
     found = {f.strategy.totals() and tuple(f.strategy.totals() or ()): f.ev

@@ -161,6 +161,7 @@ def test_joining_halves_modulo_primes_at_the_extremes() -> None:
         assert got[q].tolist() == [(int(h) * 2**k + int(lo)) % p for h, lo in zip(high, low, strict=True)]
 
 
+@pytest.mark.deep  # the suite's two-seat case: test_turn_order's equilibrium replying best at every sight
 def test_the_equilibria_reply_best_at_every_sight() -> None:
     start = Strategy.by_totals("draw-0-3", range(4))
     found = ss.equilibria(SMALL, 3, SHEET_TABLEAU, "never", PAY, [start, Strategy("draw-0-3 again", start.draws)])
@@ -184,6 +185,7 @@ def test_sitting_out_is_counted() -> None:
     assert sum(counts[SIT_OUT].ravel()) > 0 and sum(counts[WIN].ravel()) > 0 and sum(counts[LOSS].ravel()) > 0
 
 
+@pytest.mark.deep  # the blind game equal to the hidden one is the suite's (test_playing_blind_is_the_hidden_game)
 def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> None:
     s = Strategy.by_totals("draw-0-4", range(5))
     hidden = hb.seat_counts(SMALL, 3, s, SHEET_TABLEAU, "never", False)
