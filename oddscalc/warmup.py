@@ -61,6 +61,10 @@ def baccarat() -> None:
         pair = rng.integers(-9, 9, (n, n))
         pair = np.triu(pair, 1) + np.triu(pair, 1).T
         most(rng.integers(-9, 9, n), pair, None)
+    from .games.shown_sums import join
+
+    halves = np.arange(4, dtype=np.int64)  # the join of exact halves modulo primes, which 8-deck tables reach
+    join(halves, halves, np.array([(1 << 27) + 29], dtype=np.int64), np.array([2], dtype=np.int64))
     small = Shoe.from_ranks({"3": 7, "9": 5, "7": 7})
     for seats, k in ((3, 1), (5, 2)):  # one seat on a side, and the seats after stacked over the seats before
         shown_seats.seat_counts(small, [Late.blind(s)] * seats, k, SHEET_TABLEAU, "never")
