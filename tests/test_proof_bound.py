@@ -68,6 +68,7 @@ def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(monke
     assert search.best[0] == truth
 
 
+@pytest.mark.deep  # 8 decks; the bound on a small shoe's boxes and a stopped proof is the suite's (above)
 def test_the_proof_command_bounds_a_checkpoint_of_a_table(tmp_path: Path) -> None:
     """Two seats on 8 decks, a proof that has settled nothing yet (one box: every strategy): the interval holds
     the best common strategy, draw on 0-2 at +7.5999% per seat, which the exact two-seat model proves (the

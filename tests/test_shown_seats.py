@@ -119,7 +119,7 @@ def _exact_four() -> list[np.ndarray]:
     return [ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never") for k in range(4)]
 
 
-@pytest.mark.parametrize("exact_below", [0, 10**6])
+@pytest.mark.parametrize("exact_below", [pytest.param(0, marks=pytest.mark.deep), 10**6])  # 10**6 joins residues too
 def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch, exact_below: int) -> None:
     plays, exact = FOUR, _exact_four()
     assert all(sum(e[WIN].ravel()) > 0 for e in exact)
