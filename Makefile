@@ -24,7 +24,7 @@ report: setup
 # one pytest worker per core (pytest-xdist): the suite is mostly single-threaded Python
 PYTEST := $(BIN)/python -m pytest -q -n auto --dist worksteal
 # and one numba thread per worker: the workers fill the cores already, and the parallel kernels' threads
-# competing with the other worker cost the suite a sixth of its time (178 s against 148 s, paused proof).
+# competing with the other worker cost the suite a sixth of its time (178 s against 148 s here).
 # The deep checks keep every thread, so the kernels' work split across threads is checked there.
 test: setup
 	NUMBA_NUM_THREADS=1 $(PYTEST) -m "not deep"

@@ -112,14 +112,10 @@ def _known(deck: Deck, k: int) -> tuple[Fraction, int]:
     return total / n, n
 
 
-def test_two_dealer_cards_seen_against_a_brute_force() -> None:
-    seen = flash.two_cards(DECK, "ace-king", PAYS)
-    assert (seen.ev, seen.total) == _known(DECK, 2)
-
-
-@pytest.mark.deep  # the suite runs one numba thread per worker (make test): here the sweep is split across threads
-def test_two_dealer_cards_seen_by_every_thread_against_a_brute_force() -> None:
-    if numba.get_num_threads() < 2:
+# make test runs one numba thread per worker; the deep checks keep every thread, and split the sweep across them
+@pytest.mark.parametrize("split", [False, pytest.param(True, marks=pytest.mark.deep)], ids=["suite", "threads"])
+def test_two_dealer_cards_seen_against_a_brute_force(split: bool) -> None:
+    if split and numba.get_num_threads() < 2:
         pytest.skip("one numba thread: nothing to split")
     seen = flash.two_cards(DECK, "ace-king", PAYS)
     assert (seen.ev, seen.total) == _known(DECK, 2)
