@@ -20,12 +20,13 @@ from oddscalc.analysis import Session
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, parse_cards, rank_of, reduced_deck
 from oddscalc.catalog import load_table, resolve_table
-from oddscalc.games import dealer_counts, dealer_sweep
+from oddscalc.games import dealer_counts, dealer_sweep, raise_table
 from oddscalc.games.caribbean import (
     Caribbean,
     RaisePays,
     dealer_counts_of,
     main_wager,
+    pay_list,
     qualifier_strength,
     settle_counts,
 )
@@ -287,6 +288,41 @@ def test_huge_pays_that_move_the_strategy_equal_brute_force(small_counts: RaiseT
     w = main_wager(small_counts, odd, settle_counts(small_counts, odd, "optimal"))
     brute = _brute(SMALL, (HandClass.HIGH_CARD, (12, 11)), "optimal", odd)
     assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(brute)
+
+
+@pytest.mark.parametrize("pays", [PAYS, PAYS.model_copy(update={"flush": Fraction(9, 2), "high_card": Fraction(3)}),
+                                  PAYS.model_copy(update={c.value: Fraction(1000) for c in HAND_CLASSES})],
+                         ids=["us", "odd", "huge"])  # huge: every hand that can win raises, the closest cannot win
+def test_closest_decisions_are_the_nearest_ties_of_every_deal(small_counts: RaiseTable, pays: RaisePays) -> None:
+    # raise EV - fold EV of every player hand and up card played out, against the count stage's closest ones
+    by_class = pay_list(pays)
+    near = [gap for _, _, gap in raise_table.closest(small_counts, by_class, raise_table.SHORTLIST)]
+    table = {c: Fraction(getattr(pays, c.value)) for c in HAND_CLASSES}
+    every = set()
+    for cls, _, _, win_event, _, outcome in _deals(SMALL, (HandClass.HIGH_CARD, (12, 11))):
+        n = sum(outcome.values())
+        gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * table[cls]) - 3 * outcome["dealer_wins"]
+        every.add(Fraction(gain + n, n))
+    assert [abs(g) for g in near] == sorted(abs(g) for g in near) and set(near) <= every
+    assert abs(near[0]) == min(abs(g) for g in every)
+    assert {g for g in every if abs(g) < abs(near[-1])} <= set(near)
+
+
+def _plain_shortlist(counts: np.ndarray, perm: np.ndarray, holes: int) -> list[tuple[int, int]]:
+    nu = counts.shape[1]
+    free = sorted((abs(4 * int(c[0]) + 3 * int(c[2]) - 2 * holes), r * nu + u)
+                  for r in range(len(counts)) for u, c in enumerate(counts[r]) if c[1] == 0)
+    return [(f // nu, list(perm[f // nu]).index(f % nu)) for _, f in free[:raise_table.SHORTLIST]]
+
+
+@pytest.mark.parametrize("rows", [0, 2, 300])
+def test_shortlist_is_the_plain_sort_of_every_slot_without_a_win(rows: int) -> None:
+    rng = np.random.default_rng(rows)
+    counts = rng.integers(0, 4, size=(rows, 9, 3)).astype(np.int32)  # few values: many ties at the cut
+    perm = np.array([rng.permutation(9) for _ in range(rows)], dtype=np.int8).reshape(rows, 9)
+    got = raise_table._shortlist(counts, perm, 5)
+    assert got.shape == (min(raise_table.SHORTLIST, int((counts[:, :, 1] == 0).sum())), 2)
+    assert [tuple(x) for x in got.tolist()] == _plain_shortlist(counts, perm, 5)
 
 
 @functools.cache
