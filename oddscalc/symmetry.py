@@ -21,6 +21,8 @@ cards that is 5,649,150 classes covering ``C(52, 5) * 47 = 122,151,120`` pairs.
 from __future__ import annotations
 
 import functools
+import itertools
+import math
 from collections.abc import Sequence
 from math import comb
 
@@ -160,10 +162,25 @@ def _suit_classes_full(
 ) -> tuple[NDArray[np.int8], NDArray[np.int64], NDArray[np.uint64], NDArray[np.int64]]:
     """reps, weights, sorted packed keys, sorted suit values ``(m, n_suits)``."""
     _check_k(k, deck)
-    keys, weights = np.unique(_pack(_sort_desc(_suit_values(k, deck))), return_counts=True)
-    vals = _unpack(keys, deck.n_suits)
+    # each class has one hand whose suit values already fall from suit to suit, its canonical one: keep those
+    # (134,459 of C(52, 5)) instead of sorting every hand's masks and every hand's key
+    cols = _suit_values(k, deck)
+    canon = np.ones(len(cols[0]), dtype=np.bool_)
+    for high, low in itertools.pairwise(cols):
+        canon &= high >= low
+    cols = [c[canon] for c in cols]
+    keys = _pack(cols)
+    order = np.argsort(keys)
+    keys = keys[order]
+    vals = np.stack([c[order] for c in cols], axis=1).astype(np.int64)
+    # the class's hands are the suits' arrangements of its masks: n_suits! over the orders of equal masks
+    run = np.ones(len(keys), dtype=np.int64)
+    orders = np.ones(len(keys), dtype=np.int64)
+    for i in range(1, deck.n_suits):
+        run = np.where(vals[:, i] == vals[:, i - 1], run + 1, 1)
+        orders *= run
+    weights = math.factorial(deck.n_suits) // orders
     reps = _masks_to_cards(vals & ((1 << _PC_SHIFT) - 1), k)
-    weights = weights.astype(np.int64)
     for arr in (reps, weights, keys, vals):
         arr.flags.writeable = False
     return reps, weights, keys, vals
