@@ -22,7 +22,7 @@ from oddscalc.games.house_baccarat import (
     solve,
     strategy_sections,
 )
-from oddscalc.games.seat_game import edge_section, text_of
+from oddscalc.games.seat_game import edge_section, reply_sections, text_of
 from oddscalc.games.seats import NATURAL
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import Section
@@ -166,3 +166,20 @@ def test_the_edge_by_seats_filled_against_every_deal() -> None:
         for u, w in COMPOSITIONS:
             kept = int(everyone.matrix[u, w])
             assert sum(p.units[(a, b, kept)] - p.units[(a, b, 1 - kept)] for a, b in _both(u, w)) >= 0
+
+
+def test_one_seats_reply_to_the_others_against_every_deal() -> None:
+    """``seats --others``: the seat playing along and replying best, each EV from the deals of nine cards."""
+    ranks = list("A23567QK9")
+    counter = _counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
+    r = counter.rules
+    rules = TableRules.model_validate({"house_tableau": r.house_tableau, "house_draws_when_all_stand": r.all_stand})
+    others = _test_strategy()
+    rows = reply_sections(counter, 2, r.pay, others)[0].rows
+    p = Played(brute_two(ranks, rules, others), r.pay)
+    best = Strategy.of("best", _matrix({(u, w) for u, w in COMPOSITIONS if p.draws(_both(u, w))}))
+    assert rows[1][1:4] == (text_of(others), p.play(others.matrix), -p.play(others.matrix))
+    assert rows[2][1:4] == (text_of(best), p.play(best.matrix), -p.play(best.matrix))
+    assert p.play(best.matrix) > p.play(others.matrix)  # the stated play is not its own best reply here
+    everyone = solve(counter, 2, r.pay, "optimal").strategy
+    assert rows[0][1:3] == (text_of(everyone), Played(brute_two(ranks, rules, everyone), r.pay).play(everyone.matrix))
