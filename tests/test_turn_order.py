@@ -3,6 +3,7 @@ every ordered nine cards, playing blind as the hidden game, and the equilibrium'
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from fractions import Fraction
@@ -22,6 +23,11 @@ RANKS = list("AA3567QK9")
 SMALL = Shoe.from_ranks(dict(Counter(RANKS)))
 
 
+@functools.cache
+def _orders(vals: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    return frozenset(itertools.permutations(vals))
+
+
 def _brute(first: Strategy, second: to.Late) -> tuple[Fraction, Fraction]:
     """Every ordered deal of nine cards: each seat two, the house two, in turn; then the first seat's third
     card face up, the second seat's, the house's."""
@@ -30,7 +36,7 @@ def _brute(first: Strategy, second: to.Late) -> tuple[Fraction, Fraction]:
     n = 0
     # every ordering of the nine values once: each stands for the same 2! x 2! orders of the cards (the two
     # aces, and the queen and king both worth 0), so the plain average over card orders is the same
-    for v in set(itertools.permutations(vals)):
+    for v in _orders(tuple(vals)):
         a1, a2, h1, b1, b2, h2 = v[:6]
         t1, t2, h = (a1 + b1) % 10, (a2 + b2) % 10, (h1 + h2) % 10
         n += 1
@@ -83,6 +89,17 @@ def test_the_equilibrium_replies_best_at_every_sight() -> None:
         m = p.first.matrix.copy()
         m[u, w] = m[w, u] = not m[u, w]
         assert to.early_ev(early, Strategy.of("changed", m), Fraction(1), total) <= p.ev_first
+
+
+def test_the_report_rows_against_a_plain_deal_of_every_ordered_nine_cards() -> None:
+    """The turn_order section: each equilibrium's EVs, and the hidden game's played blind, from the deals."""
+    hidden = Strategy.by_totals("draw-0-3", range(4))
+    rows = to.sections(SMALL, SHEET_TABLEAU, "never", Fraction(1), hidden, [hidden])[0].rows
+    found = to.equilibria(SMALL, SHEET_TABLEAU, "never", Fraction(1), [hidden])
+    assert len(rows) == len(found) + 1
+    for row, (first, second) in zip(rows, [*((p.first, p.second) for p in found), (hidden, to.Late.blind(hidden))]):
+        ev_first, ev_second = _brute(first, second)
+        assert row[1:5] == (to.plays_text(first.matrix), ev_first, ev_second, (ev_first + ev_second) / 2)
 
 
 def test_third_cards_shown_in_the_commands(tmp_path: Path) -> None:
