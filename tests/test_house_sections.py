@@ -22,7 +22,7 @@ from oddscalc.games.house_baccarat import (
     solve,
     strategy_sections,
 )
-from oddscalc.games.seat_game import edge_section, reply_sections, text_of
+from oddscalc.games.seat_game import edge_section, reply_sections, sections, text_of, thresholds
 from oddscalc.games.seats import NATURAL
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import Section
@@ -183,3 +183,26 @@ def test_one_seats_reply_to_the_others_against_every_deal() -> None:
     assert p.play(best.matrix) > p.play(others.matrix)  # the stated play is not its own best reply here
     everyone = solve(counter, 2, r.pay, "optimal").strategy
     assert rows[0][1:3] == (text_of(everyone), Played(brute_two(ranks, rules, everyone), r.pay).play(everyone.matrix))
+
+
+@pytest.mark.deep  # nine brute forces of every deal of nine cards, about 12 s
+def test_the_seats_commands_common_strategies_and_best_replies_against_every_deal() -> None:
+    """``seats house-baccarat``: every seat playing each threshold strategy (its EV, whether it is its own best
+    reply) and one seat's best reply to the others playing it, from the deals of nine cards."""
+    ranks = list("A23567QK9")
+    counter = _counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
+    r = counter.rules
+    rules = TableRules.model_validate({"house_tableau": r.house_tableau, "house_draws_when_all_stand": r.all_stand})
+    got = {s.id: s for s in sections(counter, 2, r.pay, exhaustive=False, max_players=2)}
+    common, replies = [], []
+    for s in thresholds():
+        p = Played(brute_two(ranks, rules, s), r.pay)
+        ev = p.play(s.matrix)
+        own = all(sum(p.units[(a, b, int(s.matrix[u, w]))] - p.units[(a, b, 1 - int(s.matrix[u, w]))]
+                      for a, b in _both(u, w)) >= 0 for u, w in COMPOSITIONS)
+        common.append((s.name, text_of(s), ev, -ev, "yes" if own else "no"))
+        best = Strategy.of("best", _matrix({(u, w) for u, w in COMPOSITIONS if p.draws(_both(u, w))}))
+        replies.append((s.name, text_of(best), p.play(best.matrix), -p.play(best.matrix)))
+    assert list(got["common_strategies"].rows) == common
+    assert list(got["best_replies"].rows) == replies
+    assert {row[4] for row in common} == {"yes", "no"}  # the shoe makes some of them equilibria, not all
