@@ -58,6 +58,23 @@ def _brute(deck: Deck, min_rank: int, seen: bool) -> Fraction:
     return total / deals
 
 
+def _rides(deck: Deck, min_rank: int) -> tuple[int, int, int, int]:
+    """With the partner's cards seen: the (three cards, partner's three) situations where bet 1 rides, and the
+    (four cards, partner's three) ones where bet 2 rides, each of how many, played as written."""
+    cards = set(deck.cards)
+    bet1 = bet1_of = bet2 = bet2_of = 0
+    for own in (3, 4):
+        for hand in itertools.combinations(sorted(cards), own):
+            for partner in itertools.combinations(sorted(cards - set(hand)), 3):
+                rest = sorted(cards - set(hand) - set(partner))
+                gain = sum(_value(hand + more, min_rank) for more in itertools.combinations(rest, 5 - own))
+                if own == 3:
+                    bet1, bet1_of = bet1 + (gain > 0), bet1_of + 1
+                else:
+                    bet2, bet2_of = bet2 + (gain > 0), bet2_of + 1
+    return bet1, bet1_of, bet2, bet2_of
+
+
 def test_the_partners_cards_seen_against_a_brute_force() -> None:
     deck = reduced_deck("T", 2)  # 10 cards: C(10,3) x C(7,3) x 4 x 3 = 50,400 deals
     king = 11  # a pair of kings or better pays: on ten cards a pair of tens would pay every hand
@@ -65,6 +82,7 @@ def test_the_partners_cards_seen_against_a_brute_force() -> None:
     assert p.ev == _brute(deck, king, seen=True)
     assert p.ev_unseen == _brute(deck, king, seen=False)  # dealt to a partner and never seen: the ordinary game
     assert p.ev > p.ev_unseen and 0 < p.bet1_rides < p.bet1_situations
+    assert (p.bet1_rides, p.bet1_situations, p.bet2_rides, p.bet2_situations) == _rides(deck, king)
 
 
 @pytest.mark.deep
