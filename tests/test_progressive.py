@@ -69,6 +69,12 @@ def test_the_return_is_linear_in_the_meter_and_its_rows_follow_the_meter_shown(s
     reset_row = _meter_row(at_reset, "reset")
     assert reset_row["return"] == 1 + at_reset.wager("jackpot").expected_value
     assert reset_row["house_edge"] == -at_reset.wager("jackpot").expected_value
+    for name, meter in (("reset", 10_000), ("2 x reset", 20_000), ("5 x reset", 50_000), ("10 x reset", 100_000),
+                        ("break-even meter", _break_even(100, 75, 50))):  # every row by hand, from the counts
+        back = Fraction(COUNTS["royal_flush"] * meter + COUNTS["straight_flush"] * Fraction(meter) / 10
+                        + 624 * 100 + 3_744 * 75 + 5_108 * 50, HANDS)
+        row = _meter_row(at_reset, name)
+        assert (row["meter"], row["return"], row["house_edge"]) == (meter, back, 1 - back), name
 
 
 def test_the_long_run_return_adds_the_contribution_and_the_reset(session: Session) -> None:
