@@ -37,6 +37,11 @@ def test_the_rule_sheets_caribbean_at_its_limits(sessions: Callable[[str], Sessi
     assert rows["one seat"]["probability"] == royal  # a raised royal flush always has the Jackpot's royal too
     assert rows["full table"]["top_net_win"] == 7 * rows["one seat"]["top_net_win"]
     assert rows["main"]["house_edge"] == main_w.element_of_risk
+    # the seat's two bets at once: its joint outcomes' mean is the sum of each wager's own (a second route)
+    jack_w = s.analyze("spain").wager("jackpot")
+    net = 100 * main_w.expected_value + Fraction(1, 2) * jack_w.expected_value
+    staked = 100 * main_w.average_stake + Fraction(1, 2) * jack_w.average_stake
+    assert rows["one seat"]["house_edge"] == -net / staked
 
 
 def test_a_cap_on_one_seat(sessions: Callable[[str], Session], tmp_path: Path) -> None:
