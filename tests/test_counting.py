@@ -52,6 +52,14 @@ def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Call
         assert sum(n * t for n, t in zip(fx.cards, tags)) == 0 and max(map(abs, tags)) <= 4
 
 
+@pytest.mark.deep  # about 0.8 s a rank
+@pytest.mark.parametrize("rank", range(1, 9))
+def test_every_other_ranks_removal_effect_against_a_recount(dragon: PuntoBancoRules, rank: int) -> None:
+    fx = counting.removal_effects(dragon)
+    depleted = _recount(counting._without(dragon.cards, rank), dragon)
+    assert {w: fx.base[w] + fx.effect[w][rank] for w in fx.wagers} == depleted
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_per_coup_ev_equals_a_full_recount_of_the_depleted_shoe(dragon: PuntoBancoRules, seed: int) -> None:
     rng = random.Random(seed)
