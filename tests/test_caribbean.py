@@ -79,6 +79,12 @@ def _deals(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]]) -> list[Dea
     return out
 
 
+def _raises_optimally(outcome: Counter[str], win_event: str, pay: Fraction) -> bool:
+    """Raising (antes won over the holes, per hole) beats folding's -1; an exact tie folds."""
+    gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]
+    return gain / Fraction(sum(outcome.values())) > -1
+
+
 def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: str,
            main: RaisePays | None = None) -> Counter[str]:
     """Every deal played as the rules read: each player hand raised or folded by the strategy."""
@@ -89,10 +95,7 @@ def _brute(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]], strategy: s
         n = sum(outcome.values())
         made = HAND_CLASSES.index(cls) <= 8
         if strategy == "optimal":
-            pay = pays[cls]
-            gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]
-            ev = gain / Fraction(n)
-            raise_ = ev > -1
+            raise_ = _raises_optimally(outcome, win_event, pays[cls])
         elif strategy == "rules-of-thumb":
             match = u in ranks
             raise_ = made or (is_ak and ((u <= 10 and match) or (u >= 11 and (10 in ranks or 9 in ranks))
@@ -218,6 +221,57 @@ def test_ace_king_chart_counts(full_us: Analysis) -> None:
     chart = full_us.section("ace_king_chart")
     shares = [x for r in chart.rows for x in r[1:] if x is not None]
     assert all(isinstance(x, Fraction) and 0 <= x <= 1 for x in shares) and any(0 < x < 1 for x in shares)  # type: ignore[operator]
+
+
+def _ak_chart_brute(pays: RaisePays) -> tuple[Counter[tuple[int, int]], Counter[tuple[int, int]]]:
+    """Ace-king deals on SMALL the optimal strategy raises, and every ace-king deal, by (the hand's third-highest
+    rank, the up card's rank): each hand and up card of ``_deals`` decided plainly, weighted by its holes."""
+    raised: Counter[tuple[int, int]] = Counter()
+    total: Counter[tuple[int, int]] = Counter()
+    for _, ranks, is_ak, win_event, u, outcome in _deals(SMALL, (HandClass.HIGH_CARD, (12, 11))):
+        if not is_ak:
+            continue
+        n = sum(outcome.values())
+        total[(ranks[2], u)] += n
+        if _raises_optimally(outcome, win_event, Fraction(pays.high_card)):
+            raised[(ranks[2], u)] += n
+    return raised, total
+
+
+@pytest.mark.parametrize("high_card", [Fraction(1), Fraction(5)], ids=["us", "high-card-5"])
+def test_ace_king_chart_equals_brute_force(small_counts: RaiseTable, high_card: Fraction) -> None:
+    # us: only AKQ rows are ever raised, some cells partly; 5:1 also raises AKJ on some up cards, AKQ on all of some
+    table = US if high_card == PAYS.high_card else with_pay(US, "main.high_card", high_card)
+    pays = table.model.pays.main  # type: ignore[attr-defined]
+    raised, total = _ak_chart_brute(pays)
+    thirds = sorted({t for t, _ in total}, reverse=True)
+    ups = sorted({u for _, u in total}, reverse=True)
+    assert thirds == [10, 9, 8] and ups == list(range(12, 5, -1))  # AKQ, AKJ, AKT against up cards A..8
+    # the printed chart: shares of deals raised, rows by third card and columns by up card, high first
+    a = Session("caribbean", RunOptions(deck=SMALL), Store(None)).analyze(table)
+    chart = a.section("ace_king_chart")
+    names = "23456789TJQKA"
+    assert [c.id for c in chart.columns] == ["hand", *(f"up_{names[u]}" for u in ups)]
+    expected = tuple((f"AK{names[t]}", *(Fraction(raised[(t, u)], total[(t, u)]) if total[(t, u)] else None
+                                          for u in ups)) for t in thirds)
+    assert chart.rows == expected
+    assert all(type(x) is Fraction for r in chart.rows for x in r[1:])
+    # and the counts behind the shares: the chart arrays, the note and the wager's extras
+    st = settle_counts(small_counts, pays)
+    assert {(t, u): int(st.ak_raised[t, u]) for t in range(13) for u in range(13) if st.ak_raised[t, u]} == {
+        k: v for k, v in raised.items() if v}
+    assert {(t, u): int(st.ak_total[t, u]) for t in range(13) for u in range(13) if st.ak_total[t, u]} == dict(total)
+    every, up = sum(total.values()), sum(raised.values())
+    # A, K and three of Q..8 (9 rank sets: not Q-J-T, a straight) in 2**5 - 2 suitings (not a flush), 9 up cards
+    assert every == 9 * (2**5 - 2) * 9 * math.comb(8, 4) == 170_100
+    assert chart.notes[0].startswith(f"Ace-king deals raised: {up:,} of {every:,} (")
+    assert chart.notes[0].endswith(f"; folded: {every - up:,}.")
+    extras = a.wager("main").extras
+    assert extras["ace_king_deals"] == every and extras["ace_king_deals_raised"] == up
+    # the case means something: the optimal decision differs across the chart and within cells
+    shares = [x for r in expected for x in r[1:]]
+    assert 0 in shares and any(isinstance(x, Fraction) and 0 < x < 1 for x in shares)
+    assert (1 in shares) == (high_card == 5)
 
 
 def test_spain_jackpot_exact(session: Session, full_us: Analysis) -> None:

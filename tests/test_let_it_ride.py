@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import math
+import tomllib
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -188,3 +190,40 @@ def test_five_card_bonus_on_the_final_hand(tmp_path: Path) -> None:
     full = Session("let-it-ride", RunOptions(brief=True), Store(None)).analyze(str(path)).wager("five_card_bonus")
     counts = {r.event: r.combinations for r in full.rows}
     assert counts["royal_flush"] == 4 and counts["three_of_a_kind"] == 54_912 and full.total_combinations == 2_598_960
+
+
+PAIR_OR_BETTER = {8: "tens", 9: "jacks", 11: "kings"}  # min_rank -> the rank's plural, as the row names it
+HAND_NAMES = {"royal_flush": "Royal flush", "straight_flush": "Straight flush", "four_of_a_kind": "Four of a kind",
+              "full_house": "Full house", "flush": "Flush", "straight": "Straight",
+              "three_of_a_kind": "Three of a kind", "two_pair": "Two pair"}
+
+
+@pytest.mark.parametrize("deck,min_pair,min_rank,ride_on_zero", [
+    (Deck((0, 1, 2, 3, 11, 12), 3), "kings", 11, False),  # no royal, no four of a kind: empty rows
+    (reduced_deck("8", 3), "tens", 8, False),
+    (reduced_deck("8", 3), "jacks", 9, True),  # zero-EV holdings ride
+])
+def test_return_by_hand_equals_brute_force(deck: Deck, min_pair: str, min_rank: int, ride_on_zero: bool,
+                                           standard: Table) -> None:
+    # every row of the section from every deal played plainly: its final hand and the bets then in play
+    table = with_rules(standard, min_pair=min_pair, ride_on_zero=ride_on_zero)
+    a = Session("let-it-ride", RunOptions(deck=deck, brief=True), Store(None)).analyze(table)
+    section = a.section("return_by_hand")
+    pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
+    plain = brute(deck, pays, min_rank, ride_on_zero)
+    printed = tomllib.loads(standard.path.read_text())["pays"]["main"]  # the pays as the table file writes them
+    expected = []
+    for name in (*HAND_NAMES, "pair", "loss"):
+        deals = sum(n for (k, _), n in plain.items() if k == name)
+        bets = sum(b * n for (k, b), n in plain.items() if k == name)
+        label = HAND_NAMES.get(name, f"Pair of {PAIR_OR_BETTER[min_rank]} or better" if name == "pair"
+                               else "Losing hand")
+        expected.append((label, printed[name] if name != "loss" else "loses", deals,
+                         Fraction(bets, deals) if deals else None))
+    assert [c.id for c in section.columns] == ["hand", "pays", "deals", "average_bets"]
+    assert list(section.rows) == expected
+    assert all(type(r[2]) is int and (r[3] is None or type(r[3]) is Fraction) for r in section.rows)
+    n = deck.size
+    assert sum(r[2] for r in expected) == math.comb(n, 3) * (n - 3) * (n - 4)  # every deal once
+    # the case means something: some rows hold no deal, and the bets in play differ between deals of one hand
+    assert any(r[3] is None for r in expected) and any(isinstance(r[3], Fraction) and 1 < r[3] < 3 for r in expected)
