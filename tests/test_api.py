@@ -34,8 +34,9 @@ def test_records_and_frames_carry_the_exact_values(sessions: Callable[[str], Ses
     assert frame.loc[frame["event"] == "pair", "combinations"].item() == 3744
     assert frame["return"].sum() == w.expected_value == Fraction(-392, 5525)
     section = a.section("return_by_hand").to_frame()
-    assert list(section.columns) == ["hand", "pays", "deals", "average_bets"]
+    assert list(section.columns) == ["hand", "pays", "deals", "average_bets", "return"]
     assert section["deals"].sum() == a.wager("main").total_combinations
+    assert section["return"].sum() == a.wager("main").expected_value  # exact Fractions in the frame too
     assert len(a.to_frame()) == sum(len(x.rows) for x in a.wagers)
 
 

@@ -213,15 +213,18 @@ def test_return_by_hand_equals_brute_force(deck: Deck, min_pair: str, min_rank: 
     plain = brute(deck, pays, min_rank, ride_on_zero)
     printed = tomllib.loads(standard.path.read_text())["pays"]["main"]  # the pays as the table file writes them
     expected = []
+    every = sum(plain.values())
     for name in (*HAND_NAMES, "pair", "loss"):
         deals = sum(n for (k, _), n in plain.items() if k == name)
         bets = sum(b * n for (k, b), n in plain.items() if k == name)
         label = HAND_NAMES.get(name, f"Pair of {PAIR_OR_BETTER[min_rank]} or better" if name == "pair"
                                else "Losing hand")
+        net = Fraction(bets) * (pays[HandClass(name)] if name != "loss" else -1)
         expected.append((label, printed[name] if name != "loss" else "loses", deals,
-                         Fraction(bets, deals) if deals else None))
-    assert [c.id for c in section.columns] == ["hand", "pays", "deals", "average_bets"]
+                         Fraction(bets, deals) if deals else None, net / every))
+    assert [c.id for c in section.columns] == ["hand", "pays", "deals", "average_bets", "return"]
     assert list(section.rows) == expected
+    assert sum(r[4] for r in expected) == a.wager("main").expected_value  # what the hands win adds up to the EV
     assert all(type(r[2]) is int and (r[3] is None or type(r[3]) is Fraction) for r in section.rows)
     n = deck.size
     assert sum(r[2] for r in expected) == math.comb(n, 3) * (n - 3) * (n - 4)  # every deal once

@@ -410,16 +410,21 @@ def five_card_bonus_wager(deck: Deck, bonus: FiveCardBonus) -> WagerResult:
 
 def _by_hand_section(sol: Solution, pays: Sequence[Fraction], min_rank: int) -> Section:
     rows: list[tuple[Cell, ...]] = []
+    every = sum(sol.tally.values())
     for k in range(CLASSES):
         deals = sum(sol.tally.get((k, b), 0) for b in (1, 2, 3))
         bets = sum(b * sol.tally.get((k, b), 0) for b in (1, 2, 3))
         name = (PAYING[k].label if k < 8 else f"Pair of {rank_name(min_rank, True)} or better" if k == 8
                 else "Losing hand")
-        rows.append((name, ratio_text(pays[k]) if k < 9 else "loses", deals, Fraction(bets, deals) if deals else None))
+        rows.append((name, ratio_text(pays[k]) if k < 9 else "loses", deals, Fraction(bets, deals) if deals else None,
+                     Fraction(bets * (pays[k] if k < 9 else -1), every)))
     return Section("return_by_hand", "Return by final hand",
                    (Column("hand", "Final hand"), Column("pays", "Pays"), Column("deals", "Deals", "int"),
-                    Column("average_bets", "Bets in play (average)", "decimal", 4)),
-                   tuple(rows))
+                    Column("average_bets", "Bets in play (average)", "decimal", 4),
+                    Column("return", "Net return per base bet", "signed_percent", 4)),
+                   tuple(rows),
+                   notes=("The net returns add up to the main wager's EV per base bet: what each final hand wins "
+                          "(its pay on every bet in play) or loses, over every deal.",))
 
 
 def _play_card(card: Card, counts: HoldingCounts, pays: Sequence[Fraction], optimal: Solution,
