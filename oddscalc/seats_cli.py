@@ -68,9 +68,18 @@ def _foreign(checkpoint: Path) -> None:
                           f"'{MAGIC}'); name the file a proof keeps its state in, or a new one")
 
 
-def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) -> Path | None:
+def _proof_options(prove_common: bool, checkpoint: Path | None, take_over: bool) -> None:
+    """Refuse a proof's options given without what they apply to."""
+    if checkpoint is not None and not prove_common:
+        raise OptionError("--checkpoint keeps the state of a proof: give it with --prove-common")
+    if take_over and checkpoint is None:
+        raise OptionError("--take-over goes on from a proof's checkpoint: give it with --checkpoint")
+
+
+def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, take_over: bool = False
+            ) -> Path | None:
     """The checkpoint file to keep the proof in (through a symbolic link, which stays); refuse one the proof
-    could not use now, not after the equilibria are counted."""
+    could not use now (another version's unless ``take_over``), not after the equilibria are counted."""
     from .games.common_search import problem
     from .games.proof_checkpoint import Checkpoint, CheckpointError
 
@@ -80,7 +89,7 @@ def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int) ->
     if checkpoint.is_symlink():
         checkpoint = Path(os.path.realpath(checkpoint))
     try:
-        Checkpoint(checkpoint, problem(rules, players, rules.pay)).load()
+        Checkpoint(checkpoint, problem(rules, players, rules.pay)).load(take_over)
     except CheckpointError as e:
         raise OptionError(str(e)) from None
     return checkpoint
@@ -142,8 +151,13 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
                    "node at most, and a resumed run skips the search by composition; with --scheduler, the open "
                    "boxes are searched on the cluster and the file rewritten as each comes back, so that a proof "
                    "begun here can be finished there and the other way round. A file of another problem or "
-                   "another version of the search is refused. `oddscalc proof FILE` tells where it stands; `make "
-                   "prove SEATS=N` keeps one in proofs/.")
+                   "another version of the search is refused (unless --take-over). `oddscalc proof FILE` tells "
+                   "where it stands; `make prove SEATS=N` keeps one in proofs/.")
+@click.option("--take-over", "take_over", is_flag=True,
+              help="With --checkpoint: go on from a proof under way that another version of the search wrote, once "
+                   "this version values its best met exactly as the file does. The file then names every version "
+                   "that worked on it, with its nodes and the share of strategies it left open: the boxes each "
+                   "closed stay that version's proof. `make prove` takes over.")
 @click.option("--by-composition", "by_composition", is_flag=True,
               help="From 6 seats, change the best common strategy of the family one composition at a time too "
                    "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
@@ -153,7 +167,8 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
 @fresh_option
 def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
           third_cards: str | None, others: str | None, prove_common: bool, checkpoint: Path | None,
-          by_composition: bool, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
+          take_over: bool, by_composition: bool, fmt: str, scheduler: str | None, workers: int | None,
+          fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the seats' sequential game."""
     from .games.common_search import Proof
@@ -163,14 +178,13 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     from .progress import Progress
     from .report.sections import render_sections
 
-    if checkpoint is not None and not prove_common:
-        raise OptionError("--checkpoint keeps the state of a proof: give it with --prove-common")
+    _proof_options(prove_common, checkpoint, take_over)
     session = open_session(game, decks=decks, players=players, fresh=fresh)
     rules = session.resolve(table_ref)
     shown = (third_cards or rules.third_cards) == "shown"
     if prove_common and shown:
         raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
-    checkpoint = _usable(checkpoint, rules, players)
+    checkpoint = _usable(checkpoint, rules, players, take_over)
     stated = None if others is None else _others(others, lambda: session.counts(rules))
     if scheduler is not None and not shown and not prove_common:
         raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
@@ -216,7 +230,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
         bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
         with contextlib.ExitStack() as stack:
             apart, streamed = _apart(stack, scheduler, workers, checkpoint is not None, prove_common)
-            proof = Proof(apart, checkpoint) if prove_common else None
+            proof = Proof(apart, checkpoint, take_over) if prove_common else None
             try:
                 found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
                                  proof, by_composition, streamed)
@@ -278,7 +292,10 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
         f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
         f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
         f"| last written | {_written(checkpoint)} |",  # a run under way writes after every node
-        _code_line(state.done, code, code_digest(SEARCH)),
+        *(f"| handed over by | the search {h.code[:16]}... after {h.nodes:,} nodes, {h.evaluations:,} evaluations, "
+          f"{h.runs} run(s) and {h.seconds / 3600:.2f} hours, with {float(h.left):.6%} of the strategies open |"
+          for h in state.earlier),
+        _code_line(state.done, code, code_digest(SEARCH), len(state.earlier)),
     ]
     if with_bound:
         lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
@@ -303,13 +320,16 @@ def _written(path: Path) -> str:
     return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _code_line(done: bool, theirs: str, ours: str) -> str:
-    """Whether this code resumes a proof under way; for a finished one, which version of the search proved it (a
-    record of that version's, which a change to the search since leaves standing)."""
+def _code_line(done: bool, theirs: str, ours: str, earlier: int = 0) -> str:
+    """Whether this code resumes a proof under way (or can take it over); for a finished one, which version of the
+    search proved it (a record of that version's, which a change to the search since leaves standing), and that
+    ``earlier`` versions handed it over."""
     if done:
         by = "this version of the search" if theirs == ours else f"another version of the search ({theirs[:16]}...)"
-        return f"| proven by | {by} |"
-    return f"| this code resumes it | {'yes' if theirs == ours else 'no: written by another version of the search'} |"
+        return f"| proven by | {by}{f', after the {earlier} version(s) that handed it over' if earlier else ''} |"
+    return "| this code resumes it | " + ("yes" if theirs == ours else
+                                           "no: written by another version of the search; seats --take-over (make "
+                                           "prove) goes on from it, the file then naming both") + " |"
 
 
 def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str | None,

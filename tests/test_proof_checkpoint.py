@@ -19,7 +19,7 @@ from test_seat_search import _counter
 from oddscalc import replay
 from oddscalc.cli import main
 from oddscalc.games import proof_checkpoint
-from oddscalc.games.common_search import best_common
+from oddscalc.games.common_search import CommonSearch, best_common
 from oddscalc.games.house_baccarat import SeatCounter, Strategy
 from oddscalc.games.proof_checkpoint import Checkpoint, CheckpointError
 from oddscalc.games.seat_search import strategy_of
@@ -105,7 +105,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
         said = CliRunner().invoke(main, ["proof", str(path)])
         assert said.exit_code == 0 and f"| proven by | another version of the search ({proved_by}...) |" in said.output
         said = CliRunner().invoke(main, ["proof", str(tmp_path / "again.json")])
-        assert "| this code resumes it | no: written by another version of the search |" in said.output
+        assert "| this code resumes it | no: written by another version of the search; seats --take-over" in said.output
 
     def not_again(*args: object, **kw: object) -> None:
         raise AssertionError("the search by composition ran again")
@@ -121,6 +121,46 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
         row = seat_game.cooperative_row(counter, 3, PAY, NEVER, "never", [],
                                         prove=common_search.Proof(checkpoint=tmp_path / "again.json"))
         assert row[2] == ev and isinstance(row[4], str) and text in row[4], row[4]
+
+
+def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proof stopped by one version and finished by another (``take_over``): the same best strategy and nodes as
+    one run, the file naming the version that handed it over with its tallies; refused without ``take_over``, and
+    refused when the taker values the best met otherwise."""
+    without_pairs(monkeypatch)
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    whole, ev, _, nodes = one_run()
+    path = tmp_path / "proof.json"
+    _stopped_after(counter, path, 3)
+    first = code_digest(proof_checkpoint.SEARCH)
+    stopped = Checkpoint(path, {}).read()
+    assert stopped is not None
+    left = stopped[2].left
+    (tmp_path / "again.json").write_bytes(path.read_bytes())
+    monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None: "1" * 64)  # a new version
+    with pytest.raises(CheckpointError, match="another version.*--take-over"):
+        best_common(counter, 3, PAY, NEVER, checkpoint=path)
+    real = CommonSearch.value
+    with monkeypatch.context() as m:  # a version that counts otherwise cannot go on from the boxes it left
+        m.setattr(CommonSearch, "value", lambda self, draws: real(self, draws) + 1)
+        with pytest.raises(CheckpointError, match="values its best met at .* cannot take the proof over"):
+            best_common(counter, 3, PAY, NEVER, checkpoint=path, take_over=True)
+    assert path.read_bytes() == (tmp_path / "again.json").read_bytes()  # nothing refused is written over
+    done, ev_done, search = best_common(counter, 3, PAY, NEVER, checkpoint=path, take_over=True)
+    assert (done.draws, ev_done, search.nodes, search.runs) == (whole.draws, ev, nodes, 2)
+    read = Checkpoint(path, {}).read()
+    assert read is not None and read[1] == "1" * 64 and read[2].done
+    (handed,) = read[2].earlier
+    assert (handed.code, handed.nodes, handed.runs, handed.left) == (first, 3, 1, left)
+    monkeypatch.setattr(replay, "code_digest", lambda module=None: "1" * 64)
+    said = CliRunner().invoke(main, ["proof", str(path)])
+    assert said.exit_code == 0, said.output
+    assert f"| handed over by | the search {first[:16]}... after 3 nodes, " in said.output
+    assert f"with {float(left):.6%} of the strategies open |" in said.output
+    assert "| proven by | this version of the search, after the 1 version(s) that handed it over |" in said.output
+    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "1", "--players", "3", "--take-over"])
+    assert r.exit_code == 4 and "--take-over goes on from a proof's checkpoint" in r.output, r.output
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -208,7 +248,7 @@ def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> 
 
 def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None:
     """proofs/ keeps long proofs (``make prove``): each reads whole and names the seats its file says; one under
-    way can be resumed by this code, so a change to the search must start it over or finish it first. A finished
+    way is resumed by this code or, written by an earlier version, taken over (``make prove`` does). A finished
     one is a record of the version that proved it, and says which."""
     proofs = Path(__file__).resolve().parents[1] / "proofs"
     kept = sorted(proofs.glob("house-baccarat-*-seats.checkpoint"))
@@ -226,7 +266,7 @@ def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None
             assert "| proven by | " in r.output
             assert f"{state.nodes:,}, {state.evaluations:,}" in listed[path.name] and code[:12] in listed[path.name]
         else:
-            assert "| this code resumes it | yes |" in r.output, f"{path.name}: written by another search"
+            assert "| this code resumes it | yes |" in r.output or "seats --take-over (make prove)" in r.output
             assert "under way" in listed[path.name]
 
 

@@ -96,7 +96,7 @@ from .house_baccarat import (
     class_rows,
     round_total,
 )
-from .proof_checkpoint import Checkpoint, State
+from .proof_checkpoint import Checkpoint, CheckpointError, State
 from .seat_search import Draws, _on_cumulative, cumulative, dealt, gain_terms, strategy_of
 from .seats import CLASSES
 from .shoe import VALUES, Multisets
@@ -461,10 +461,12 @@ class Apart:
 @dataclass(frozen=True)
 class Proof:
     """How a proof of the best common strategy runs: here, or with its boxes searched ``apart``; here, its
-    state kept in a ``checkpoint`` file after every node, from which a stopped run resumes."""
+    state kept in a ``checkpoint`` file after every node, from which a stopped run resumes (one another version
+    of the search wrote, only to ``take_over`` it)."""
 
     apart: Apart | None = None
     checkpoint: Path | None = None
+    take_over: bool = False  # go on from a checkpoint another version of the search wrote (``resume``)
 
 
 def problem(rules: HouseBaccaratRules, players: int, pay: Fraction) -> dict[str, Any]:
@@ -474,20 +476,37 @@ def problem(rules: HouseBaccaratRules, players: int, pay: Fraction) -> dict[str,
             "unit": str(unit)}
 
 
+def resume(search: CommonSearch, kept: Checkpoint, take_over: bool = False) -> State | None:
+    """The state ``kept`` keeps for ``search``'s problem, or None when there is none yet. One under way that
+    another version of the search wrote is refused, or with ``take_over`` taken over, and only when this version
+    values its best met exactly as the file does (one evaluation: a version that counts otherwise must start
+    over)."""
+    elsewhere = take_over and kept.under_way_elsewhere()
+    state = kept.load(take_over)
+    if elsewhere and state is not None:
+        value = search.value(state.best[1])
+        if value != state.best[0]:
+            raise CheckpointError(f"checkpoint {kept.path}: this version of the search values its best met at "
+                                  f"{value}, the version that wrote it at {state.best[0]}; it cannot take the proof "
+                                  "over: start it over, or finish it with that version")
+    return state
+
+
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
                 progress: Callable[[str], None] | None = None, by_levels: bool | None = None,
-                apart: Apart | None = None, checkpoint: Path | None = None
+                apart: Apart | None = None, checkpoint: Path | None = None, take_over: bool = False
                 ) -> tuple[Strategy, Fraction, CommonSearch]:
     """The strategy giving each of ``players`` seats the most when all play it (over all 2^44), its EV per
     unit, and the search. ``start`` is the first best met (a good one prunes early); ``by_levels`` as
     :class:`CommonSearch`. ``apart``, the tree is settled here breadth first to its number of open boxes,
     which are searched apart and the best of their bests kept; the search's tallies then count every node
     and evaluation. ``checkpoint`` (not with ``apart``), the proof's state is kept in that file after every
-    node and a run resumes from it (``proof_checkpoint``): ``start`` is then not used, and the search's
-    tallies, ``runs`` and ``seconds`` count every run's."""
+    node and a run resumes from it (``proof_checkpoint``; another version's only to ``take_over`` it, ``resume``):
+    ``start`` is then not used, and the search's tallies, ``runs`` and ``seconds`` count every run's."""
     search = CommonSearch(counter, players, pay, progress, by_levels=by_levels)
     kept = None if checkpoint is None else Checkpoint(checkpoint, problem(counter.rules, players, pay))
-    state = None if kept is None else kept.load()
+    state = None if kept is None else resume(search, kept, take_over)
+    earlier = () if state is None else state.earlier
     if state is None:
         first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
         search.best = (search.value(first), first)
@@ -504,7 +523,7 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
         def save(boxes: Sequence[tuple[Draws, Draws, Anchors | None]]) -> None:
             search.seconds = before + time.perf_counter() - began
             kept.save(State(search.best, tuple((low, high) for low, high, _ in boxes), search.nodes,
-                            search.evaluations, search.seconds, search.runs, len(search.dealt)))
+                            search.evaluations, search.seconds, search.runs, len(search.dealt), earlier))
 
         if state is None or not state.done:  # a finished proof is read as it was written, maybe by another version
             save(open_)

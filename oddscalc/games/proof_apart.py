@@ -95,15 +95,16 @@ def worked(job: Signed) -> Worked:
 
 
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy, checkpoint: Path, spread: Spread,
-                progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, CommonSearch]:
+                progress: Callable[[str], None] | None = None, take_over: bool = False
+                ) -> tuple[Strategy, Fraction, CommonSearch]:
     """``common_search.best_common`` with both a checkpoint and a cluster: the proof kept in ``checkpoint``
-    (begun from ``start`` when the file does not exist yet) searched by ``spread``, the file rewritten as each
-    box comes back. A finished proof is read, not searched."""
+    (begun from ``start`` when the file does not exist yet; another version's taken over when ``take_over``)
+    searched by ``spread``, the file rewritten as each box comes back. A finished proof is read, not searched."""
     kept = Checkpoint(checkpoint, common_search.problem(counter.rules, players, pay))
-    state = kept.load()
+    search = common_search.CommonSearch(counter, players, pay, progress)
+    state = common_search.resume(search, kept, take_over)
     if state is not None and state.done:
         return common_search.best_common(counter, players, pay, start, progress, checkpoint=checkpoint)
-    search = common_search.CommonSearch(counter, players, pay, progress)
     # the start or resumption of common_search.best_common, written again: changing that module would change the
     # code every proof under way is checkpointed against
     if state is None:
@@ -115,11 +116,12 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
         search.runs, search.seconds = state.runs + 1, state.seconds
         boxes = list(state.open)
     began, before = time.perf_counter(), search.seconds
+    earlier = () if state is None else state.earlier
 
     def save(open_: Sequence[Box]) -> State:
         search.seconds = before + time.perf_counter() - began
         state = State(search.best, tuple(open_), search.nodes, search.evaluations, search.seconds, search.runs,
-                      len(search.dealt))
+                      len(search.dealt), earlier)
         kept.save(state)
         return state
 

@@ -13,10 +13,16 @@ may run (``replay.closure`` of ``common_search``), so that a proof of days survi
 the other games, and no change to its bounds. A file that is damaged, of another problem or written by other
 code is refused with a message saying which, never used: boxes settled by other bounds are not this code's
 proof. A finished proof of other code is read, as that version's record: there is nothing left to resume.
+
+Unless asked to take it over (``take_over``): a proof of days must not pin its code for days, so another
+version may go on from the open boxes, and the file then names every version that worked on it, with its
+tallies and the share of the strategies it left open (``Handed``). The boxes each version closed stay that
+version's; before going on, the taker must value the best met exactly as the file does (``common_search``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
@@ -40,10 +46,23 @@ class CheckpointError(ValueError):
 
 
 @dataclass(frozen=True)
+class Handed:
+    """A version of the search that worked on a proof and handed it over: its code's digest, its tallies when it
+    did (counted from the proof's start), and the share of the first box's strategies then still open."""
+
+    code: str
+    nodes: int
+    evaluations: int
+    seconds: float
+    runs: int
+    left: Fraction
+
+
+@dataclass(frozen=True)
 class State:
     """Where a proof stands: the best met (its value, in the search's units, and its draws), the boxes still
     open (the next one last), the nodes settled and evaluations made so far, the seconds spent and the runs
-    that spent them."""
+    that spent them, and the earlier versions of the search that handed it over."""
 
     best: tuple[int, Draws]
     open: tuple[Box, ...]
@@ -52,6 +71,7 @@ class State:
     seconds: float
     runs: int
     compositions: int = len(COMPOSITIONS)  # the first box's free compositions (those the shoe can deal)
+    earlier: tuple[Handed, ...] = ()  # the versions that worked on it before the one that wrote it, first first
 
     @property
     def done(self) -> bool:
@@ -103,15 +123,17 @@ class Checkpoint:
             boxes = tuple((_draws(low), _draws(high)) for low, high in kept["open"])
             if not all(low <= high for low, high in boxes):
                 raise TypeError("a box's low end must lie in its high end")
+            earlier = tuple(Handed(str(h["code"]), int(h["nodes"]), int(h["evaluations"]), float(h["seconds"]),
+                                   int(h["runs"]), Fraction(h["left"])) for h in kept.get("earlier", []))
             return theirs, code, State(best, boxes, int(kept["nodes"]), int(kept["evaluations"]),
                                        float(kept["seconds"]), int(kept["runs"]),
-                                       int(kept.get("compositions", len(COMPOSITIONS))))
-        except (KeyError, TypeError, ValueError) as e:
+                                       int(kept.get("compositions", len(COMPOSITIONS))), earlier)
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
             raise self._refuse(f"its state does not read ({e}); delete it to start the proof over") from None
 
-    def load(self) -> State | None:
+    def load(self, take_over: bool = False) -> State | None:
         """The state kept, or None when there is no file yet; refused unless it is this problem's, written by this
-        code."""
+        code, or ``take_over`` it from another version (named in the state's ``earlier`` from then on)."""
         kept = self.read()
         if kept is None:
             return None
@@ -122,9 +144,18 @@ class Checkpoint:
                              for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k))
             raise self._refuse(f"a proof of another problem ({diff}); name another file")
         if code != code_digest(SEARCH) and not state.done:
-            raise self._refuse("written by another version of oddscalc's search, whose boxes this code cannot vouch "
-                               "for; delete it to start the proof over, or finish it with that version")
+            if not take_over:
+                raise self._refuse("written by another version of oddscalc's search, whose boxes this code cannot "
+                                   "vouch for; finish it with that version, take it over (--take-over: the file "
+                                   "then names both versions), or delete it to start the proof over")
+            handed = Handed(code, state.nodes, state.evaluations, state.seconds, state.runs, state.left)
+            return dataclasses.replace(state, earlier=state.earlier + (handed,))
         return state  # a finished proof is read whatever version proved it: nothing is left to search
+
+    def under_way_elsewhere(self) -> bool:
+        """Whether the file keeps a proof under way written by another version of the search (one to take over)."""
+        kept = self.read()
+        return kept is not None and not kept[2].done and kept[1] != code_digest(SEARCH)
 
     def proven_here(self) -> bool:
         """Whether the file was written by this version of the search (a finished proof may be another's)."""
@@ -139,6 +170,8 @@ class Checkpoint:
             "open": [[sorted(low), sorted(high)] for low, high in state.open],
             "nodes": state.nodes, "evaluations": state.evaluations, "seconds": round(state.seconds, 3),
             "runs": state.runs, "compositions": state.compositions,
+            "earlier": [{"code": h.code, "nodes": h.nodes, "evaluations": h.evaluations,
+                         "seconds": round(h.seconds, 3), "runs": h.runs, "left": str(h.left)} for h in state.earlier],
         }, sort_keys=True).encode()
         try:
             write_atomic(self.path, [f"{MAGIC} {hashlib.sha256(body).hexdigest()}\n".encode(), body])

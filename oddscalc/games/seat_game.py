@@ -170,7 +170,8 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
             how += (f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations"
                     f"{_runs(search)})")
-    elif prove is not None and prove.checkpoint is not None and _kept(counter, players, pay, prove.checkpoint):
+    elif prove is not None and prove.checkpoint is not None and _kept(counter, players, pay, prove.checkpoint,
+                                                                      prove.take_over):
         # a proof does not depend on where it starts: a resumed one goes on from its best met, without the search
         # by composition its first run began from (45 minutes with seven seats)
         where = _where(prove.checkpoint, spread is not None)  # read before the run, which may finish the proof
@@ -202,9 +203,10 @@ def _proved(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
             ) -> tuple[Strategy, Fraction, common_search.CommonSearch]:
     """The proof run as ``prove`` says, or, kept in a checkpoint with ``spread``, searched apart."""
     if prove.checkpoint is not None and spread is not None:
-        return proof_apart.best_common(counter, players, pay, start, prove.checkpoint, spread, progress)
+        return proof_apart.best_common(counter, players, pay, start, prove.checkpoint, spread, progress,
+                                       prove.take_over)
     return common_search.best_common(counter, players, pay, start, progress, apart=prove.apart,
-                                     checkpoint=prove.checkpoint)
+                                     checkpoint=prove.checkpoint, take_over=prove.take_over)
 
 
 def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strategy) -> tuple[Strategy, Fraction]:
@@ -214,11 +216,12 @@ def best_reply(counter: SeatCounter, players: int, pay: Fraction, others: Strate
     return reply, seat_ev(sc, reply, pay)
 
 
-def _kept(counter: SeatCounter, players: int, pay: Fraction, path: Path) -> bool:
-    """Whether ``path`` keeps this proof's state already (a run to resume, or a finished proof to read)."""
+def _kept(counter: SeatCounter, players: int, pay: Fraction, path: Path, take_over: bool = False) -> bool:
+    """Whether ``path`` keeps this proof's state already (a run to resume or take over, or a finished proof to
+    read)."""
     from .proof_checkpoint import Checkpoint
 
-    return Checkpoint(path, common_search.problem(counter.rules, players, pay)).load() is not None
+    return Checkpoint(path, common_search.problem(counter.rules, players, pay)).load(take_over) is not None
 
 
 def _where(path: Path, apart: bool = False) -> str:
@@ -228,10 +231,13 @@ def _where(path: Path, apart: bool = False) -> str:
 
     kept = Checkpoint(path, {})
     state = kept.read()
+    earlier = "" if state is None or not state[2].earlier else \
+        f", begun by {len(state[2].earlier)} earlier version(s) of the search that handed it over"
     if state is None or not state[2].done:
-        return f"resumed from the checkpoint {path.name}" + (", its open boxes searched apart" if apart else "")
+        how = "taken over" if kept.under_way_elsewhere() else "resumed"
+        return f"{how} from the checkpoint {path.name}{earlier}" + (", its open boxes searched apart" if apart else "")
     by = "" if kept.proven_here() else ", proven by an earlier version of the search"
-    return f"read from the finished checkpoint {path.name}{by}"
+    return f"read from the finished checkpoint {path.name}{by}{earlier}"
 
 
 def _runs(search: common_search.CommonSearch) -> str:
