@@ -35,13 +35,14 @@ verify: setup
 
 # the house baccarat's best common strategy at SEATS seats proven over hours, resumable: a stopped run goes on
 # from proofs/ (kept in the repository, so that a proof outlives the machine); `oddscalc proof FILE` reads it.
+# A proof an earlier version of the search left is taken over (the file then names both versions).
 # SCHEDULER=tcp://HOST:PORT searches its open boxes on that dask cluster
 SEATS ?= 7
 SCHEDULER ?=
 prove: setup
 	@mkdir -p proofs
 	@$(BIN)/oddscalc seats house-baccarat --players $(SEATS) --prove-common \
-		--checkpoint proofs/house-baccarat-$(SEATS)-seats.checkpoint $(if $(SCHEDULER),--scheduler $(SCHEDULER))
+		--checkpoint proofs/house-baccarat-$(SEATS)-seats.checkpoint --take-over $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 docs: setup
 	$(BIN)/python -m oddscalc.docs
