@@ -25,6 +25,7 @@ from oddscalc.games.house_baccarat import (
 from oddscalc.games.seat_game import edge_section, reply_sections, sections, text_of, thresholds
 from oddscalc.games.seats import NATURAL
 from oddscalc.games.shoe import Shoe
+from oddscalc.report.sections import render_sections
 from oddscalc.results import Section
 
 Deals = Counter[tuple[int, int, int, int]]  # (first card, second card, drew, outcome) -> deals
@@ -118,17 +119,8 @@ def test_one_seat_sections_against_every_draw_of_an_infinite_shoe() -> None:
     assert not next(s for s in sections if s.id == "composition_differs").rows
 
 
-# A shoe that deals none of some composition (only a small one: tables name whole decks) makes
-# ``strategy_sections`` divide by zero where that composition's total is drawn on. The fix (no row for a
-# composition never dealt) waits for the seven-seat proof, whose checkpoint pins ``house_baccarat``'s code;
-# with the fix patched in, these pass (strict: they then fail as XPASS until the mark goes), checking the
-# sections on finite shoes and with a seat sitting out.
-KNOWN = pytest.mark.xfail(raises=ZeroDivisionError, strict=True,
-                          reason="strategy_sections divides by the deals of a composition the shoe cannot deal")
-
-
-@KNOWN
 def test_one_seat_sections_against_every_deal_of_a_suit() -> None:
+    # a suit holds one card of each value but 0: many compositions never dealt, none of them listed
     ranks = list("A23456789TJQK")
     played = Strategy.by_totals("draw-0-4", range(5))
     sc = seat_counts(Shoe.from_ranks(dict(Counter(ranks))), 1, played, LITERAL, infinite=False)
@@ -136,7 +128,6 @@ def test_one_seat_sections_against_every_deal_of_a_suit() -> None:
            Played(brute_one(ranks, LITERAL), Fraction(1)), played)
 
 
-@KNOWN
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
 def test_two_seat_sections_against_every_deal_of_nine_cards(rules: TableRules) -> None:
     ranks = list("AA3567QK9")
@@ -206,3 +197,14 @@ def test_the_seats_commands_common_strategies_and_best_replies_against_every_dea
     assert list(got["common_strategies"].rows) == common
     assert list(got["best_replies"].rows) == replies
     assert {row[4] for row in common} == {"yes", "no"}  # the shoe makes some of them equilibria, not all
+
+
+def test_totals_a_shoe_never_deals_are_said_so() -> None:
+    shoe = Shoe.from_ranks({"K": 5, "Q": 2})  # every hand is 0 + 0
+    played = Strategy.by_totals("draw-0-4", range(5))
+    sections = strategy_sections(seat_counts(shoe, 1, played, LITERAL, infinite=False), Fraction(1), played, "x",
+                                 others=False)
+    rows = next(s for s in sections if s.id == "best_by_total").rows
+    assert rows[1:] == tuple((t, "never dealt", None, None, None) for t in range(1, 8))
+    assert rows[0][1] == "stand"  # drawing to 0 + 0 from a shoe of tens only changes nothing: no gain, stand
+    assert "never dealt" in render_sections(sections, "md", "x", {})

@@ -470,9 +470,13 @@ def _strategy_text(s: Strategy) -> str:
     return f"{s.name}: by two-card composition (see the appendix)"
 
 
-def _hand_ev(sc: SeatCounts, pay: Fraction, cells: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction]:
+def _hand_ev(sc: SeatCounts, pay: Fraction, cells: Sequence[tuple[int, int]]) -> tuple[Fraction, Fraction] | None:
+    """EV if these hands draw and if they stand, per unit staked on them; None when the shoe deals none of them
+    (a small shoe may not hold two cards of a value)."""
     ev = _ev_num(sc, pay)
     weight = sum(sum(sc.counts[:, u, w, 0]) for u, w in cells)
+    if not weight:
+        return None
     return (Fraction(sum(ev[u, w, 1] for u, w in cells), weight),
             Fraction(sum(ev[u, w, 0] for u, w in cells), weight))
 
@@ -488,7 +492,11 @@ def strategy_sections(sc: SeatCounts, pay: Fraction, played: Strategy, label: st
     tot_draws = set(tot.totals() or [])
     rows: list[tuple[Cell, ...]] = []
     for t in range(8):
-        ev_d, ev_s = _hand_ev(sc, pay, [(u, w) for u in range(VALUES) for w in range(VALUES) if _TOTAL[u, w] == t])
+        evs = _hand_ev(sc, pay, [(u, w) for u in range(VALUES) for w in range(VALUES) if _TOTAL[u, w] == t])
+        if evs is None:
+            rows.append((t, "never dealt", None, None, None))
+            continue
+        ev_d, ev_s = evs
         rows.append((t, "draw" if t in tot_draws else "stand", ev_d, ev_s, ev_d - ev_s))
     by_total = Section(
         "best_by_total", "Best play by two-card total",
@@ -513,11 +521,11 @@ def strategy_sections(sc: SeatCounts, pay: Fraction, played: Strategy, label: st
 
     differ: list[tuple[Cell, ...]] = []
     for u, w in COMPOSITIONS:
-        ev_d, ev_s = _hand_ev(sc, pay, [(u, w), (w, u)] if u != w else [(u, w)])
+        evs = _hand_ev(sc, pay, [(u, w), (w, u)] if u != w else [(u, w)])
         best = "draw" if cm[u, w] else "stand"
         by_tot = "draw" if _TOTAL[u, w] in tot_draws else "stand"
-        if best != by_tot:
-            differ.append((f"{u}+{w}", int(_TOTAL[u, w]), best, by_tot, ev_d, ev_s))
+        if best != by_tot and evs is not None:  # a composition never dealt has no play to differ
+            differ.append((f"{u}+{w}", int(_TOTAL[u, w]), best, by_tot, *evs))
     differs = Section(
         "composition_differs", "Compositions played differently from their total",
         (Column("cards", "Cards"), Column("total", "Total", "int"), Column("best", "Best for these cards"),
