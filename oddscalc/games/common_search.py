@@ -96,7 +96,7 @@ from .house_baccarat import (
     class_rows,
     round_total,
 )
-from .proof_checkpoint import Checkpoint, CheckpointError, State
+from .proof_checkpoint import Box, Checkpoint, CheckpointError, State
 from .seat_search import Draws, _on_cumulative, cumulative, dealt, gain_terms, strategy_of
 from .seats import CLASSES
 from .shoe import VALUES, Multisets
@@ -492,6 +492,37 @@ def resume(search: CommonSearch, kept: Checkpoint, take_over: bool = False) -> S
     return state
 
 
+def begin(search: CommonSearch, start: Strategy, kept: Checkpoint | None = None, take_over: bool = False
+          ) -> tuple[State | None, list[Box]]:
+    """Set ``search`` going: from ``start`` as the first best met with the whole first box open, or from the state
+    ``kept`` keeps (``resume``), its tallies and runs carried on. The state read (None for a new proof) and the
+    open boxes, the next one last."""
+    state = None if kept is None else resume(search, kept, take_over)
+    if state is None:
+        first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
+        search.best = (search.value(first), first)
+        return None, [(frozenset(), search.dealt)]
+    search.best, search.nodes, search.evaluations = state.best, state.nodes, state.evaluations
+    search.runs, search.seconds = state.runs + (not state.done), state.seconds
+    return state, list(state.open)
+
+
+def saver(search: CommonSearch, kept: Checkpoint, state: State | None) -> Callable[[Sequence[Box]], State]:
+    """Write ``search``'s state with the boxes given as open into ``kept``, its seconds counting on from ``state``'s
+    (whose earlier versions it keeps naming); the state written."""
+    began, before = time.perf_counter(), search.seconds
+    earlier = () if state is None else state.earlier
+
+    def save(boxes: Sequence[Box]) -> State:
+        search.seconds = before + time.perf_counter() - began
+        written = State(search.best, tuple(boxes), search.nodes, search.evaluations, search.seconds, search.runs,
+                        len(search.dealt), earlier)
+        kept.save(written)
+        return written
+
+    return save
+
+
 def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
                 progress: Callable[[str], None] | None = None, by_levels: bool | None = None,
                 apart: Apart | None = None, checkpoint: Path | None = None, take_over: bool = False
@@ -505,29 +536,19 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     ``start`` is then not used, and the search's tallies, ``runs`` and ``seconds`` count every run's."""
     search = CommonSearch(counter, players, pay, progress, by_levels=by_levels)
     kept = None if checkpoint is None else Checkpoint(checkpoint, problem(counter.rules, players, pay))
-    state = None if kept is None else resume(search, kept, take_over)
-    earlier = () if state is None else state.earlier
-    if state is None:
-        first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
-        search.best = (search.value(first), first)
-        open_: list[tuple[Draws, Draws, Anchors | None]] = [(frozenset(), search.dealt, None)]
-    else:
-        search.best, search.nodes, search.evaluations = state.best, state.nodes, state.evaluations
-        search.runs, search.seconds = state.runs + (not state.done), state.seconds
-        open_ = [(low, high, None) for low, high in state.open]
+    state, boxes = begin(search, start, kept, take_over)
+    open_: list[tuple[Draws, Draws, Anchors | None]] = [(low, high, None) for low, high in boxes]
     if kept is not None:
         if apart is not None:
             raise ValueError("a checkpoint keeps a search run here, not one spread over a cluster")
-        began, before = time.perf_counter(), search.seconds
+        save = saver(search, kept, state)
 
-        def save(boxes: Sequence[tuple[Draws, Draws, Anchors | None]]) -> None:
-            search.seconds = before + time.perf_counter() - began
-            kept.save(State(search.best, tuple((low, high) for low, high, _ in boxes), search.nodes,
-                            search.evaluations, search.seconds, search.runs, len(search.dealt), earlier))
+        def after(left: Sequence[tuple[Draws, Draws, Anchors | None]]) -> None:
+            save([(low, high) for low, high, _ in left])
 
         if state is None or not state.done:  # a finished proof is read as it was written, maybe by another version
-            save(open_)
-            search.run(open_, save)
+            save(boxes)
+            search.run(open_, after)
     elif apart is None:
         search.run(open_)
     else:

@@ -33,8 +33,8 @@ from ..protocol import OptionError
 from ..replay import code_digest
 from . import common_search
 from .common_search import Anchors, CommonSearch, Job
-from .house_baccarat import COMPOSITIONS, SeatCounter, Strategy, round_total
-from .proof_checkpoint import SEARCH, Box, Checkpoint, State
+from .house_baccarat import SeatCounter, Strategy, round_total
+from .proof_checkpoint import SEARCH, Box, Checkpoint
 from .seat_search import Draws, strategy_of
 
 Signed = tuple[str, Job, float]  # a box's job, the digest of the search code the proof is kept by, its seconds
@@ -102,29 +102,10 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     searched by ``spread``, the file rewritten as each box comes back. A finished proof is read, not searched."""
     kept = Checkpoint(checkpoint, common_search.problem(counter.rules, players, pay))
     search = common_search.CommonSearch(counter, players, pay, progress)
-    state = common_search.resume(search, kept, take_over)
+    state, boxes = common_search.begin(search, start, kept, take_over)
     if state is not None and state.done:
         return common_search.best_common(counter, players, pay, start, progress, checkpoint=checkpoint)
-    # the start or resumption of common_search.best_common, written again: changing that module would change the
-    # code every proof under way is checkpointed against
-    if state is None:
-        first = frozenset(i for i in search.dealt if start.matrix[COMPOSITIONS[i]])
-        search.best = (search.value(first), first)
-        boxes: list[Box] = [(frozenset(), search.dealt)]
-    else:
-        search.best, search.nodes, search.evaluations = state.best, state.nodes, state.evaluations
-        search.runs, search.seconds = state.runs + 1, state.seconds
-        boxes = list(state.open)
-    began, before = time.perf_counter(), search.seconds
-    earlier = () if state is None else state.earlier
-
-    def save(open_: Sequence[Box]) -> State:
-        search.seconds = before + time.perf_counter() - began
-        state = State(search.best, tuple(open_), search.nodes, search.evaluations, search.seconds, search.runs,
-                      len(search.dealt), earlier)
-        kept.save(state)
-        return state
-
+    save = common_search.saver(search, kept, state)
     save(boxes)
     digest = code_digest(SEARCH)
 
