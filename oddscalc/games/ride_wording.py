@@ -17,13 +17,20 @@ from ..cards import RANK_CHARS, Deck, rank_name, rank_of, suit_of
 from ..results import Cell, Column, Section
 
 
+def _windows(deck_ranks: frozenset[int]) -> list[tuple[int, set[int]]]:
+    """The straights the deck can complete: (lowest rank, its five ranks), the wheel A-2-3-4-5 lowest at -1."""
+    out = []
+    for low in range(-1, 9):
+        window = {12 if r == -1 else r for r in range(low, low + 5)}
+        if window <= deck_ranks:
+            out.append((low, window))
+    return out
+
+
 def _sf_shape(ranks: list[int], deck_ranks: frozenset[int]) -> tuple[int, int] | None:
     """(spread, lowest) of the best straight window the ranks fit in, or None if none fits."""
     best: tuple[int, int] | None = None
-    for low in range(-1, 9):  # low = -1 is the wheel window A-2-3-4-5
-        window = {12 if r == -1 else r for r in range(low, low + 5)}
-        if not window <= deck_ranks:  # a straight the deck cannot complete
-            continue
+    for low, window in _windows(deck_ranks):
         if set(ranks) <= window:
             lo = [(-1 if r == 12 and low == -1 else r) for r in ranks]
             spread = max(lo) - min(lo) + 1
@@ -59,7 +66,8 @@ def describe(cards: Sequence[int], min_rank: int, deck: Deck) -> str:
     if n == 4 and suited:
         return "four to a flush"
     if n == 4 and shape is not None:
-        outside = shape[0] == 4 and 12 not in ranks
+        # open-ended: two straights of the deck hold the four (on a reduced deck a run may end at its lowest rank)
+        outside = sum(set(ranks) <= window for _, window in _windows(dr)) == 2
         return f"four to an {'outside' if outside else 'inside'} straight, {hi_txt}"
     return f"no pair, {hi_txt}"
 
