@@ -82,7 +82,8 @@ def shape(cards: Sequence[int], deck: Deck, min_rank: int) -> dict[str, object]:
 
     return {
         "hand": hand, "pair_rank": pairs[0] if len(pairs) == 1 and counts[0] == 2 else -1, "suited": suited,
-        "to_royal": suited and hand == "no_pair" and min(ranks) >= 8, "to_straight": bool(inside),
+        "to_royal": suited and hand == "no_pair" and min(ranks) >= 8 and set(range(8, 13)) <= set(deck.ranks),
+        "to_straight": bool(inside),
         "windows": len(inside), "outside": len(cards) == 4 and len(inside) == 2,
         "spread": min((span(s) for s in inside), default=0), "high_cards": sum(r >= min_rank for r in ranks),
         "top_rank": max(ranks), "ranks": set(ranks),

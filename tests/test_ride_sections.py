@@ -163,7 +163,7 @@ def holdings_label(cards: Sequence[int], deck: Deck, min_rank: int) -> str:
         return made
     s = Shape.of(cards, deck, min_rank)
     word = {3: "three", 4: "four"}[s.n]
-    if s.suited and min(s.ranks) >= TEN:  # every card part of a royal flush
+    if s.suited and min(s.ranks) >= TEN and set(range(TEN, ACE + 1)) <= set(deck.ranks):  # part of a royal
         return f"{word} to a royal flush" + (f", {NAMES[max(s.ranks)]} highest" if s.n == 3 else "")
     if s.suited and s.windows and s.n == 4:
         return f"four to a straight flush, {'open-ended' if s.outside else 'inside'}"
@@ -178,7 +178,7 @@ def holdings_label(cards: Sequence[int], deck: Deck, min_rank: int) -> str:
 
 
 def strategy_label(cards: Sequence[int], deck: Deck, min_rank: int) -> str:
-    """The strategy card's kinds: each pair by rank, a suited draw to the royal when it holds the ace (other
+    """The strategy card's kinds: each pair by rank, a suited draw to the royal as the holdings name it (other
     suited draws inside a straight by their spread), four to a flush, outside or inside straights."""
     made = made_hand(cards, min_rank)
     if made is not None:
@@ -186,7 +186,7 @@ def strategy_label(cards: Sequence[int], deck: Deck, min_rank: int) -> str:
     s = Shape.of(cards, deck, min_rank)
     word = {3: "three", 4: "four"}[s.n]
     if s.suited and s.windows:
-        if min(s.ranks) >= TEN and ACE in s.ranks:
+        if min(s.ranks) >= TEN and set(range(TEN, ACE + 1)) <= set(deck.ranks):
             return f"{word} to a royal flush"
         return f"{word} to a straight flush, spread {s.spread}, {high(s.highs)}"
     if s.suited and s.n == 4:

@@ -21,10 +21,10 @@ A casino's or a book's card is a TOML file that ``--strategy PATH`` accepts::
 A rule holds when all its conditions do (a list means any of its values); the first rule that
 holds decides, else ``otherwise``. Features (FEATURES), read on the three or four cards held (see
 ``ride_holdings``): ``hand`` (four_of_a_kind, three_of_a_kind, two_pair, paying_pair, low_pair,
-no_pair), ``pair_rank``, ``suited``, ``to_royal``, ``to_straight``, ``windows`` (straights the
-holding lies in; for four cards the ranks that complete one), ``outside`` (four cards, open-ended),
-``spread``, ``high_cards`` (at or above the minimum paying pair), ``top_rank``, ``holds_any`` and
-``holds_all`` (ranks). A rule no holding reaches, or a holding no rule decides without an
+no_pair), ``pair_rank``, ``suited``, ``to_royal`` (suited, every card ten or above, on a deck that holds
+ten to ace), ``to_straight``, ``windows`` (straights the holding lies in; for four cards the ranks that
+complete one), ``outside`` (four cards, open-ended), ``spread``, ``high_cards`` (at or above the minimum
+paying pair), ``top_rank``, ``holds_any`` and ``holds_all`` (ranks). A rule no holding reaches, or a holding no rule decides without an
 ``otherwise``, is refused with the card's file, line and key.
 
 The card is played over every holding class of the exact count, so its edge is exact. Each bet's

@@ -52,11 +52,12 @@ class Shapes:
     high_cards: np.ndarray  # cards at or above the minimum paying pair
     top_rank: np.ndarray  # the highest rank held
     bits: np.ndarray  # the ranks held, one bit each
+    royal_dealt: bool = True  # the deck holds ten to ace: a royal flush can be made
 
     @property
     def to_royal(self) -> np.ndarray:
-        """Suited, no pair, every card ten or above: part of a royal flush."""
-        return np.asarray(self.suited & (self.hand == NO_PAIR) & (self.bits & 0xFF == 0))
+        """Suited, no pair, every card ten or above, on a deck that holds ten to ace: part of a royal flush."""
+        return np.asarray(self.suited & (self.hand == NO_PAIR) & (self.bits & 0xFF == 0) & self.royal_dealt)
 
     @property
     def outside(self) -> np.ndarray:
@@ -88,7 +89,7 @@ def shapes(reps: np.ndarray, deck: Deck, min_rank: int) -> Shapes:
         span = span_low if low == -1 else span_high
         spread = np.where(inside & ((spread == 0) | (span < spread)), span, spread)
     return Shapes(n, hand, pair_rank, suited, windows, spread, (ranks >= min_rank).sum(axis=1),
-                  ranks.max(axis=1), bits)
+                  ranks.max(axis=1), bits, set(range(8, 13)) <= set(deck.ranks))
 
 
 def _plural(k: int, word: str) -> str:

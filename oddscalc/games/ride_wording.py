@@ -60,7 +60,7 @@ def describe(cards: Sequence[int], min_rank: int, deck: Deck) -> str:
         return f"pair of {rank_name(pr, True)}" + (" (pays)" if pr >= min_rank else "")
     shape = _sf_shape(ranks, dr)
     if suited and shape is not None:
-        if min(ranks) >= 8 and max(ranks) == 12 and 8 in dr:
+        if min(ranks) >= 8 and set(range(8, 13)) <= dr:  # every card ten or above: part of a royal flush
             return f"{n_txt} to a royal flush"
         return f"{n_txt} to a straight flush, spread {shape[0]}, {hi_txt}"
     if n == 4 and suited:
