@@ -9,6 +9,7 @@ import itertools
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -129,6 +130,28 @@ def test_sampled_partners_estimate_the_exact_figures() -> None:
         assert abs(got.mean() - float(want)) < half
     r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "6", "--situations", "300"])
     assert r.exit_code == 0 and "| 6 | 300 |" in r.output and "exact EV is -3.5057%" in r.output, r.output
+
+
+@pytest.mark.parametrize("partners", [2, 3])
+def test_each_sampled_situation_with_partners_is_settled_exactly(partners: int) -> None:
+    """Every situation of the sample, drawn again from its seed, played as written: the player's and the partners'
+    cards, every ordered pair of community cards left; the ordinary player deciding on his own cards alone."""
+    deck, king = reduced_deck("8", 2), 11  # 14 cards: room for the player, three partners and two community cards
+    s = collusion.sample_partners(deck, king, PAYS, partners, 12, 3)
+    rng = np.random.default_rng(3)  # the sample's draws: each situation is a shuffle of the deck's cards
+    cards = set(deck.cards)
+    for i in range(12):
+        order = [int(c) for c in rng.permutation(np.array(deck.cards, dtype=np.int64))]
+        own, pool = tuple(order[:3]), order[3 * (partners + 1):]
+        pairs = [(a, b) for a in pool for b in pool if a != b]
+        won = {(a, b): _value(own + (a, b), king) for a, b in pairs}
+        total = sum(won.values(), Fraction(0))
+        unseen = sorted(cards - set(own))  # what the ordinary player averages over
+        ride1 = (total > 0, sum(_value(own + m, king) for m in itertools.combinations(unseen, 2)) > 0)
+        ride2 = {a: (sum(won[(a, b)] for b in pool if b != a) > 0,
+                     sum(_value(own + (a, b), king) for b in unseen if b != a) > 0) for a in pool}
+        seen, plain = (sum(v * (1 + ride1[k] + ride2[a][k]) for (a, _), v in won.items()) / len(pairs) for k in (0, 1))
+        assert (s.seen[i], s.ordinary[i]) == pytest.approx((float(seen), float(plain)), abs=1e-12), i
 
 
 def test_protection_reports_come_as_csv_and_json_too() -> None:
