@@ -360,6 +360,28 @@ def test_closest_decisions_are_the_nearest_ties_of_every_deal(small_counts: Rais
     assert [abs(g) for g in near] == sorted(abs(g) for g in near) and set(near) <= every
     assert abs(near[0]) == min(abs(g) for g in every)
     assert {g for g in every if abs(g) < abs(near[-1])} <= set(near)
+    # and each is the gap of the hand and up card the section prints: that hand against that up card, played out
+    for i, ui, gap in raise_table.closest(small_counts, by_class, raise_table.SHORTLIST):
+        hand = tuple(int(c) for c in small_counts.reps[i])
+        up = int(raise_table.up_cards(SMALL, small_counts.reps[i:i + 1])[0, ui])
+        assert up == sorted(set(SMALL.cards) - set(hand))[ui]
+        assert gap == _gap_of(hand, up, table)
+
+
+def _gap_of(hand: tuple[int, ...], up: int, table: dict[HandClass, Fraction]) -> Fraction:
+    """Raise EV - fold EV, in antes, of one player hand against one up card on SMALL, over every hole."""
+    def key(cards: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        cls, tie = hand_value(cards)
+        return 9 - HAND_CLASSES.index(cls), tie
+
+    mine, qualify = key(hand), (0, (12, 11))
+    cls = hand_value(hand)[0]
+    net = Fraction(0)
+    holes = list(itertools.combinations([c for c in SMALL.cards if c not in hand and c != up], 4))
+    for hole in holes:
+        dealer = key(hole + (up,))
+        net += 1 if dealer < qualify else (1 + 2 * table[cls]) if dealer < mine else 0 if dealer == mine else -3
+    return Fraction(net, len(holes)) + 1
 
 
 def _plain_shortlist(counts: np.ndarray, perm: np.ndarray, holes: int) -> list[tuple[int, int]]:
