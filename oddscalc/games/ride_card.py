@@ -24,8 +24,8 @@ holds decides, else ``otherwise``. Features (FEATURES), read on the three or fou
 no_pair), ``pair_rank``, ``suited``, ``to_royal`` (suited, every card ten or above, on a deck that holds
 ten to ace), ``to_straight``, ``windows`` (straights the holding lies in; for four cards the ranks that
 complete one), ``outside`` (four cards, open-ended), ``spread``, ``high_cards`` (at or above the minimum
-paying pair), ``top_rank``, ``holds_any`` and ``holds_all`` (ranks). A rule no holding reaches, or a holding no rule decides without an
-``otherwise``, is refused with the card's file, line and key.
+paying pair), ``top_rank``, ``holds_any`` and ``holds_all`` (ranks). A rule no holding reaches, or a holding
+no rule decides without an ``otherwise``, is refused with the card's file, line and key.
 
 The card is played over every holding class of the exact count, so its edge is exact. Each bet's
 decision is independent of the other (the bets are paid on the same final hand), so the card's
