@@ -7,9 +7,12 @@ import dataclasses
 import json
 import math
 import random
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 
+import baccarat_brute
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -82,6 +85,44 @@ def test_a_study_that_always_bets_lands_on_the_exact_edge(dragon: PuntoBancoRule
     assert abs(edge - fx.base["banker"]) < half
     again = study.run(dragon, counting.coup_ev(dragon), fx, "banker", 30, Fraction(4, 5), 11, trigger=-1e9)
     assert (again.plays[0].won == st.plays[0].won).all()  # the seed decides every shoe
+
+
+def test_a_studys_shoes_replayed_plainly(dragon: PuntoBancoRules) -> None:
+    """Each shoe of a study dealt again from its stream and played as the table reads (baccarat_brute's coup and
+    settlement): the bets and winnings of both plays, the count's at its trigger and the exact EV's above 0."""
+    fx, fast = counting.removal_effects(dragon), counting.coup_ev(dragon)
+    wager = "dragon_bonus_player"
+    shoes, dealt = 4, Fraction(7, 8)
+    st = study.run(dragon, fast, fx, wager, shoes, dealt, 5, trigger=1.0)
+    assert all(0 < p.bets.sum() < st.coups for p in st.plays)  # each play bets some coups, not all
+    copies = dragon.cards.copies
+    bets = [[0] * shoes for _ in st.plays]
+    won = [[Fraction(0)] * shoes for _ in st.plays]
+    for shoe in range(shoes):
+        order = [int(c) for c in np.random.default_rng((5, shoe)).permutation(np.repeat(np.arange(52), copies))]
+        cards = [("A23456789TJQK"[c // 4], c % 4) for c in order]  # a card is 4 x rank + suit
+        left, i, running = [0] * 13, 0, 0
+        for c in order:
+            left[c // 4] += 1
+        stop = len(order) - int(len(order) * dealt)
+        while len(order) - i > max(stop, 6):
+            ev = fast.ev(left)[wager]
+            true_count = running / ((len(order) - i) / 52)
+            six = cards[i:i + 6]
+            pt, pn, bt, bn = baccarat_brute.play([baccarat_brute.VALUE[r] for r, _ in six], dragon.model.rules)
+            (r1, s1), (r2, s2), (r3, s3), (r4, s4) = six[:4]
+            coup = (pt, pn, bt, bn, r1 == r3, s1 == s3, r2 == r4, s2 == s4)
+            (units,) = baccarat_brute.settle_by_hand(Counter({coup: 1}), dragon.model.pays)[wager]
+            for k, bet in enumerate((true_count >= st.trigger, ev > 0)):
+                bets[k][shoe] += bet
+                won[k][shoe] += units * bet
+            for c in order[i:i + pn + bn]:
+                left[c // 4] -= 1
+                running += st.tags[c // 4]
+            i += pn + bn
+    for k, play in enumerate(st.plays):
+        assert [int(b) for b in play.bets] == bets[k]
+        assert [float(w) for w in play.won] == pytest.approx([float(w) for w in won[k]], abs=1e-9)
 
 
 def test_counting_needs_a_finite_shoe_and_a_covered_wager(sessions: Callable[[str], Session]) -> None:
