@@ -196,7 +196,12 @@ def test_a_state_that_reads_badly_under_a_sound_header_is_refused(tmp_path: Path
                         ([], "does not read"),
                         ({"problem": {"proof": "test"}, "code": code_digest(proof_checkpoint.SEARCH),
                           "best": {"value": "1", "draws": [99]}, "open": [], "nodes": 0, "evaluations": 0,
-                          "seconds": 0, "runs": 1}, "does not read")):
+                          "seconds": 0, "runs": 1}, "does not read"),
+                        *(({"problem": {"proof": "test"}, "code": code_digest(proof_checkpoint.SEARCH),
+                            "best": {"value": "1", "draws": [1]}, "open": [], "nodes": 0, "evaluations": 0,
+                            "seconds": 0, "runs": 1, "earlier": earlier}, "does not read")
+                          for earlier in (7, [7], [{"code": "x"}], [{"code": "x", "nodes": 1, "evaluations": 1,
+                                                                     "seconds": 1, "runs": 1, "left": "1/0"}]))):
         body = json.dumps(state).encode()
         path.write_bytes(f"{proof_checkpoint.MAGIC} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
         with pytest.raises(CheckpointError, match=said):
