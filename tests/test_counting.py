@@ -50,9 +50,13 @@ def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Call
         assert {w: fx.base[w] + fx.effect[w][rank] for w in fx.wagers} == depleted
     pairs = counting.removal_effects(_rules(sessions, "standard"))
     assert set(pairs.effect["player_pair"]) == {0}  # every rank alike: one card cannot tilt a pair bet
+    notes = " ".join(counting.tags_section(fx).notes)
     for w in fx.wagers:
         tags = counting.balanced_tags(fx.effect[w], fx.cards)
         assert sum(n * t for n, t in zip(fx.cards, tags)) == 0 and max(map(abs, tags)) <= 4
+        # the printed betting correlation, against numpy's with the cards as frequency weights
+        cov = np.cov(np.array([[float(e) for e in fx.effect[w]], tags]), fweights=list(fx.cards))
+        assert f"{w} {cov[0, 1] / math.sqrt(cov[0, 0] * cov[1, 1]):.4f}" in notes
 
 
 @pytest.mark.deep  # about 0.8 s a rank
