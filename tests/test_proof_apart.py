@@ -126,6 +126,28 @@ def test_jobs_of_a_node_each_end_on_the_same_best(tmp_path: Path, monkeypatch: p
     assert after.done and after.best == met and after.nodes == apart.nodes
 
 
+def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped here by one version, taken over and finished on a "cluster" by another (its workers running it):
+    one run's best, and the file naming the version that handed it over."""
+    from oddscalc.games import proof_checkpoint
+
+    whole, ev, met = one_run()[:3]
+    without_pairs(monkeypatch)
+    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    path = tmp_path / "proof.json"
+    _stopped_after(counter, path, 3)
+    first = code_digest(SEARCH)
+    for module in (proof_checkpoint, proof_apart):  # a new version, here and on the workers
+        monkeypatch.setattr(module, "code_digest", lambda m=None: "1" * 64)
+    with pytest.raises(proof_checkpoint.CheckpointError, match="another version"):
+        proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards([]), 2))
+    best, ev_apart, _ = proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards([]), 2),
+                                                take_over=True)
+    assert (best.draws, ev_apart) == (whole.draws, ev)
+    after = _state(path)
+    assert after.done and after.best == met and [(h.code, h.nodes) for h in after.earlier] == [(first, 3)]
+
+
 def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path) -> None:
     counter = _counter(1, 3, Shoe.from_ranks(SHOE))
     search = common_search.CommonSearch(counter, 3, PAY)
