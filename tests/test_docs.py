@@ -139,3 +139,40 @@ def test_committed_index_is_current() -> None:
         files |= f
     files[docs.INDEX] = docs.render_index(entries, docs.charts_in(files))
     assert docs.stale(files, docs.DOCS_DIR, prune=True) == [], "docs/ is stale: run `make docs`"
+
+
+def _section_ids() -> set[str]:
+    """Every report section id the package makes with a literal or an f-string (each formatted part as <...>)."""
+    import ast
+
+    package = Path(catalog.__file__).resolve().parent
+    found: set[str] = set()
+    for path in package.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and node.args
+                    and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Section"):
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.add(first.value)
+            elif isinstance(first, ast.JoinedStr):
+                found.add("".join(str(v.value) if isinstance(v, ast.Constant) else "<>" for v in first.values))
+    return found
+
+
+def test_the_verification_page_names_every_section_and_real_tests() -> None:
+    """docs/verification.md lists each report section's independent check: every section the code makes is there,
+    every section there is one the code makes, and every test it names exists."""
+    root = Path(__file__).resolve().parents[1]
+    page = (root / "docs" / "verification.md").read_text()
+    listed = {re.sub(r"<[a-z]+>", "<>", s) for row in page.splitlines() if row.startswith("| `")
+              for s in re.findall(r"`([a-z0-9_<>]+)`", row.split("|")[1])}
+    made = _section_ids()
+    assert made - listed == set(), "sections made but not on the verification page"
+    source = "\n".join(p.read_text() for p in (root / "oddscalc").rglob("*.py"))
+    for sid in listed - made:  # ids passed through a helper (ride_holdings, ride_wording, paired, shoe)
+        assert f'"{sid}"' in source, f"{sid}: on the verification page, made nowhere"
+    named = re.findall(r"`(test_[a-z0-9_]+\.py)::(test_[a-z0-9_]+)`", page)
+    assert len(named) > 40
+    for module, test in named:
+        assert re.search(rf"^def {test}\(", (root / "tests" / module).read_text(), re.M), f"{module}::{test}"
