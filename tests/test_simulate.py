@@ -204,6 +204,15 @@ def test_exact_values_inside_the_99_percent_interval(game: str, table: str, roun
     assert not sim.outside, [(e.wager, e.figure, e.mean, e.low, e.high, float(e.exact or 0)) for e in sim.outside]
 
 
+@pytest.mark.deep  # six seats on 8 decks: 8 s of exact count and 1.5 GB, then two million shuffled rounds
+def test_six_seats_exact_edge_lies_inside_the_simulations_interval() -> None:
+    """The exact finite-shoe count of six seats (the levels counted by rank) against real shuffles of 8 decks:
+    a second route to the figures the edge by seats filled prints."""
+    sim = run("house-baccarat", "seed", 2_000_000, seed=2024, players=6, strategy="draw-0-4")
+    assert ("main", "expected_value") in {(e.wager, e.figure) for e in sim.checked}
+    assert not sim.outside, [(e.wager, e.figure, e.mean, e.low, e.high, float(e.exact or 0)) for e in sim.outside]
+
+
 def test_caribbean_jackpot_forfeited_on_fold(tmp_path: Path) -> None:
     text = (ROOT / "tables" / "caribbean" / "spain.toml").read_text()
     path = tmp_path / "fold-forfeits.toml"
