@@ -103,10 +103,9 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     kept = Checkpoint(checkpoint, common_search.problem(counter.rules, players, pay))
     search = common_search.CommonSearch(counter, players, pay, progress)
     state, boxes = common_search.begin(search, start, kept, take_over)
-    if state is not None and state.done:
-        return common_search.best_common(counter, players, pay, start, progress, checkpoint=checkpoint)
     save = common_search.saver(search, kept, state)
-    save(boxes)
+    if state is None or not state.done:  # a finished proof is read as it was written (no box left to send)
+        save(boxes)
     digest = code_digest(SEARCH)
 
     def sent(box: Box, seconds: float) -> Signed:

@@ -89,7 +89,7 @@ def shapes(reps: np.ndarray, deck: Deck, min_rank: int) -> Shapes:
         span = span_low if low == -1 else span_high
         spread = np.where(inside & ((spread == 0) | (span < spread)), span, spread)
     return Shapes(n, hand, pair_rank, suited, windows, spread, (ranks >= min_rank).sum(axis=1),
-                  ranks.max(axis=1), bits, set(range(8, 13)) <= set(deck.ranks))
+                  ranks.max(axis=1), bits, any(low == 8 for _, low in straights(deck)))
 
 
 def _plural(k: int, word: str) -> str:

@@ -6,6 +6,7 @@ cards) with their sizes: the decision and the wording are the same for every mem
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -15,22 +16,19 @@ import numpy as np
 
 from ..cards import RANK_CHARS, Deck, rank_name, rank_of, suit_of
 from ..results import Cell, Column, Section
+from .ride_holdings import straights
 
 
-def _windows(deck_ranks: frozenset[int]) -> list[tuple[int, set[int]]]:
-    """The straights the deck can complete: (lowest rank, its five ranks), the wheel A-2-3-4-5 lowest at -1."""
-    out = []
-    for low in range(-1, 9):
-        window = {12 if r == -1 else r for r in range(low, low + 5)}
-        if window <= deck_ranks:
-            out.append((low, window))
-    return out
+@functools.cache
+def _windows(deck: Deck) -> tuple[tuple[int, frozenset[int]], ...]:
+    """The straights the deck can make (``ride_holdings.straights``) as (lowest rank, its five ranks)."""
+    return tuple((low, frozenset(r for r in range(13) if mask >> r & 1)) for mask, low in straights(deck))
 
 
-def _sf_shape(ranks: list[int], deck_ranks: frozenset[int]) -> tuple[int, int] | None:
+def _sf_shape(ranks: list[int], deck: Deck) -> tuple[int, int] | None:
     """(spread, lowest) of the best straight window the ranks fit in, or None if none fits."""
     best: tuple[int, int] | None = None
-    for low, window in _windows(deck_ranks):
+    for low, window in _windows(deck):
         if set(ranks) <= window:
             lo = [(-1 if r == 12 and low == -1 else r) for r in ranks]
             spread = max(lo) - min(lo) + 1
@@ -48,7 +46,6 @@ def describe(cards: Sequence[int], min_rank: int, deck: Deck) -> str:
     hi_txt = f"{high} high card{'s' if high != 1 else ''}"
     n = len(cards)
     n_txt = {3: "three", 4: "four"}.get(n, str(n))
-    dr = frozenset(deck.ranks)
     if counts[0] == 4:
         return "four of a kind"
     if counts[0] == 3:
@@ -58,16 +55,16 @@ def describe(cards: Sequence[int], min_rank: int, deck: Deck) -> str:
             return "two pair"
         pr = max(r for r in ranks if ranks.count(r) == 2)
         return f"pair of {rank_name(pr, True)}" + (" (pays)" if pr >= min_rank else "")
-    shape = _sf_shape(ranks, dr)
+    shape = _sf_shape(ranks, deck)
     if suited and shape is not None:
-        if min(ranks) >= 8 and set(range(8, 13)) <= dr:  # every card ten or above: part of a royal flush
+        if min(ranks) >= 8 and any(low == 8 for low, _ in _windows(deck)):  # part of a royal flush the deck makes
             return f"{n_txt} to a royal flush"
         return f"{n_txt} to a straight flush, spread {shape[0]}, {hi_txt}"
     if n == 4 and suited:
         return "four to a flush"
     if n == 4 and shape is not None:
         # open-ended: two straights of the deck hold the four (on a reduced deck a run may end at its lowest rank)
-        outside = sum(set(ranks) <= window for _, window in _windows(dr)) == 2
+        outside = sum(set(ranks) <= window for _, window in _windows(deck)) == 2
         return f"four to an {'outside' if outside else 'inside'} straight, {hi_txt}"
     return f"no pair, {hi_txt}"
 
