@@ -252,6 +252,8 @@ class SeatCounts:
     counts: np.ndarray  # object (4, 10, 10, 2)
     total: int
     others: Strategy | None  # what the other seats play (None: no other seat)
+    # pay x wins - losses by pay, read by every section of a report: an object-array product each time otherwise
+    _evs: dict[Fraction, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
 
 def round_total(shoe: Shoe, players: int, infinite: bool) -> int:
@@ -301,8 +303,10 @@ def seat_counts(shoe: Shoe, players: int, others: Strategy, tableau: tuple[str, 
 
 
 def _ev_num(sc: SeatCounts, pay: Fraction) -> np.ndarray:
-    """(10, 10, 2) object: pay x wins - losses, in combinations."""
-    ev: np.ndarray = sc.counts[WIN] * pay - sc.counts[LOSS]
+    """(10, 10, 2) object: pay x wins - losses, in combinations (kept with ``sc``: not to be written to)."""
+    ev = sc._evs.get(pay)
+    if ev is None:
+        ev = sc._evs[pay] = sc.counts[WIN] * pay - sc.counts[LOSS]
     return ev
 
 
