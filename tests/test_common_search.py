@@ -11,12 +11,13 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from test_seat_search import _counter
 
 from oddscalc.cli import main
-from oddscalc.games.common_search import Apart, CommonSearch, Found, Job, best_common
+from oddscalc.games.common_search import Apart, CommonSearch, Found, Job, _blends, best_common
 from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
 from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
@@ -118,6 +119,56 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
     by_exact, again, _ = best_common(counter, 3, PAY, strategy_of(frozenset(), "never"), by_levels=False)
     assert again == ev and by_exact.draws == best.draws
     assert len(set(value.values())) > 4 and max(value.values()) > value[frozenset()]  # it had to leave its start
+
+
+def test_each_blend_is_the_weighted_mean_of_the_two_sides_at_every_point() -> None:
+    """``_blends``: the L side in x, the H side in y = 1 - x, and each mean k : n - k, times n, in x; written out
+    at every point of five variables, with integer terms of both signs."""
+    rng = random.Random(3)
+    n = 5
+
+    def side() -> tuple[int, list[int], np.ndarray]:
+        w = np.zeros((n, n), dtype=object)
+        for i, j in combinations(range(n), 2):
+            w[i, j] = w[j, i] = rng.randint(-10**20, 10**20)
+        return rng.randint(-10**25, 10**25), [rng.randint(-10**22, 10**22) for _ in range(n)], w
+
+    def at(value: int, linear: list[int], w: np.ndarray, z: tuple[int, ...]) -> int:
+        return value + sum(a * x for a, x in zip(linear, z)) + sum(int(w[i, j]) * z[i] * z[j]
+                                                                  for i, j in combinations(range(n), 2))
+
+    low, high = side(), side()
+    blends = _blends([low, high], 4)
+    assert [(flip, scale) for *_, flip, scale in blends] == [(False, 1), (True, 1), (False, 4), (False, 4), (False, 4)]
+    for point in range(1 << n):
+        x = tuple((point >> b) & 1 for b in range(n))
+        y = tuple(1 - v for v in x)
+        from_l, from_h = at(*low, x), at(*high, y)
+        assert at(*blends[0][:3], x) == from_l and at(*blends[1][:3], y) == from_h
+        for k, blend in enumerate(blends[2:], start=1):
+            assert at(*blend[:3], x) == k * from_l + (4 - k) * from_h
+
+
+def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone() -> None:
+    """Three seats on a small shoe: over the root and the boxes one composition below it, the quadratic's
+    maximum with the blends is at least every strategy's value in the box, never above the sides' alone, and
+    below them in most boxes here."""
+    counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    value = _every_value(3, SMALL, PAY)
+    sides, blended = CommonSearch(counter, 3, PAY, blends=1), CommonSearch(counter, 3, PAY)
+    dealt = frozenset(sides.dealt)
+    boxes = [(frozenset(), dealt), *((frozenset({i}), dealt) for i in dealt),
+             *((frozenset(), dealt - {i}) for i in dealt)]
+    lower = 0
+    for low, high in boxes:
+        box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
+        tops = []
+        for search in (sides, blended):
+            v_low, v_high, _, ranges = search.increments(low, high)
+            tops.append(search.quadratic(low, high, ranges, v_low, v_high)[0])
+        assert max(value[s] for s in box) <= tops[1] <= tops[0]
+        lower += tops[1] < tops[0]
+    assert lower > len(boxes) // 2
 
 
 @pytest.mark.deep
