@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from test_seat_search import _counter
 
 from oddscalc.cli import main
-from oddscalc.games.common_search import Apart, CommonSearch, Found, Job, _blends, best_common
+from oddscalc.games.common_search import Apart, CommonSearch, Found, Job, _blend, _blends, _in_x, best_common
 from oddscalc.games.house_baccarat import COMPOSITIONS, seat_ev
 from oddscalc.games.seat_search import Draws, strategy_of
 from oddscalc.games.shoe import Shoe
@@ -122,8 +122,9 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
 
 
 def test_each_blend_is_the_weighted_mean_of_the_two_sides_at_every_point() -> None:
-    """``_blends``: the L side in x, the H side in y = 1 - x, and each mean k : n - k, times n, in x; written out
-    at every point of five variables, with integer terms of both signs."""
+    """``_blends``: the L side in x, the H side in y = 1 - x, and each mean k : n - k, times n, in x (and one of
+    the finer means the search tries next); written out at every point of five variables, with integer terms of
+    both signs."""
     rng = random.Random(3)
     n = 5
 
@@ -147,6 +148,7 @@ def test_each_blend_is_the_weighted_mean_of_the_two_sides_at_every_point() -> No
         assert at(*blends[0][:3], x) == from_l and at(*blends[1][:3], y) == from_h
         for k, blend in enumerate(blends[2:], start=1):
             assert at(*blend[:3], x) == k * from_l + (4 - k) * from_h
+        assert at(*_blend(low, _in_x(high), 5, 32)[:3], x) == 5 * from_l + 27 * from_h  # as the search refines
 
 
 def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone() -> None:

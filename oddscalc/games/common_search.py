@@ -45,8 +45,9 @@ to 65 and 181; the whole seats command 5.7 minutes).
 Blends. V(S) is at most both quadratics at S, so at most any weighted mean of them. Each side is tight near its
 own end and loose near the other, where the other side is tight, so a mean's maximum can lie well below both
 maxima: with y_i = 1 - x_i the H side is a quadratic in x too, and the means weighted k : 8 - k (k = 1..7) are
-bounded as the sides are. With seven seats this drops boxes of 28 free compositions that either side alone
-bounds above the best met.
+bounded as the sides are, then (a mean's maximum being convex in the weight) twice more finely around the
+least. With seven seats this drops boxes of 28 free compositions that either side alone bounds above the best
+met.
 
 Pairs. On the L side the term K(L) . d_i(T_i) is the loosest: d_i's range over the box is as wide as every
 other free composition drawn at once could make it. Telescoping in index order, T_i is L and the free j < i
@@ -128,8 +129,9 @@ def _dot(x: np.ndarray, y: np.ndarray) -> int:
 _ROUNDING = 1e-9
 # the quadratics from L and from H are blended weighted k : 8 - k. Seven seats on 8 decks, a box of 28 free: the
 # better side bounds it 0.14 points of EV per seat above the best met, the blends 1.44 points below, so it is dropped;
-# four seats' proof: 37 nodes and 97 evaluations to 29 and 82. Nine maxima cost a second or two where two cost 0.3 s
+# four seats' proof: 37 nodes and 97 evaluations to 29 and 79. Thirteen maxima cost a few seconds where two cost 0.3 s
 BLENDS = 8
+REFINED = 2  # then twice around the least, at 1/16 and 1/32: on the seven-seat box of 38 free, 1.14 to 0.75 points
 
 
 def _bound(terms: list[tuple[np.ndarray, np.ndarray]], up: bool) -> int:
@@ -147,25 +149,33 @@ def _bound(terms: list[tuple[np.ndarray, np.ndarray]], up: bool) -> int:
 Side = tuple[int, list[int], np.ndarray]  # a quadratic bound: its value at its end, linear terms, pair terms
 
 
-def _blends(sides: list[Side], blends: int) -> list[tuple[int, list[int], np.ndarray, bool, int]]:
+Quad = tuple[int, list[int], np.ndarray, bool, int]  # a side, whether in y, the scale it is multiplied by
+
+
+def _in_x(side: Side) -> Side:
+    """A quadratic in y = 1 - x written in x: y_i y_j = 1 - x_i - x_j + x_i x_j."""
+    value, linear, w = side
+    w = np.asarray(w, dtype=object)
+    return (value + sum(int(a) for a in linear) + sum(int(x) for x in w.flat) // 2,
+            [-int(linear[i]) - sum(int(x) for x in w[i]) for i in range(len(linear))], w)
+
+
+def _blend(low: Side, high: Side, k: int, n: int) -> Quad:
+    """The mean of two quadratics in x weighted k : n - k, times n."""
+    return (k * low[0] + (n - k) * high[0],
+            [k * int(a) + (n - k) * int(b) for a, b in zip(low[1], high[1], strict=True)],
+            k * np.asarray(low[2], dtype=object) + (n - k) * np.asarray(high[2], dtype=object), False, n)
+
+
+def _blends(sides: list[Side], blends: int) -> list[Quad]:
     """The two sides' quadratics, each in its own variables (from H, y = 1 - x), and the means of them in x weighted
-    k : ``blends`` - k for k = 1..``blends`` - 1, times ``blends``: (value, linear, pair terms, whether in y, the scale
-    the quadratic is multiplied by).
+    k : ``blends`` - k for k = 1..``blends`` - 1, times ``blends``.
 
     V(S) is at most both sides' quadratics at S, so at most any weighted mean of them: a mean's maximum bounds V
-    on the box, and is lower than both sides' maxima where each is loosest at the other's end. From H,
-    y_i y_j = 1 - x_i - x_j + x_i x_j turns its quadratic into one in x."""
-    (v_l, lin_l, w_l), (v_h, lin_h, w_h) = sides
-    n = len(lin_l)
-    w_h = np.asarray(w_h, dtype=object)
-    const = v_h + sum(int(x) for x in lin_h) + sum(int(x) for x in w_h.flat) // 2
-    lin_x = [-int(lin_h[i]) - sum(int(x) for x in w_h[i]) for i in range(n)]
-    out = [(v_l, list(lin_l), w_l, False, 1), (v_h, list(lin_h), w_h, True, 1)]
-    for k in range(1, blends):
-        out.append((k * v_l + (blends - k) * const,
-                    [k * int(a) + (blends - k) * b for a, b in zip(lin_l, lin_x, strict=True)],
-                    k * np.asarray(w_l, dtype=object) + (blends - k) * w_h, False, blends))
-    return out
+    on the box, and is lower than both sides' maxima where each is loosest at the other's end."""
+    low, high = sides
+    in_x = _in_x(high)
+    return [(*low, False, 1), (*high, True, 1), *(_blend(low, in_x, k, blends) for k in range(1, blends))]
 
 
 @dataclass
@@ -374,19 +384,34 @@ bounded the same way, and every maximum is the least any of them gives."""
                 w = w + extra
             np.fill_diagonal(w, 0)
             sides.append((value, linear, w))
-        top: int | None = None
         side: dict[int, tuple[int, int]] = {}
-        for value, linear, w, flip, scale in _blends(sides, self.blends):
+
+        def bounded(value: int, linear: list[int], w: np.ndarray, flip: bool, scale: int) -> int:
+            """The quadratic's maximum over 1 / ``scale`` (and each variable's side, kept in ``side``)."""
             size = sum(abs(int(x)) for x in linear) + sum(abs(int(x)) for x in w.flat) // 2
             q = max(1, size >> 40)
             floor = None if best is None else max(-(1 << 60), min((scale * best - value) // q, 1 << 60))
             most = quadratic.most(np.array([-(-int(x) // q) for x in linear], dtype=np.int64),
                                   np.array([[-(-int(x) // q) for x in row] for row in w], dtype=np.int64), floor)
-            here = -(-(value + int(most.max()) * q) // scale)
-            top = here if top is None else min(top, here)
             for b, i in enumerate(free):  # column 1: the variable set, which from the top means stood
                 stood, drawn = (-(-(value + int(most[b, c]) * q) // scale) for c in ((1, 0) if flip else (0, 1)))
                 side[i] = (min(stood, side[i][0]), min(drawn, side[i][1])) if i in side else (stood, drawn)
+            return -(-(value + int(most.max()) * q) // scale)
+
+        quads = _blends([(v, list(lin), w) for v, lin, w in sides], self.blends)
+        # by the L side's weight: the H side is 0, the L side 1
+        tops = {Fraction(1): bounded(*quads[0]), Fraction(0): bounded(*quads[1])}
+        tops.update((Fraction(k, self.blends), bounded(*quad)) for k, quad in enumerate(quads[2:], start=1))
+        if self.blends > 1:  # a mean's maximum is convex in the weight: look around the least one more finely
+            from_l, from_h = sides[0], _in_x(sides[1])
+            step = Fraction(1, self.blends)
+            for _ in range(REFINED):
+                step /= 2
+                centre = min(tops, key=lambda t: tops[t])
+                for t in (centre - step, centre + step):
+                    if 0 < t < 1 and t not in tops:
+                        tops[t] = bounded(*_blend(from_l, from_h, t.numerator, t.denominator))
+        top: int | None = min(tops.values())
         assert top is not None
         return top, side
 
