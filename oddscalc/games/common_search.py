@@ -362,7 +362,7 @@ class CommonSearch:
         bottom). From H down, with y_i = 1 - x_i, the same with V(H), -G_i . A(H) and max -K(H) . d_i. Each
         coefficient is rounded up to a whole multiple of a quantum 2^-40 of their magnitudes, so the
         quadratic is summed in int64 exactly and stays an upper bound. The means of the two (``_blends``) are
-bounded the same way, and every maximum is the least any of them gives."""
+        bounded the same way, and every maximum is the least any of them gives."""
         free = sorted(high - low)
         lows = np.stack([np.asarray(ranges[i][0], dtype=np.float64) for i in free])
         highs = np.stack([np.asarray(ranges[i][1], dtype=np.float64) for i in free])
@@ -398,7 +398,7 @@ bounded the same way, and every maximum is the least any of them gives."""
                 side[i] = (min(stood, side[i][0]), min(drawn, side[i][1])) if i in side else (stood, drawn)
             return -(-(value + int(most.max()) * q) // scale)
 
-        quads = _blends([(v, list(lin), w) for v, lin, w in sides], self.blends)
+        quads = _blends(sides, self.blends)
         # by the L side's weight: the H side is 0, the L side 1
         tops = {Fraction(1): bounded(*quads[0]), Fraction(0): bounded(*quads[1])}
         tops.update((Fraction(k, self.blends), bounded(*quad)) for k, quad in enumerate(quads[2:], start=1))
@@ -411,9 +411,7 @@ bounded the same way, and every maximum is the least any of them gives."""
                 for t in (centre - step, centre + step):
                     if 0 < t < 1 and t not in tops:
                         tops[t] = bounded(*_blend(from_l, from_h, t.numerator, t.denominator))
-        top: int | None = min(tops.values())
-        assert top is not None
-        return top, side
+        return min(tops.values()), side
 
     def _pairs(self, low: Draws, free: list[int], pos_k: np.ndarray, neg_k: np.ndarray, a: np.ndarray,
                lows: np.ndarray, highs: np.ndarray, pair: np.ndarray) -> tuple[list[int], np.ndarray]:
