@@ -219,7 +219,6 @@ def test_three_seats_searched_without_the_quadratic_visit_more_nodes_to_the_same
     assert plain.best[0] == max(value.values()) and plain.nodes > searched.nodes  # the quadratic prunes
 
 
-
 @pytest.mark.deep
 def test_four_seats_the_quadratic_through_pairs_bounds_every_strategy_of_its_boxes() -> None:
     """Four seats on a small shoe: the quadratic whose L side goes through pairs of compositions (the level of

@@ -153,6 +153,14 @@ def _bound(terms: list[tuple[np.ndarray, np.ndarray]], up: bool) -> int:
     return math.ceil(value + margin) if up else math.floor(value - margin)
 
 
+Sides = dict[int, tuple[int, int]]  # per free composition, a bound's maximum with it stood and with it drawn
+
+
+def _least(found: Sequence[Sides]) -> Sides:
+    """Per free composition, the least of several bounds' maxima with it stood and with it drawn."""
+    return {i: (min(s[i][0] for s in found), min(s[i][1] for s in found)) for i in found[0]}
+
+
 Side = tuple[int, list[int], np.ndarray]  # a quadratic bound: its value at its end, linear terms, pair terms
 
 
@@ -392,18 +400,19 @@ class CommonSearch:
                 w = w + extra
             np.fill_diagonal(w, 0)
             sides.append((value, linear, w))
-        side: dict[int, tuple[int, int]] = {}
+        found: list[Sides] = []
 
         def bounded(value: int, linear: list[int], w: np.ndarray, flip: bool, scale: int) -> int:
-            """The quadratic's maximum over 1 / ``scale`` (and each variable's side, kept in ``side``)."""
+            """The quadratic's maximum over 1 / ``scale`` (and each variable's sides, kept in ``found``)."""
             size = sum(abs(int(x)) for x in linear) + sum(abs(int(x)) for x in w.flat) // 2
             q = max(1, size >> 40)
             floor = None if best is None else max(-(1 << 60), min((scale * best - value) // q, 1 << 60))
             most = quadratic.most(np.array([-(-int(x) // q) for x in linear], dtype=np.int64),
                                   np.array([[-(-int(x) // q) for x in row] for row in w], dtype=np.int64), floor)
-            for b, i in enumerate(free):  # column 1: the variable set, which from the top means stood
-                stood, drawn = (-(-(value + int(most[b, c]) * q) // scale) for c in ((1, 0) if flip else (0, 1)))
-                side[i] = (min(stood, side[i][0]), min(drawn, side[i][1])) if i in side else (stood, drawn)
+            each = [-(-(value + int(m) * q) // scale) for m in most.flat]  # row b: its variable at 0, at 1
+            # from the top the variable set means stood
+            found.append({i: (each[2 * b + 1], each[2 * b]) if flip else (each[2 * b], each[2 * b + 1])
+                          for b, i in enumerate(free)})
             return -(-(value + int(most.max()) * q) // scale)
 
         quads = _blends(sides, self.blends)
@@ -419,20 +428,18 @@ class CommonSearch:
                 for t in (centre - step, centre + step):
                     if 0 < t < 1 and t not in tops:
                         tops[t] = bounded(*_blend(from_l, from_h, t.numerator, t.denominator))
-        return min(tops.values()), side
+        return min(tops.values()), _least(found)
 
     def _bound_box(self, low: Draws, high: Draws, ranges: Anchors, v_low: int, v_high: int
-                   ) -> tuple[int, dict[int, tuple[int, int]]]:
+                   ) -> tuple[int, Sides]:
         """The least of the linear and quadratic bounds asked for, overall and with each free composition stood
         or drawn (the quadratic's only where the linear bound leaves something that may beat the best met)."""
         found = [self.linear(low, high, v_low, v_high)] if self.linear_bound else []
         if self.quadratic_bound and (not found or found[0][0] > self.best[0]):
             found.append(self.quadratic(low, high, ranges, v_low, v_high, self.best[0]))
-        top = min(t for t, _ in found)
-        side = {i: (min(s[i][0] for _, s in found), min(s[i][1] for _, s in found)) for i in found[0][1]}
-        return top, side
+        return min(t for t, _ in found), _least([s for _, s in found])
 
-    def linear(self, low: Draws, high: Draws, v_low: int, v_high: int) -> tuple[int, dict[int, tuple[int, int]]]:
+    def linear(self, low: Draws, high: Draws, v_low: int, v_high: int) -> tuple[int, Sides]:
         """The most V takes on the box, and for every free composition the most with it stood and with it drawn, by
         two bounds linear in the free compositions, in exact integers: the least either gives.
 
@@ -445,15 +452,12 @@ class CommonSearch:
 
             V(S) <= V(H) + K(H)+ . D + sum_{j in H - S} (G_j- . D - G_j . A(H)).
 
-        Each is a constant and a term per free composition, so its maxima are exact. The quadratics bound
-        A(S) - A(L) by a sum of each composition's d_i at its worst, which where many are free is far more than
-        A(L) - A(H): on the seven-seat box of 40 free compositions the H side here is
-        5386 (in 1e58 units) where the quadratics' least is 8349 and the best met 4358."""
+        Each is a constant and a term per free composition, so its maxima are exact (why it helps: the module's
+        "Linear")."""
         free = sorted(high - low)
         a_low, a_high = self.counts(low), self.counts(high)
         spread = a_low - a_high
-        out: dict[int, tuple[int, int]] = {}
-        tops = []
+        tops, found = [], []
         for end, value, a, sign in ((low, v_low, a_low, 1), (high, v_high, a_high, -1)):
             k = self.coefficients(end)
             constant = value + _dot(_positive(-sign * k), spread)
@@ -461,11 +465,9 @@ class CommonSearch:
                      + _dot(_positive(-self.switch[i]), spread[self.at[i]]) for i in free}  # stood from H
             top = constant + sum(max(0, t) for t in terms.values())
             tops.append(top)
-            for i, t in terms.items():
-                rest = top - max(0, t)
-                stood, drawn = (rest, rest + t) if sign == 1 else (rest + t, rest)
-                out[i] = (min(stood, out[i][0]), min(drawn, out[i][1])) if i in out else (stood, drawn)
-        return min(tops), out
+            rest = {i: top - max(0, t) for i, t in terms.items()}  # with i taken out, then put back drawn or stood
+            found.append({i: (rest[i], rest[i] + t) if sign == 1 else (rest[i] + t, rest[i]) for i, t in terms.items()})
+        return min(tops), _least(found)
 
     def _pairs(self, low: Draws, free: list[int], pos_k: np.ndarray, neg_k: np.ndarray, a: np.ndarray,
                lows: np.ndarray, highs: np.ndarray, pair: np.ndarray) -> tuple[list[int], np.ndarray]:
