@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lir_brute import brute
 
 from oddscalc.analysis import Session
 from oddscalc.cards import reduced_deck
@@ -20,6 +21,7 @@ from oddscalc.catalog import resolve_table
 from oddscalc.cli import EXIT_INPUT, main
 from oddscalc.comparison import compare
 from oddscalc.exact import frac_str
+from oddscalc.games.let_it_ride import PAYING
 from oddscalc.games.raise_table import STRATEGIES
 from oddscalc.paytools import (
     NoSolution,
@@ -131,6 +133,25 @@ def test_compare_names_differences_and_flips() -> None:
     # each dealt 49 x 48 ways (points are suit patterns; combinations count the deals)
     assert flips["bet1"].combinations >= 288 * 49 * 48 and flips["bet1"].points >= 1
     assert all(": yes -> no" in e for e in flips["bet1"].examples)
+
+
+def test_compare_changed_rows_are_each_tables_brute_force_counts() -> None:
+    """The rows a comparison says change are, table by table, the deals a plain brute force counts on a reduced
+    deck (each bet decided from the plain average of its outcomes): the rows left out are those it counts alike."""
+    deck = reduced_deck("8", 3)  # 8 to ace, three suits: royals, a pair of tens and one of jacks all occur
+    session = Session("let-it-ride", RunOptions(deck=deck, brief=True))
+    names = ("standard", "jacks-or-better", "royal-500")
+    tables = [resolve_table("let-it-ride", n) for n in names]
+    plain = []
+    for t in tables:
+        pays = {c: getattr(t.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
+        tally = brute(deck, pays, {"tens": 8, "jacks": 9}[t.model.rules.min_pair])  # type: ignore[attr-defined]
+        plain.append({f"{k}_{b}_bet{'s' if b > 1 else ''}": n for (k, b), n in tally.items()})
+    events = sorted(set().union(*plain))
+    want = {(e, *(p.get(e, 0) for p in plain)) for e in events if len({p.get(e, 0) for p in plain}) > 1}
+    section = next(s for s in compare([session.analyze(t) for t in tables]).sections()
+                   if s.id == "changed_rows_main")
+    assert set(section.rows) == want and len(want) >= 10  # the pair rows and those the strategy's flips move
 
 
 def test_compare_same_table_has_no_differences() -> None:
