@@ -83,31 +83,32 @@ def test_the_shipped_cards_are_the_strategies_they_name(sessions: Callable[[str]
     assert isinstance(counter, SeatCounter)
     lone = _played(CARDS / "lone-seat.toml")
     assert lone.matrix.tolist() == solve(counter, 1, counter.rules.pay, "optimal").strategy.matrix.tolist()
-    _, best = _six_seats_proof()
-    assert _played(CARDS / "six-seats-common.toml").matrix.tolist() == best.matrix.tolist()
+    card = _played(CARDS / "six-seats-common.toml").matrix.tolist()
+    assert all(_proof(seats)[1].matrix.tolist() == card for seats in (6, 7))  # seven seats' best is six seats'
 
 
-def _six_seats_proof() -> tuple[Fraction, Strategy]:
-    """The EV per seat and the strategy of the six-seat proof kept in proofs/ (finished)."""
-    kept = Checkpoint(CARDS.parents[1] / "proofs" / "house-baccarat-6-seats.checkpoint", {}).read()
+def _proof(seats: int) -> tuple[Fraction, Strategy]:
+    """The EV per seat and the strategy of the proof of ``seats`` seats kept in proofs/ (finished)."""
+    kept = Checkpoint(CARDS.parents[1] / "proofs" / f"house-baccarat-{seats}-seats.checkpoint", {}).read()
     assert kept is not None
     problem, _, state = kept
-    assert state.done and problem["players"] == 6 and problem["shoe"] == [128] + [32] * 9
+    assert state.done and problem["players"] == seats and problem["shoe"] == [128] + [32] * 9
     return Fraction(state.best[0], int(problem["unit"])), strategy_of(state.best[1], "proven")
 
 
 @pytest.mark.deep
-def test_six_seats_playing_the_proven_card_get_what_the_proof_kept() -> None:
-    """The six-seat proof's best common strategy, played from its card by the report (the seats' own counts and
-    the report's settle, not the search's sums), gives each seat exactly the EV the proof kept: +11.0172% on 8
-    decks. Cold: two evaluations of the other five seats, some 15 s."""
-    ev, _ = _six_seats_proof()
-    r = CliRunner().invoke(main, ["report", "house-baccarat", "--players", "6", "--strategy",
+@pytest.mark.parametrize(("seats", "shown"), [(6, "+11.0172%"), (7, "+11.8779%")])
+def test_seats_playing_the_proven_card_get_what_the_proof_kept(seats: int, shown: str) -> None:
+    """The six- and seven-seat proofs' best common strategy, played from its card by the report (the seats' own
+    counts and the report's settle, not the search's sums), gives each seat exactly the EV each proof kept on 8
+    decks. Cold: two evaluations of the other seats, some 15 s with six, 70 s with seven."""
+    ev, _ = _proof(seats)
+    r = CliRunner().invoke(main, ["report", "house-baccarat", "--players", str(seats), "--strategy",
                                   str(CARDS / "six-seats-common.toml"), "--format", "json", "--no-cache"])
     assert r.exit_code == 0, r.output
     main_wager = json.loads(r.output)["wagers"][0]
     assert main_wager["wager"] == "main" and Fraction(main_wager["expected_value"]) == ev
-    assert f"{float(ev):+.4%}" == "+11.0172%"
+    assert f"{float(ev):+.4%}" == shown
 
 
 @pytest.mark.parametrize(("body", "line", "said"), [
