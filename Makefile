@@ -14,7 +14,7 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 	@$(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
-	@$(BIN)/python -m oddscalc.warmup  # the numba kernels compiled once, two at a time: no first run pays
+	@$(BIN)/python -m oddscalc.cli.warmup  # the numba kernels compiled once, two at a time: no first run pays
 	@touch $@
 
 # the report alone on stdout, so `make report > report.md` is the report
@@ -45,7 +45,7 @@ prove: setup
 		--checkpoint proofs/house-baccarat-$(SEATS)-seats.checkpoint --take-over $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 docs: setup
-	$(BIN)/python -m oddscalc.docs
+	$(BIN)/python -m oddscalc.report.site
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

@@ -34,8 +34,8 @@ from common import ROOT, Targets, best_cli, cli
 
 LIMIT_PROBE = """
 import time
-from oddscalc.games.house_baccarat import FINITE_EXACT_MAX_PLAYERS, Strategy
-from oddscalc.games.seats import others_finite
+from oddscalc.games.house_baccarat.game import FINITE_EXACT_MAX_PLAYERS, Strategy
+from oddscalc.games.house_baccarat.others import others_finite
 from oddscalc.games.shoe import Multisets, Shoe
 seats = 6  # a full table's other seats
 draws = Strategy.by_totals("draw-0-4", range(5)).matrix
@@ -46,7 +46,7 @@ print(f"{time.perf_counter() - t:.1f}")
 SHOWN_SIX_PROBE = """
 import time
 from oddscalc.games import shown_seats, turn_order
-from oddscalc.games.house_baccarat import SHEET_TABLEAU, Strategy
+from oddscalc.games.house_baccarat.game import SHEET_TABLEAU, Strategy
 from oddscalc.games.shoe import Shoe
 blind = turn_order.Late.blind(Strategy.by_totals("draw-0-4", range(5)))
 t = time.perf_counter()
@@ -72,7 +72,7 @@ print(base, (more - base) / (bets - 2), bets - 2)
 COUP_PROBE = """
 import random, time
 from oddscalc.analysis import Session
-from oddscalc.counting import coup_ev, with_ranks
+from oddscalc.protection.counting import coup_ev, with_ranks
 rules = Session("punto-banco").resolve("dragon-bonus")
 fast = coup_ev(rules)
 left = with_ranks(rules.cards)
@@ -88,7 +88,7 @@ print(best)
 HOUSE_COUP_PROBE = """
 import random, time
 from oddscalc.analysis import Session
-from oddscalc.house_study import coup_ev
+from oddscalc.protection.house_study import coup_ev
 rules = Session("house-baccarat").resolve("seed")
 fast = coup_ev(rules)
 left = list(rules.shoe.counts)
@@ -111,8 +111,8 @@ def report(*args: str) -> list[str]:
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     repeats = int(args[0]) if args else 3
-    from oddscalc.games.house_baccarat import FINITE_EXACT_MAX_PLAYERS
-    from oddscalc.games.seat_game import SEAT_GAME_MAX_PLAYERS
+    from oddscalc.games.house_baccarat.game import FINITE_EXACT_MAX_PLAYERS
+    from oddscalc.seats.game import SEAT_GAME_MAX_PLAYERS
 
     out = Targets("baccarat")
     cli(report("punto-banco"), COLD)  # untimed: the OS file cache, so the first figure is not the disk's

@@ -25,7 +25,7 @@ STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "ru
 KERNELS = """
 import time
 from oddscalc.cards import FULL_DECK
-from oddscalc.games.caribbean import dealer_counts_of
+from oddscalc.games.caribbean.game import dealer_counts_of
 dealer_counts_of(FULL_DECK, "ace-king")  # loads the compiled kernels
 t = time.perf_counter(); dealer_counts_of(FULL_DECK, "ace-king", method="sweep"); sweep = time.perf_counter() - t
 t = time.perf_counter(); dealer_counts_of(FULL_DECK, "ace-king", method="search"); search = time.perf_counter() - t

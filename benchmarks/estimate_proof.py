@@ -22,13 +22,13 @@ from fractions import Fraction
 from pathlib import Path
 
 from oddscalc.analysis import Session
-from oddscalc.games.common_search import problem
-from oddscalc.games.house_baccarat import SeatCounter, seat_ev
-from oddscalc.games.proof_checkpoint import Checkpoint, CheckpointError
-from oddscalc.games.proof_estimate import estimate
-from oddscalc.games.seat_game import improve, thresholds
-from oddscalc.games.seat_search import Draws, strategy_of
+from oddscalc.games.house_baccarat.game import SeatCounter, seat_ev
 from oddscalc.results import RunOptions
+from oddscalc.seats.game import improve, thresholds
+from oddscalc.seats.proof.checkpoint import Checkpoint, CheckpointError
+from oddscalc.seats.proof.estimate import estimate
+from oddscalc.seats.proof.search import problem
+from oddscalc.seats.search import Draws, strategy_of
 
 
 def main() -> int:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .results import Analysis
-    from .tables import Table
+    from oddscalc.results import Analysis
+    from oddscalc.tables import Table
 
 __version__ = "0.3.0"
 
@@ -19,7 +19,7 @@ def analyze(game: str, table: str | Table | None = None, *, strategy: str | None
             players: int | None = None, brief: bool = False, progress: bool = False,
             fresh: bool = False) -> Analysis:
     """The exact analysis of one table of ``game`` (a shipped id, a path, or None for the default)."""
-    from .analysis import analyze as run
+    from oddscalc.analysis import analyze as run
 
     return run(game, table, strategy=strategy, decks=decks, players=players, brief=brief, progress=progress,
                fresh=fresh)

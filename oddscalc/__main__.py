@@ -1,5 +1,5 @@
 """``python -m oddscalc``: the command line."""
 
-from .cli import main
+from oddscalc.cli.main import main
 
 main(prog_name="oddscalc")

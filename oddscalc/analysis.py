@@ -11,13 +11,13 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from .cache import Store
-from .catalog import resolve_table, table_label
-from .games import GAMES
-from .protocol import Game, OptionError, Rules
-from .results import Analysis, RunOptions
-from .tables import Table
-from .verify import BLOCKS, checks_for
+from oddscalc.cache import Store
+from oddscalc.catalog import resolve_table, table_label
+from oddscalc.games import GAMES
+from oddscalc.protocol import Game, OptionError, Rules
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.tables import Table
+from oddscalc.verify import BLOCKS, checks_for
 
 
 def game_of(key: str) -> Game[Any, Any]:

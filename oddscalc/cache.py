@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from .files import cache_dir, write_atomic
+from oddscalc.files import cache_dir, write_atomic
 
 FORMAT = 5
 MAGIC = b"oddscalc-counts\n"

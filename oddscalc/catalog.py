@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .files import is_path
-from .keys import DEFAULT_TABLES, GAME_KEYS
+from oddscalc.files import is_path
+from oddscalc.keys import DEFAULT_TABLES, GAME_KEYS
 
 if TYPE_CHECKING:  # loading a table needs the games' models; finding one does not
-    from .tables import Table
+    from oddscalc.tables import Table
 
 SHIPPED_PACKAGE = "oddscalc.shipped"
 PROFILES_PACKAGE = "oddscalc.profiles"
@@ -65,8 +65,8 @@ def shipped_tables(game: str | None = None) -> list[Path]:
 
 def load_table(path: Path, expect_game: str | None = None) -> Table:
     """Read and validate a table file of any registered game."""
-    from .games import TABLE_MODELS
-    from .tables import load_table_file
+    from oddscalc.games import TABLE_MODELS
+    from oddscalc.tables import load_table_file
 
     return load_table_file(path, TABLE_MODELS, expect_game, ident=_shipped_id(path))
 
@@ -81,7 +81,7 @@ def _shipped_id(path: Path) -> str | None:
 
 def resolve_table(game: str, ref: str | None = None) -> Table:
     """``ref`` is a shipped id, a path (see :func:`is_path`), or None for the game's default table."""
-    from .tables import Problem, TableError
+    from oddscalc.tables import Problem, TableError
 
     ident = ref if ref is not None else DEFAULT_TABLES[game]
     if is_path(ident):

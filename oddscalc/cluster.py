@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from .protocol import OptionError
+from oddscalc.protocol import OptionError
 
 T = TypeVar("T")
 R = TypeVar("R")

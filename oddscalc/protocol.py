@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 if TYPE_CHECKING:
-    from .cache import Store
-    from .results import Analysis, Chart, RunOptions
-    from .tables import Table, TableModel
+    from oddscalc.cache import Store
+    from oddscalc.results import Analysis, Chart, RunOptions
+    from oddscalc.tables import Table, TableModel
 
 
 class OptionError(ValueError):

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
-from .files import cache_dir, write_atomic
+from oddscalc.files import cache_dir, write_atomic
 
 MAGIC = b"oddscalc-report "
 _PACKAGE = Path(__file__).resolve().parent

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from .cards import Deck
+from oddscalc.cards import Deck
 
 if TYPE_CHECKING:
     import pandas
 
-    from .tables import Table
+    from oddscalc.tables import Table
 
 Figure = Fraction | int
 Cell = str | int | Fraction | bool | None

@@ -169,7 +169,7 @@ Prize = Annotated[Fraction, BeforeValidator(parse_prize), PlainSerializer(_ser_p
 
 def money_text(x: Fraction) -> str:
     """An amount as a pay table prints it: "25,000", "0.50"."""
-    from .exact import decimal_str
+    from oddscalc.exact import decimal_str
 
     return f"{x.numerator:,}" if x.denominator == 1 else decimal_str(x, 2)
 
@@ -182,7 +182,7 @@ def prize_units(prize: Fraction, stake: Fraction, meter: Fraction | None = None)
     if isinstance(prize, MeterShare):
         if meter is None:
             raise ValueError("a meter prize needs the wager's [meter]")
-        from .exact import percent_str
+        from oddscalc.exact import percent_str
 
         amount = prize * meter
         share = percent_str(prize, 0 if (prize * 100).denominator == 1 else 2)

@@ -42,9 +42,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .exact import decimal_str, frac_str
-from .results import Check, Section, WagerResult
-from .tables import Published, Table
+from oddscalc.exact import decimal_str, frac_str
+from oddscalc.results import Check, Section, WagerResult
+from oddscalc.tables import Published, Table
 
 BLOCKS = ("published", "claimed")
 WAGER_FIGURES = (

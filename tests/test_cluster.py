@@ -12,10 +12,11 @@ from typing import Any
 import distributed
 import pytest
 
-from oddscalc import cluster, collusion
+from oddscalc import cluster
 from oddscalc.cards import reduced_deck
 from oddscalc.catalog import resolve_table
-from oddscalc.games.let_it_ride import PAYING, count_holdings
+from oddscalc.games.let_it_ride.game import PAYING, count_holdings
+from oddscalc.protection.collusion import let_it_ride as collusion
 
 PAYS: list[Fraction] = [getattr(resolve_table("let-it-ride", "standard").model.pays.main, c.value)  # type: ignore[attr-defined]
                         for c in PAYING]
@@ -51,7 +52,7 @@ def test_a_scheduler_address_that_does_not_parse_is_a_clear_error(where: str, mo
     """From the option or the environment, exit 4 naming the address and what to give, without a traceback."""
     from click.testing import CliRunner
 
-    from oddscalc.cli import main
+    from oddscalc.cli.main import main
 
     monkeypatch.setenv(cluster.ENV, where)
     r = CliRunner().invoke(main, ["collusion", "let-it-ride"])

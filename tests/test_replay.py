@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from oddscalc import replay
-from oddscalc.cli import main
+from oddscalc.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

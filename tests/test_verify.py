@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from oddscalc.analysis import Session
 from oddscalc.catalog import load_table, shipped_tables
-from oddscalc.cli import EXIT_MISMATCH, EXIT_TABLE, main
+from oddscalc.cli.main import EXIT_MISMATCH, EXIT_TABLE, main
 from oddscalc.results import Analysis, Column, Row, RunOptions, Section, WagerResult
 from oddscalc.verify import DIFFERS, ERROR, MISMATCH, OK, check_figure, checks_for, parse_expected
 

@@ -11,16 +11,16 @@ import importlib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ..keys import DEFAULT_TABLES
-from ..protocol import Game
-from ..tables import TableModel
+from oddscalc.keys import DEFAULT_TABLES
+from oddscalc.protocol import Game
+from oddscalc.tables import TableModel
 
 # game key -> (module in this package, class)
 REGISTERED: dict[str, tuple[str, str]] = {
-    "let-it-ride": ("let_it_ride", "LetItRide"),
-    "caribbean": ("caribbean", "Caribbean"),
-    "punto-banco": ("punto_banco", "PuntoBanco"),
-    "house-baccarat": ("house_baccarat", "HouseBaccarat"),
+    "let-it-ride": ("let_it_ride.game", "LetItRide"),
+    "caribbean": ("caribbean.game", "Caribbean"),
+    "punto-banco": ("punto_banco.game", "PuntoBanco"),
+    "house-baccarat": ("house_baccarat.game", "HouseBaccarat"),
 }
 if tuple(REGISTERED) != tuple(DEFAULT_TABLES):
     raise RuntimeError("oddscalc.keys.DEFAULT_TABLES does not list the registered games")

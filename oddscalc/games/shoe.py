@@ -38,8 +38,8 @@ from typing import Annotated, Any
 import numpy as np
 from pydantic import BeforeValidator, PlainSerializer
 
-from ..results import Cell, Column, Section
-from ..tables import Ratio, Strict
+from oddscalc.results import Cell, Column, Section
+from oddscalc.tables import Ratio, Strict
 
 VALUES = 10
 NATURALS = (8, 9)  # a two-card 8 or 9 stands whatever the tableau says

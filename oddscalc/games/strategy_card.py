@@ -18,8 +18,8 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 from pydantic import BaseModel
 
-from ..cards import RANK_CHARS
-from ..tables import Problem, TableError, key_lines, load_model_file, read_text
+from oddscalc.cards import RANK_CHARS
+from oddscalc.tables import Problem, TableError, key_lines, load_model_file, read_text
 
 RANKS = tuple(RANK_CHARS)  # "2".."A", index = rank
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..results import Analysis
-from .csv import render_csv
-from .json import render_json, to_data
-from .markdown import render_markdown
+from oddscalc.report.csv import render_csv
+from oddscalc.report.json import render_json, to_data
+from oddscalc.report.markdown import render_markdown
+from oddscalc.results import Analysis
 
 RENDERERS: dict[str, Callable[[Analysis], str]] = {
     "md": render_markdown,

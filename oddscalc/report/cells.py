@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from ..exact import decimal_str, frac_str, percent_str
-from ..results import Cell, Column
+from oddscalc.exact import decimal_str, frac_str, percent_str
+from oddscalc.results import Cell, Column
 
 
 def cell_text(value: Cell, column: Column) -> str:

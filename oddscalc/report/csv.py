@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from ..exact import decimal_str, frac_str
-from ..results import Analysis
+from oddscalc.exact import decimal_str, frac_str
+from oddscalc.results import Analysis
 
 COLUMNS = [
     "game", "table", "table_sha256", "wager", "strategy", "event", "label", "pays", "units", "stake",

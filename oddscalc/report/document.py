@@ -11,10 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .. import __version__
-from ..exact import decimal_str, frac_str, one_in, percent_str
-from ..results import Analysis, Chart, Section, WagerResult
-from .cells import cell_text
+from oddscalc import __version__
+from oddscalc.exact import decimal_str, frac_str, one_in, percent_str
+from oddscalc.report.cells import cell_text
+from oddscalc.results import Analysis, Chart, Section, WagerResult
 
 NUMERIC = frozenset({"int", "fraction", "decimal", "percent", "signed_percent", "share"})
 

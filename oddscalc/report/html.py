@@ -6,17 +6,17 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from .. import __version__
-from ..results import Analysis, Chart
-from .document import Document, document
-from .svg import render_chart
+from oddscalc import __version__
+from oddscalc.report.document import Document, document
+from oddscalc.report.svg import render_chart
+from oddscalc.results import Analysis, Chart
 
 
 def _needs(name: str) -> Any:
     """An optional library of the filing formats, or a clear error naming the extra that brings it."""
     import importlib
 
-    from ..protocol import OptionError
+    from oddscalc.protocol import OptionError
 
     try:
         return importlib.import_module(name)

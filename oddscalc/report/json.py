@@ -6,10 +6,10 @@ import json
 from fractions import Fraction
 from typing import Any
 
-from .. import __version__
-from ..exact import frac_str
-from ..results import Analysis, Section, WagerResult
-from .cells import cell_json
+from oddscalc import __version__
+from oddscalc.exact import frac_str
+from oddscalc.report.cells import cell_json
+from oddscalc.results import Analysis, Section, WagerResult
 
 
 def _jsonable(x: Any) -> Any:

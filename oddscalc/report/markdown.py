@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .. import __version__
-from ..exact import decimal_str
-from ..results import Analysis, Section, WagerResult
-from .cells import cell_text
-from .document import rules_text, units_text, wager_facts
+from oddscalc import __version__
+from oddscalc.exact import decimal_str
+from oddscalc.report.cells import cell_text
+from oddscalc.report.document import rules_text, units_text, wager_facts
+from oddscalc.results import Analysis, Section, WagerResult
 
 
 def _html(text: str) -> str:

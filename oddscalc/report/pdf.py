@@ -12,11 +12,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from .. import __version__
-from ..results import Analysis, Chart
-from .document import Document, document
-from .html import _needs
-from .svg import render_chart
+from oddscalc import __version__
+from oddscalc.report.document import Document, document
+from oddscalc.report.html import _needs
+from oddscalc.report.svg import render_chart
+from oddscalc.results import Analysis, Chart
 
 _SPELL = {"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"',
           "\u2026": "...", "\u2264": "<=", "\u2265": ">=", "\u2248": "~", "\u2192": "->", "\u2260": "!="}

@@ -7,11 +7,11 @@ import io
 import json
 from collections.abc import Sequence
 
-from ..results import Section
-from .cells import cell_json, cell_text
-from .csv import _text
-from .json import section_data
-from .markdown import section_markdown
+from oddscalc.report.cells import cell_json, cell_text
+from oddscalc.report.csv import _text
+from oddscalc.report.json import section_data
+from oddscalc.report.markdown import section_markdown
+from oddscalc.results import Section
 
 FORMATS = ("md", "csv", "json")
 

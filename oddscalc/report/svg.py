@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from html import escape
 
-from ..results import Bars, Chart, Heatmap
+from oddscalc.results import Bars, Chart, Heatmap
 
 FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
 

@@ -6,15 +6,15 @@ import csv
 import io
 import json
 
-from .. import __version__
-from ..comparison import Comparison, letter
-from ..exact import decimal_str, frac_str, percent_str
-from ..paytools import Solution
-from ..tables import ratio_text
-from .cells import cell_json, cell_text
-from .csv import _text
-from .json import section_data
-from .markdown import section_markdown
+from oddscalc import __version__
+from oddscalc.exact import decimal_str, frac_str, percent_str
+from oddscalc.filing.comparison import Comparison, letter
+from oddscalc.filing.paytools import Solution
+from oddscalc.report.cells import cell_json, cell_text
+from oddscalc.report.csv import _text
+from oddscalc.report.json import section_data
+from oddscalc.report.markdown import section_markdown
+from oddscalc.tables import ratio_text
 
 
 def solution_text(s: Solution) -> str:
@@ -83,17 +83,17 @@ def render_comparison(c: Comparison, fmt: str) -> str | bytes:
     if fmt == "csv":
         return compare_csv(c)
     if fmt == "xlsx":
-        from .xlsx import render_sections_xlsx
+        from oddscalc.report.xlsx import render_sections_xlsx
 
         facts = [(f.split(": ", 1)[0], f.split(": ", 1)[-1]) for f in _comparison_facts(c)]
         return render_sections_xlsx(_comparison_title(c), facts, c.sections())
-    from .document import sections_document
+    from oddscalc.report.document import sections_document
 
     doc = sections_document(_comparison_title(c), _comparison_facts(c), c.sections())
     if fmt == "html":
-        from .html import html_of
+        from oddscalc.report.html import html_of
 
         return html_of(doc)
-    from .pdf import pdf_of
+    from oddscalc.report.pdf import pdf_of
 
     return pdf_of(doc)

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from .. import __version__
-from ..exact import frac_str
-from ..results import Analysis, Cell, Section, WagerResult
-from .document import rules_text, wager_facts
-from .html import _needs
+from oddscalc import __version__
+from oddscalc.exact import frac_str
+from oddscalc.report.document import rules_text, wager_facts
+from oddscalc.report.html import _needs
+from oddscalc.results import Analysis, Cell, Section, WagerResult
 
 EXACT_NUMBER = 2**53  # every integer up to here is a spreadsheet number exactly
 _FIXED = datetime.datetime(2000, 1, 1)

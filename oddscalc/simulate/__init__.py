@@ -49,19 +49,27 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..analysis import Session, check_options, game_of
-from ..catalog import resolve_table
-from ..progress import Progress
-from ..protocol import OptionError
-from ..results import Analysis, RunOptions
-from . import baccarat, caribbean, let_it_ride
-from .baccarat import paired_estimate, solved_chart
-from .dealing import deal, deal_paired, full_shoe
-from .evaluator import CATEGORY_NAMES, category_of, hand_name, is_royal, strength, three_card_classes, top_rank_of
-from .let_it_ride import RideDecisions
-from .plan import Plan, PlanMaker, tally
-from .render import RENDERERS, render_json, render_text, summary_line
-from .stats import FEW_WINS, Z_995, Estimate, RunningSum, Simulation
+from oddscalc.analysis import Session, check_options, game_of
+from oddscalc.catalog import resolve_table
+from oddscalc.progress import Progress
+from oddscalc.protocol import OptionError
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.simulate import baccarat, caribbean, let_it_ride
+from oddscalc.simulate.baccarat import paired_estimate, solved_chart
+from oddscalc.simulate.dealing import deal, deal_paired, full_shoe
+from oddscalc.simulate.evaluator import (
+    CATEGORY_NAMES,
+    category_of,
+    hand_name,
+    is_royal,
+    strength,
+    three_card_classes,
+    top_rank_of,
+)
+from oddscalc.simulate.let_it_ride import RideDecisions
+from oddscalc.simulate.plan import Plan, PlanMaker, tally
+from oddscalc.simulate.render import RENDERERS, render_json, render_text, summary_line
+from oddscalc.simulate.stats import FEW_WINS, Z_995, Estimate, RunningSum, Simulation
 
 DEFAULT_SEED = 1
 DEFAULT_ROUNDS: Mapping[str, int] = {

@@ -20,17 +20,17 @@ from typing import TypeGuard
 
 import numpy as np
 
-from ..analysis import Session
-from ..games import house_baccarat as house_game
-from ..games.bet_rules import Rule
-from ..games.punto_banco import PuntoBanco, PuntoBancoTable
-from ..protocol import OptionError
-from ..results import Analysis, RunOptions
-from ..tables import Table
-from .arrays import BoolArray, FloatArray, IntArray
-from .dealing import deal, deal_paired, full_shoe
-from .plan import Outcome, Outcomes, Plan, Play, tally
-from .stats import Estimate
+from oddscalc.analysis import Session
+from oddscalc.games.house_baccarat import game as house_game
+from oddscalc.games.punto_banco.game import PuntoBanco, PuntoBancoTable
+from oddscalc.games.punto_banco.side_bets import Rule
+from oddscalc.protocol import OptionError
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.simulate.arrays import BoolArray, FloatArray, IntArray
+from oddscalc.simulate.dealing import deal, deal_paired, full_shoe
+from oddscalc.simulate.plan import Outcome, Outcomes, Plan, Play, tally
+from oddscalc.simulate.stats import Estimate
+from oddscalc.tables import Table
 
 # point value of each rank 2..A: 2-9 face value, 10/J/Q/K nothing, ace one
 POINTS = np.array([2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 1], dtype=np.int64)

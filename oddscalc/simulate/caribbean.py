@@ -13,16 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import parse_rank
-from ..files import is_path
-from ..games.caribbean import CaribbeanTable
-from ..games.raise_card import HANDS, RaiseCard, load_card
-from ..protocol import OptionError
-from ..results import Analysis, RunOptions
-from ..tables import Odds, Table
-from .arrays import BoolArray, IntArray
-from .dealing import deal, full_shoe
-from .evaluator import (
+from oddscalc.cards import parse_rank
+from oddscalc.files import is_path
+from oddscalc.games.caribbean.card import HANDS, RaiseCard, load_card
+from oddscalc.games.caribbean.game import CaribbeanTable
+from oddscalc.protocol import OptionError
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.simulate.arrays import BoolArray, IntArray
+from oddscalc.simulate.dealing import deal, full_shoe
+from oddscalc.simulate.evaluator import (
     CATEGORY_NAMES,
     FLUSH,
     FULL_HOUSE,
@@ -35,7 +34,8 @@ from .evaluator import (
     strength,
     strength_floor,
 )
-from .plan import Outcome, Outcomes, Plan
+from oddscalc.simulate.plan import Outcome, Outcomes, Plan
+from oddscalc.tables import Odds, Table
 
 CARIBBEAN_STRATEGIES = ("rules-of-thumb", "raise-ak-plus", "raise-pair-plus", "always-raise", "ace-king-jack-8-3",
                         "matching-rank")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .arrays import IntArray
+from oddscalc.simulate.arrays import IntArray
 
 
 def full_shoe(decks: int) -> npt.NDArray[np.int8]:

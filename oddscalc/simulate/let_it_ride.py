@@ -14,16 +14,16 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..cards import parse_rank
-from ..games.let_it_ride import LetItRideTable
-from ..hands import colex_indices
-from ..protocol import OptionError
-from ..results import Analysis, RunOptions
-from ..tables import Table
-from .arrays import BoolArray, IntArray
-from .dealing import deal, full_shoe
-from .evaluator import PAIR, STRAIGHT_FLUSH, category_of, strength, three_card_classes, top_rank_of
-from .plan import Outcome, Outcomes, Plan
+from oddscalc.cards import parse_rank
+from oddscalc.games.let_it_ride.game import LetItRideTable
+from oddscalc.hands import colex_indices
+from oddscalc.protocol import OptionError
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.simulate.arrays import BoolArray, IntArray
+from oddscalc.simulate.dealing import deal, full_shoe
+from oddscalc.simulate.evaluator import PAIR, STRAIGHT_FLUSH, category_of, strength, three_card_classes, top_rank_of
+from oddscalc.simulate.plan import Outcome, Outcomes, Plan
+from oddscalc.tables import Table
 
 LIR_CLASSES = ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
                "three_of_a_kind", "two_pair", "pair")

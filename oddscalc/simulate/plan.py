@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from ..progress import Progress
-from ..results import Analysis, RunOptions
-from ..tables import Table
-from .arrays import FloatArray
-from .stats import RunningSum
+from oddscalc.progress import Progress
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.simulate.arrays import FloatArray
+from oddscalc.simulate.stats import RunningSum
+from oddscalc.tables import Table
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
-from .. import __version__
-from .stats import Z_995, Simulation
+from oddscalc import __version__
+from oddscalc.simulate.stats import Z_995, Simulation
 
 
 def _num(x: float) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .arrays import FloatArray
+from oddscalc.simulate.arrays import FloatArray
 
 Z_995 = 2.5758293035489004  # two-sided 99%: the 0.995 quantile of the standard normal
 FEW_WINS = 30  # below this many winning rounds the normal interval of a wager is only a rough guide

@@ -1,0 +1,212 @@
+"""The command line's shared parts: exit codes, errors, the options several commands take, and helpers.
+
+Every command module builds on this one; ``cli`` maps errors to exit codes in one place.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from oddscalc.files import write_atomic
+from oddscalc.keys import GAME_KEYS
+from oddscalc.protocol import OptionError
+
+EXIT_TABLE = 3
+EXIT_INPUT = 4
+EXIT_MISMATCH = 5
+EXIT_CHECK = 6
+EXIT_INTERRUPTED = 130
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Failure(Exception):
+    """A command's own failure with its exit code (a verification mismatch, a bad output path)."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.code = code
+
+
+# --- options shared by several commands ---------------------------------------------------------------
+
+game_argument = click.argument("game", type=click.Choice(GAME_KEYS))
+
+
+def table_option(f: F) -> F:
+    """--table ID|PATH."""
+    return click.option("--table", "table_ref", metavar="ID|PATH",
+                        help="Shipped table id, or a path to a table file (contains a / or ends in .toml); "
+                             "default: the game's default table.")(f)
+
+
+def strategy_option(f: F) -> F:
+    """--strategy NAME."""
+    return click.option("--strategy", help="Named strategy, or a strategy card file (a path: caribbean, "
+                                           "let-it-ride, house-baccarat); overrides the table's.")(f)
+
+
+def decks_option(f: F) -> F:
+    """--decks N."""
+    return click.option("--decks", type=click.IntRange(1, 10_000),
+                        help="Number of decks in the shoe (baccarat games).")(f)
+
+
+def players_option(f: F) -> F:
+    """--players N."""
+    return click.option("--players", type=click.IntRange(1, 7), help="Players at the table (house-baccarat).")(f)
+
+
+def profile_option(f: F) -> F:
+    """--profile ID|PATH (repeatable)."""
+    return click.option("--profile", "profile_refs", multiple=True, metavar="ID|PATH",
+                        help="Compliance profile: a shipped id (oddscalc profiles) or a file; repeat for more. "
+                             "Exit 6 when a rule fails.")(f)
+
+
+def load_profiles(refs: tuple[str, ...]) -> list[Any]:
+    """The compliance profiles that --profile names (shipped ids or files)."""
+    if not refs:  # a replayed report never loads the profile machinery
+        return []
+    from oddscalc.catalog import profile_path
+    from oddscalc.filing.compliance import load_profile
+
+    out = []
+    for ref in refs:
+        try:
+            path = profile_path(ref)
+        except ValueError as e:
+            raise OptionError(f"--profile: {e}") from None
+        if not path.exists() and not Path(ref).exists():
+            from oddscalc.catalog import profiles_dir
+
+            known = ", ".join(sorted(p.stem for p in profiles_dir().glob("*.toml")))
+            raise OptionError(f"--profile {ref!r}: no such profile file or shipped id; shipped: {known}")
+        out.append(load_profile(path))
+    return out
+
+
+def with_checks(analysis: Any, profiles: list[Any]) -> tuple[Any, int]:
+    """The analysis with each profile's section, and how many checks fail."""
+    from oddscalc.filing.compliance import FAIL, with_profile
+
+    failed = 0
+    for p in profiles:
+        analysis, _ = with_profile(analysis, p)
+        failed += sum(1 for r in analysis.sections[-1].records() if r["verdict"] == FAIL)
+    return analysis, failed
+
+
+def scheduler_option(f: F) -> F:
+    """--scheduler ADDRESS|local and --workers N."""
+    f = click.option("--workers", type=click.IntRange(1, 1024),
+                     help="Workers of a local cluster (--scheduler local); default: one per core.")(f)
+    return click.option("--scheduler", metavar="ADDRESS|local",
+                        help="Run on a dask.distributed cluster: a scheduler address, or 'local' for a LocalCluster "
+                             "here (default: ODDSCALC_SCHEDULER, else in this process).")(f)
+
+
+def fresh_option(f: F) -> F:
+    """--no-cache (or --fresh)."""
+    return click.option("--no-cache", "--fresh", "fresh", is_flag=True,
+                        help="Count everything from nothing; read nothing from the on-disk store.")(f)
+
+
+def show_progress() -> bool:
+    """Progress bars go to stderr only when it is a terminal."""
+    return sys.stderr.isatty()
+
+
+def parse_reduced_deck(text: str | None, game: str) -> Any:
+    """--reduced-deck RANK:SUITS as a deck (None: the full deck)."""
+    if text is None:
+        return None
+    from oddscalc.cards import RANK_CHARS, reduced_deck
+
+    if game != "caribbean":
+        raise OptionError("--reduced-deck is for caribbean")
+    rank, _, suits = text.partition(":")
+    if rank.upper() not in RANK_CHARS[:-1] or suits not in ("1", "2", "3", "4"):
+        raise OptionError(f"--reduced-deck {text!r}: give the lowest rank (2-K) and the suits (1-4), e.g. T:3")
+    return reduced_deck(rank, int(suits))
+
+
+def open_session(game: str, strategy: str | None = None, decks: int | None = None, players: int | None = None,
+             brief: bool = True, fresh: bool = False, deck: Any = None) -> Any:
+    """An analysis session for ``game`` with the command's options, on the default store."""
+    from oddscalc.analysis import Session
+    from oddscalc.cache import Store
+    from oddscalc.results import RunOptions
+
+    options = RunOptions(strategy=strategy, decks=decks, players=players, progress=show_progress(), brief=brief,
+                         deck=deck)
+    return Session(game, options, Store.default(fresh=fresh))
+
+
+def write_output(output: Path, text: str | bytes, protect: tuple[Path, ...] = ()) -> None:
+    """Write a report: a file atomically, through a symbolic link to the file it names (the link stays); a
+    terminal, /dev/null or a pipe by writing to it, never by putting a file in its place; never over a table
+    file the run reads."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        mode = os.stat(output).st_mode  # through links
+    except FileNotFoundError:
+        mode = None
+    except OSError as e:
+        raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):
+            raise Failure(f"cannot write {output}: not a file, a terminal or a pipe", EXIT_INPUT)
+        _write_stream(output, data, stat.S_ISFIFO(mode))
+        return
+    target = Path(os.path.realpath(output))
+    if any(target == p.resolve() for p in protect):
+        raise Failure(f"-o {output} is the table file this report reads; write the report elsewhere", EXIT_INPUT)
+    try:
+        write_atomic(target, data)
+        os.chmod(target, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())  # as a plain write leaves it
+    except OSError as e:
+        raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _write_stream(output: Path, data: bytes, pipe: bool) -> None:
+    """Write to a device or a pipe; a pipe nobody reads is refused rather than waited on."""
+    try:
+        fd = os.open(output, os.O_WRONLY | (os.O_NONBLOCK if pipe else 0))
+    except OSError as e:
+        why = "a pipe with no reader" if pipe and e.errno == errno.ENXIO else e.strerror or str(e)
+        raise Failure(f"cannot write {output}: {why}", EXIT_INPUT) from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
+
+
+sections_format = click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md",
+                               show_default=True, help="Markdown, CSV (a line per cell) or JSON (exact values).")
+
+
+def echo_sections(sections: list[Any], fmt: str, heading: str, game: str, table: Any) -> None:
+    """A question's sections on stdout as Markdown, CSV or JSON."""
+    from oddscalc.report.sections import render_sections
+
+    click.echo(render_sections(sections, fmt, f"{heading}: {table.title} ({game}/{table.id})",
+                               {"game": game, "table": table.id, "table_sha256": table.sha256}), nl=False)
+
+

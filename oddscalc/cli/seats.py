@@ -1,0 +1,364 @@
+"""Commands for the game among the house baccarat's seats: ``seats`` (the edge by seats filled, every symmetric
+equilibrium, the best common strategy and its proof, best replies, turn order) and ``proof`` (where a proof kept
+in a checkpoint stands, and what it proves already). Registered on the group in ``cli``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from oddscalc.cli.options import (
+    decks_option,
+    fresh_option,
+    open_session,
+    scheduler_option,
+    sections_format,
+    show_progress,
+    table_option,
+)
+from oddscalc.files import is_path
+from oddscalc.protocol import OptionError
+
+if TYPE_CHECKING:
+    from oddscalc.games.house_baccarat.game import HouseBaccaratRules, SeatCounter, Strategy
+    from oddscalc.seats.proof.apart import Spread
+    from oddscalc.seats.proof.checkpoint import State
+    from oddscalc.seats.proof.search import Apart
+
+
+def _apart(stack: contextlib.ExitStack, scheduler: str | None, workers: int | None, kept: bool,
+           proving: bool = True) -> tuple[Apart | None, Spread | None]:
+    """Where the proof of the best common strategy searches its boxes: a cluster (a few boxes per worker; for a
+    proof ``kept`` in a checkpoint, each box's result as it comes back), or here when none is named (or nothing
+    is ``proving``)."""
+    from oddscalc import cluster
+    from oddscalc.seats.proof.apart import Spread
+    from oddscalc.seats.proof.search import Apart
+
+    where = cluster.address(scheduler)
+    if where is None or not proving:
+        return None, None
+    c = stack.enter_context(cluster.client(where, workers))
+    if kept:
+        return None, Spread(cluster.streamer(c), 4 * cluster.workers(c))
+    return Apart(cluster.mapper(c), 4 * cluster.workers(c)), None
+
+
+def _foreign(checkpoint: Path) -> None:
+    """Refuse a file that is not a checkpoint at all (a report, a table), so that it is never called damaged and
+    its deletion suggested."""
+    from oddscalc.seats.proof.checkpoint import MAGIC
+
+    try:
+        if not stat.S_ISREG(checkpoint.stat().st_mode):  # a FIFO would hang the read, a device never end
+            raise OptionError(f"checkpoint {checkpoint}: not a regular file")
+        with checkpoint.open("rb") as f:
+            head = f.read(len(MAGIC) + 1)
+    except OSError:
+        return  # missing or unreadable: the checkpoint's own reading says which
+    if head and head != f"{MAGIC} ".encode():
+        raise OptionError(f"checkpoint {checkpoint}: not a proof checkpoint (its first line does not begin "
+                          f"'{MAGIC}'); name the file a proof keeps its state in, or a new one")
+
+
+def _proof_options(prove_common: bool, checkpoint: Path | None, take_over: bool) -> None:
+    """Refuse a proof's options given without what they apply to."""
+    if checkpoint is not None and not prove_common:
+        raise OptionError("--checkpoint keeps the state of a proof: give it with --prove-common")
+    if take_over and checkpoint is None:
+        raise OptionError("--take-over goes on from a proof's checkpoint: give it with --checkpoint")
+
+
+def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, take_over: bool = False
+            ) -> Path | None:
+    """The checkpoint file to keep the proof in (through a symbolic link, which stays); refuse one the proof
+    could not use now (another version's unless ``take_over``), not after the equilibria are counted."""
+    from oddscalc.seats.proof.checkpoint import Checkpoint, CheckpointError
+    from oddscalc.seats.proof.search import problem
+
+    if checkpoint is None:
+        return None
+    _foreign(checkpoint)
+    if checkpoint.is_symlink():
+        checkpoint = Path(os.path.realpath(checkpoint))
+    try:
+        Checkpoint(checkpoint, problem(rules, players, rules.pay)).load(take_over)
+    except CheckpointError as e:
+        raise OptionError(str(e)) from None
+    return checkpoint
+
+
+def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
+    """The strategy ``--others`` names: draw-A-B, ``alone`` (the best for a seat playing alone, from the
+    ``counts``), or a strategy card file."""
+    from oddscalc.games.house_baccarat.game import Strategy, _check_strategy, solve
+
+    if text == "alone":
+        counter = counts()
+        alone = solve(counter, 1, counter.rules.pay, "optimal").strategy
+        return Strategy.of("a lone seat's best strategy", alone.matrix)
+    if is_path(text):
+        from oddscalc.games.house_baccarat import card as draw_card
+
+        card = draw_card.load_card(Path(text))
+        return Strategy.of(draw_card.name(card), draw_card.draws(card))
+    try:
+        lo, hi = (int(x) for x in _check_strategy(text).split("-")[1:])
+    except ValueError:
+        raise OptionError(f"--others {text!r}: give draw-A-B (e.g. draw-0-5), alone, or a strategy card "
+                          "file (cards/house-baccarat/*.toml)") from None
+    return Strategy.by_totals(text, range(lo, hi + 1))
+
+
+@click.command()
+@click.argument("game", type=click.Choice(["house-baccarat"]))
+@table_option
+@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
+              help="Seats filled (every equilibrium, the common strategies draw on 0 to t and best replies to "
+                   "them at any size; the cooperative search by composition up to 5, or with --by-composition).")
+@decks_option
+@click.option("--exhaustive", is_flag=True,
+              help="Search every strategy by two-card total (256), not 9 thresholds (up to 5 seats); with third "
+                   "cards shown and 3 to 7 seats, start the equilibrium search from the 9 thresholds, not the "
+                   "hidden game's equilibrium alone.")
+@click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
+              help="Give the edge by seats filled up to this many (default: --players).")
+@click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
+              help="Third cards hidden until the house plays, or shown as dealt in seat order; default: the "
+                   "table's third_cards. Shown, 8 decks: about 8 minutes with 5 seats; 6 and 7 seats count in "
+                   "passes that fit ODDSCALC_MEMORY_GB (default half this machine's memory), hours on one "
+                   "machine, or spread over a cluster with --scheduler.")
+@click.option("--others", metavar="draw-A-B|alone|CARD",
+              help="One seat's best reply when every other seat plays this, beside the symmetric equilibrium: "
+                   "draw-A-B (e.g. draw-0-5), alone (the strategy best for a seat playing alone), or a strategy "
+                   "card file (cards/house-baccarat/*.toml: draw or stand by the two cards).")
+@click.option("--prove-common", "prove_common", is_flag=True,
+              help="Prove the best common strategy over all 2^44 by branch and bound (third cards hidden, any "
+                   "number of seats), not only a local optimum. 8 decks: about a minute with 3 seats, 6 "
+                   "minutes with 4, about two hours with 5; 6 and 7 are a cluster's job: --scheduler spreads "
+                   "the search's boxes over its workers, or hours here with --checkpoint (both: a kept proof "
+                   "resumed on the cluster).")
+@click.option("--checkpoint", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --prove-common: keep the proof's state in this file and resume from it. Run here, the file "
+                   "is rewritten after every node, so that a stopped run (Ctrl-C, a killed process) loses one "
+                   "node at most, and a resumed run skips the search by composition; with --scheduler, the open "
+                   "boxes are searched on the cluster and the file rewritten as each comes back, so that a proof "
+                   "begun here can be finished there and the other way round. A file of another problem or "
+                   "another version of the search is refused (unless --take-over). `oddscalc proof FILE` tells "
+                   "where it stands; `make prove SEATS=N` keeps one in proofs/.")
+@click.option("--take-over", "take_over", is_flag=True,
+              help="With --checkpoint: go on from a proof under way that another version of the search wrote, once "
+                   "this version values its best met exactly as the file does. The file then names every version "
+                   "that worked on it, with its nodes and the share of strategies it left open: the boxes each "
+                   "closed stay that version's proof. `make prove` takes over.")
+@click.option("--by-composition", "by_composition", is_flag=True,
+              help="From 6 seats, change the best common strategy of the family one composition at a time too "
+                   "(90 to 130 evaluations of the other seats on 8 decks: about 7 minutes with 6 seats, 45 with "
+                   "7); up to 5 seats it always is.")
+@sections_format
+@scheduler_option
+@fresh_option
+def seats(game: str, table_ref: str | None, players: int, decks: int | None, exhaustive: bool, edge_to: int | None,
+          third_cards: str | None, others: str | None, prove_common: bool, checkpoint: Path | None,
+          take_over: bool, by_composition: bool, fmt: str, scheduler: str | None, workers: int | None,
+          fresh: bool) -> None:
+    """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
+    one seat's best reply to the others; with third cards shown, the seats' sequential game."""
+    from oddscalc.games.house_baccarat.game import Strategy, solve
+    from oddscalc.progress import Progress
+    from oddscalc.report.sections import render_sections
+    from oddscalc.seats.game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
+    from oddscalc.seats.proof.checkpoint import CheckpointError
+    from oddscalc.seats.proof.search import Proof
+
+    _proof_options(prove_common, checkpoint, take_over)
+    session = open_session(game, decks=decks, players=players, fresh=fresh)
+    rules = session.resolve(table_ref)
+    shown = (third_cards or rules.third_cards) == "shown"
+    if prove_common and shown:
+        raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
+    checkpoint = _usable(checkpoint, rules, players, take_over)
+    stated = None if others is None else _others(others, lambda: session.counts(rules))
+    if scheduler is not None and not shown and not prove_common:
+        raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
+                          "runs here in seconds")
+    if shown:
+        from oddscalc import cluster
+        from oddscalc.seats import turn_order
+        from oddscalc.seats.shown import passes as shown_passes
+        from oddscalc.seats.shown import seats as shown_seats
+
+        if by_composition:
+            raise OptionError("--by-composition applies to third cards hidden: the common strategy is a hidden "
+                              "game's notion")
+        if edge_to is not None:
+            raise OptionError("--edge-to applies to third cards hidden; with third cards shown the report gives "
+                              "the sequential game's equilibria and, with --others, best replies")
+        where = cluster.address(scheduler)
+        # a local cluster's workers share this machine's memory; a remote one's are set by ODDSCALC_MEMORY_GB
+        limit = shown_passes.budget() // (workers or os.cpu_count() or 1) if where == cluster.LOCAL else None
+        shown_seats.fits(rules.shoe, players, limit)
+        solved = solve(session.counts(rules), players, rules.pay, "optimal")
+        hidden = solved.strategy
+        with contextlib.ExitStack() as stack:
+            runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)))
+            spread = shown_passes.Spread(runner, limit)
+            if players == 2:
+                found = turn_order.sections(rules.shoe, rules.house_tableau, rules.all_stand, rules.pay, hidden,
+                                            thresholds())
+            else:
+                bar = Progress(show_progress(), f"seats: {players} seats, third cards shown")
+                starts = thresholds() if exhaustive else \
+                    [Strategy(f"the hidden game's equilibrium ({turn_order.plays_text(hidden.matrix)})", hidden.draws)]
+                found = shown_seats.sections(rules.shoe, players, rules.house_tableau, rules.all_stand, rules.pay,
+                                             hidden, solved.counts.counts, starts, bar.say, spread)
+                bar.finish()
+            if stated is not None:
+                bar = Progress(show_progress(), f"seats: {players} seats, third cards shown, best replies")
+                found.append(shown_seats.reply_section(rules.shoe, players, rules.house_tableau, rules.all_stand,
+                                                       rules.pay, stated, bar.say, spread))
+                bar.finish()
+    else:
+        if exhaustive and players > SEAT_GAME_MAX_PLAYERS:
+            raise OptionError(f"--exhaustive: every strategy by total (256 evaluations of the other seats) is given "
+                              f"up to {SEAT_GAME_MAX_PLAYERS} seats; with {players} the family is draw on 0 to t")
+        bar = Progress(show_progress(), f"seats: every equilibrium of {players} seats")
+        with contextlib.ExitStack() as stack:
+            apart, streamed = _apart(stack, scheduler, workers, checkpoint is not None, prove_common)
+            proof = Proof(apart, checkpoint, take_over) if prove_common else None
+            try:
+                found = sections(session.counts(rules), players, rules.pay, exhaustive, edge_to or players, bar.say,
+                                 proof, by_composition, streamed)
+            except CheckpointError as e:
+                raise OptionError(str(e)) from None
+        bar.finish()
+        if stated is not None:
+            found += reply_sections(session.counts(rules), players, rules.pay, stated)
+    meta = {"game": game, "table": rules.table.id, "table_sha256": rules.table.sha256, "shoe": rules.shoe.label,
+            "players": str(players), "third_cards": "shown" if shown else "hidden"}
+    click.echo(render_sections(found, fmt, f"The seats of {rules.table.title} ({game}/{rules.table.id}), "
+                                           f"{rules.shoe.label}", meta), nl=False)
+
+
+
+
+@click.command()
+@click.argument("checkpoint", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--bound", "with_bound", is_flag=True,
+              help="Also bound what the proof has not yet settled: no common strategy gives more than the best "
+                   "met or the most an open box can give (two evaluations of the other seats per open box and "
+                   "per round of compositions its bounds fix: minutes with six seats on 8 decks).")
+@table_option
+@click.option("--decks", type=click.IntRange(1, 10_000),
+              help="With --bound, the decks the proof was run with (default: its shoe's, when whole decks).")
+def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None) -> None:
+    """Where a proof kept in a checkpoint file (seats --prove-common --checkpoint) stands: its problem, the best
+    common strategy met and its EV, the nodes, evaluations, runs and hours so far, and the share of the
+    strategies still open; whether this code can resume it; with --bound, an interval that holds the best
+    common strategy's EV whatever the rest of the proof finds. Reads the file, never writes it."""
+    from oddscalc.replay import code_digest
+    from oddscalc.seats.game import text_of
+    from oddscalc.seats.proof.checkpoint import SEARCH, Checkpoint, CheckpointError
+    from oddscalc.seats.search import strategy_of
+
+    _foreign(checkpoint)
+    try:
+        kept = Checkpoint(checkpoint, {}).read()
+    except CheckpointError as e:
+        raise OptionError(str(e)) from None
+    if kept is None:
+        raise OptionError(f"checkpoint {checkpoint}: no such file")
+    asked, code, state = kept
+    try:
+        ev = Fraction(state.best[0], int(asked["unit"]))
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        raise OptionError(f"checkpoint {checkpoint}: written before checkpoints named their unit; resume it with "
+                          "the version that wrote it") from None
+    lines = [f"# A proof of the {asked.get('proof', '?')}: {checkpoint}", "",
+             "| | |", "|---|---|"]
+    named = {"shoe": "shoe (cards by point value, 0 to 9)", "players": "seats"}
+    lines += [f"| {named.get(k, k.replace('_', ' '))} | {v} |" for k, v in asked.items() if k not in ("proof", "unit")]
+    lines += [
+        f"| state | {'proven: no box left open' if state.done else f'{len(state.open)} box(es) open'} |",
+        f"| best met | {text_of(strategy_of(state.best[1], 'best met'))} |",
+        f"| its EV per seat | {ev} ({float(ev):+.4%}) |",
+        f"| strategies still open | {float(state.left):.6%} of 2^{state.compositions} |",
+        f"| open boxes, by compositions still free | {_sizes(state)} |",
+        f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
+        f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
+        f"| last written | {_written(checkpoint)} |",  # a run under way writes after every node
+        *(f"| handed over by | the search {h.code[:16]}... after {h.nodes:,} nodes, {h.evaluations:,} evaluations, "
+          f"{h.runs} run(s) and {h.seconds / 3600:.2f} hours, with {float(h.left):.6%} of the strategies open |"
+          for h in state.earlier),
+        _code_line(state.done, code, code_digest(SEARCH), len(state.earlier)),
+    ]
+    if with_bound:
+        lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
+    click.echo("\n".join(lines))
+
+
+def _sizes(state: State) -> str:
+    """Each open box's free compositions, largest first: a box of k holds 2^k strategies, and the largest says
+    more of the work left than the share open does (a box not yet begun may hold a quarter of them)."""
+    sizes = sorted((len(high - low) for low, high in state.open), reverse=True)
+    if not sizes:
+        return "none"
+    shown = ", ".join(map(str, sizes[:12]))
+    return shown if len(sizes) <= 12 else f"{shown} and {len(sizes) - 12:,} more"
+
+
+def _written(path: Path) -> str:
+    """When the file was last written, in UTC to the minute."""
+    import datetime
+
+    when = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.UTC)
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _code_line(done: bool, theirs: str, ours: str, earlier: int = 0) -> str:
+    """Whether this code resumes a proof under way (or can take it over); for a finished one, which version of the
+    search proved it (a record of that version's, which a change to the search since leaves standing), and that
+    ``earlier`` versions handed it over."""
+    if done:
+        by = "this version of the search" if theirs == ours else f"another version of the search ({theirs[:16]}...)"
+        return f"| proven by | {by}{f', after the {earlier} version(s) that handed it over' if earlier else ''} |"
+    return "| this code resumes it | " + ("yes" if theirs == ours else
+                                           "no: written by another version of the search; seats --take-over (make "
+                                           "prove) goes on from it, the file then naming both") + " |"
+
+
+def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str | None,
+                 decks: int | None) -> list[str]:
+    """``proof --bound``: the interval, and each open box's bound, on the table and shoe the proof is of."""
+    from oddscalc.progress import Progress
+    from oddscalc.seats.proof.bound import bound
+    from oddscalc.seats.proof.search import CommonSearch, problem
+
+    shoe, players, unit = asked.get("shoe"), asked.get("players"), int(asked["unit"])
+    if not isinstance(players, int) or not isinstance(shoe, list):
+        raise OptionError(f"checkpoint {checkpoint}: its problem names no shoe or no number of seats")
+    cards = sum(int(x) for x in shoe)
+    session = open_session("house-baccarat", decks=decks or (cards // 52 if cards and cards % 52 == 0 else None),
+                           players=players)
+    rules = session.resolve(table_ref)
+    if problem(rules, players, rules.pay) != asked:
+        raise OptionError(f"checkpoint {checkpoint}: a proof of another table or shoe than {rules.table.id} with "
+                          f"{rules.shoe.label}; name the table and decks it was run with (--table, --decks)")
+    bar = Progress(show_progress(), f"proof: bounding {len(state.open)} open box(es)")
+    found = bound(CommonSearch(session.counts(rules), players, rules.pay), state.best[0], state.open, bar.say)
+    bar.finish()
+    upper, best = Fraction(found.upper, unit), Fraction(found.best, unit)
+    lines = [f"| no common strategy gives more than | {upper} ({float(upper):+.4%}): the best common strategy's EV "
+             f"per seat lies between {float(best):+.4%} and {float(upper):+.4%}, whatever the rest of the proof "
+             "finds |", "", "| open box | compositions free | drawn on | the most it can give per seat |",
+             "|---:|---:|---:|---:|"]
+    for k, (low, high, most) in enumerate(found.boxes):
+        lines.append(f"| {k + 1} | {len(high - low)} | {len(low)} | {float(Fraction(most, unit)):+.4%} |")
+    return lines

@@ -1,0 +1,1 @@
+"""Caribbean Stud Poker with its Jackpot."""

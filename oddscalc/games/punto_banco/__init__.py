@@ -1,0 +1,1 @@
+"""Punto banco and its side bets."""

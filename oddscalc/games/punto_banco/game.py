@@ -1,0 +1,444 @@
+"""Punto banco: players bet on punto (player), banca (banker) or a tie; nobody makes a choice.
+
+Rules. Cards are dealt punto, banca, punto, banca. A two-card 8 or 9 on either side is a natural
+and both hands stand. Otherwise punto draws one card on the totals the table lists (standard: 0-5)
+and stands on the others. If punto drew, banca consults the tableau, an 8 x 10 grid of banca's
+total (0-7) by punto's third card (0-9); if punto stood, banca draws on the totals the table lists
+(standard: 0-5). Higher final total wins; equal totals tie. All of this is data in the table file.
+
+Counting argument. A coup is decided by at most six cards. Every coup is counted as an ordered
+sequence of the first six cards of the shoe, the published convention, so the total is
+``size P 6`` (8 decks: 416P6 = 4,998,398,275,503,360); an infinite shoe (``decks = "infinite"``)
+draws with replacement, 52 ** 6 sequences. ``count`` produces, once per shoe and drawing rules, the
+joint distribution of the coup's features (``coup_features``: final totals and cards of each side,
+and whether each side's first two cards share a rank or a suit): 6,400 exact counts. Every wager
+is a list of rules over those features (``bet_rules``), so settling any of them, main or side, is
+a sum of counts per rule.
+
+A second method counts the 400 outcomes from point values alone (``count_coups``): for each
+multiset of six values the value orderings of each outcome, times the multiset's falling product
+(see ``shoe``); the tests hold the two to each other.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Annotated, Any, ClassVar, Literal
+
+import numpy as np
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
+
+from oddscalc.cache import Store
+from oddscalc.exact import decimal_str, frac_str, parse_fraction, percent_str
+from oddscalc.games.punto_banco.coup_features import CELLS, OUTCOMES, Cards, count_cells, features
+from oddscalc.games.punto_banco.side_bets import (
+    LOSE,
+    PUSH,
+    Line,
+    Rule,
+    SideBet,
+    as_tuple,
+    check_rules,
+    event_id,
+    pay_units,
+    replace_pay,
+    rule_lines,
+)
+from oddscalc.games.shoe import (
+    STANDARD_TABLEAU,
+    VALUES,
+    Multisets,
+    Shoe,
+    Tableau,
+    Totals,
+    exact_dot,
+    multiset_keys,
+    tableau_array,
+    tableau_section,
+    totals_mask,
+)
+from oddscalc.keys import DEFAULT_TABLES
+from oddscalc.protocol import OptionError, Rules, count_key
+from oddscalc.results import Analysis, Chart, Lines, Row, RunOptions, Section, WagerResult
+from oddscalc.tables import Ratio, Strict, Table, TableModel, ratio_text
+
+
+def parse_percent(value: Any) -> Fraction:
+    """A commission written as a percentage string: "5%", "2.5%", "0%"."""
+    if not isinstance(value, str) or not value.strip().endswith("%"):
+        raise ValueError(f'write the commission as a percentage string such as "5%", not {value!r}')
+    try:
+        v = parse_fraction(value)
+    except ValueError:
+        raise ValueError(f"bad percentage {value!r}") from None
+    if not 0 <= v < 1:
+        raise ValueError(f"a commission is from 0% to below 100%, got {value!r}")
+    return v
+
+
+def percent_text(x: Fraction) -> str:
+    """A commission as a table writes it: "5%"."""
+    text = decimal_str(x * 100, 6).rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def parse_decks(value: Any) -> int | str:
+    """Whole decks (at least one), or "infinite" (cards drawn with replacement)."""
+    if value == "infinite":
+        return "infinite"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f'must be a whole number of decks such as 8, or "infinite", not {value!r}')
+    if value < 1:
+        raise ValueError("a shoe has at least one deck")
+    return value
+
+
+Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(percent_text)]
+
+
+class CoupBet(Strict):
+    """The tie bet: its win, and exceptions (rules) tried first."""
+
+    win: Ratio
+    rules: Annotated[tuple[Rule, ...], BeforeValidator(as_tuple)] = ()
+
+    STANDARD: ClassVar[tuple[str, ...]] = ("tie", "banker_wins", "player_wins")
+
+    @model_validator(mode="after")
+    def _reach(self) -> CoupBet:
+        check_rules(self.rules, covered=True, reserved=self.STANDARD)
+        return self
+
+    def pay_items(self) -> dict[str, Fraction]:
+        """The win and the exceptions' ratio pays."""
+        return {"win": self.win, **{r.event: r.pays for r in self.rules if isinstance(r.pays, Fraction)}}
+
+    def with_pay(self, key: str, value: Fraction) -> CoupBet:
+        """The same bet with the win or one exception's pay replaced."""
+        if key == "win":
+            return self.model_copy(update={"win": value})
+        return self.model_copy(update={"rules": replace_pay(self.rules, key, value)})
+
+
+class HandBet(CoupBet):
+    """The player bet: as the tie bet, and what a tie does to it."""
+
+    tie: Literal["push", "lose"] = PUSH
+
+
+class BankerBet(HandBet):
+    """The banker bet: as the player bet, less a commission on every win."""
+
+    commission: Percent = Fraction(1, 20)
+
+
+class PuntoBancoPays(BaseModel):
+    """The ``[pays]`` of a punto banco table: the three main bets, and any side bets by id."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, arbitrary_types_allowed=True, strict=True)
+    player: HandBet
+    banker: BankerBet
+    tie: CoupBet
+    __pydantic_extra__: dict[str, SideBet] = Field(init=False)
+
+    @model_validator(mode="after")
+    def _ids(self) -> PuntoBancoPays:
+        for key in self.side_bets:
+            event_id(key)
+        return self
+
+    @property
+    def side_bets(self) -> dict[str, SideBet]:
+        """The side bets in table order."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+class TableRules(Strict):
+    """The ``[rules]`` of a punto banco table: the shoe and the drawing rules."""
+
+    decks: Annotated[int | Literal["infinite"], BeforeValidator(parse_decks)] = 8
+    punto_draws_on: Totals = (0, 1, 2, 3, 4, 5)
+    banca_tableau: Tableau = STANDARD_TABLEAU
+    banca_draws_when_punto_stands: Totals = (0, 1, 2, 3, 4, 5)
+    banca_natural_stops_punto: bool = True  # a banca two-card 8 or 9 ends the coup before punto draws
+
+
+class PuntoBancoTable(TableModel):
+    """A punto banco table file."""
+
+    rules: TableRules
+    pays: PuntoBancoPays
+
+    GAME: ClassVar[str] = "punto-banco"
+
+
+@dataclass(frozen=True)
+class PuntoBancoRules(Rules):
+    """A punto banco table resolved for a run."""
+
+    decks: int  # with infinite, the proportions of this many decks (any number: the same odds)
+    infinite: bool
+    drawing: TableRules
+
+    @property
+    def model(self) -> PuntoBancoTable:
+        """The table file's model."""
+        model = self.table.model
+        assert isinstance(model, PuntoBancoTable)
+        return model
+
+    @property
+    def cards(self) -> Cards:
+        """The shoe by card class."""
+        return Cards.of_decks(1 if self.infinite else self.decks)
+
+    def count_key(self) -> dict[str, Any]:
+        """The shoe and the drawing rules."""
+        r = self.drawing
+        return {"cards": list(self.cards.copies), "infinite": self.infinite,
+                "punto_draws_on": list(r.punto_draws_on), "banca_tableau": list(r.banca_tableau),
+                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
+                "banca_natural_stops_punto": r.banca_natural_stops_punto}
+
+    def shown(self) -> dict[str, Any]:
+        """The rules as the report states them."""
+        r = self.drawing
+        return {"decks": "infinite" if self.infinite else self.decks, "punto_draws_on": list(r.punto_draws_on),
+                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
+                "banca_natural_stops_punto": r.banca_natural_stops_punto,
+                "banca_tableau": list(r.banca_tableau)}
+
+
+# --- the second method: outcomes from point values alone ---------------------------------------
+
+Outcome = tuple[int, int, int, int]  # (punto total, punto cards, banca total, banca cards)
+
+
+@cache
+def _outcome_orderings(punto_draws_on: tuple[int, ...], tableau: tuple[str, ...],
+                       banca_when_punto_stands: tuple[int, ...], banca_natural_stops: bool) -> np.ndarray:
+    """(5005, 400) int64: value orderings of each six-value multiset that end in each outcome.
+
+    A side's two cards count in either order, so each unordered pair of values is played once
+    with weight 2 (1 for a pair of equal values): 55 x 55 x 100 sequences instead of 10**6.
+    """
+    first, second = np.triu_indices(VALUES)
+    twice = np.where(first == second, 1, 2)
+    shape = (len(first), len(first), VALUES, VALUES)
+    pi, bi, x, y = np.ix_(np.arange(len(first)), np.arange(len(first)), np.arange(VALUES), np.arange(VALUES))
+    p1, p2, b1, b2 = first[pi], second[pi], first[bi], second[bi]  # x is the fifth card dealt, y the sixth
+    pt0 = (p1 + p2) % 10
+    bt0 = (b1 + b2) % 10
+    natural = (pt0 >= 8) | ((bt0 >= 8) & banca_natural_stops)
+    pdraw = ~natural & totals_mask(punto_draws_on)[pt0]
+    bdraw = ~natural & np.where(pdraw, tableau_array(tableau)[bt0, x], totals_mask(banca_when_punto_stands)[bt0])
+    b3 = np.where(pdraw, y, x)  # banca takes the fifth card when punto stood
+    pt = (pt0 + x * pdraw) % 10
+    bt = (bt0 + b3 * bdraw) % 10
+    outcome = ((pt * 2 + pdraw) * 10 + bt) * 2 + bdraw
+    ms = Multisets.of_size(6)
+    idx = ms.index(np.broadcast_to(multiset_keys((p1, p2, b1, b2, x, y)), shape))
+    cells = np.broadcast_to(idx * OUTCOMES + outcome, shape).ravel()
+    ways = np.broadcast_to(twice[pi] * twice[bi], shape).ravel()
+    counts = np.bincount(cells, weights=ways, minlength=len(ms) * OUTCOMES)  # at most 10**6: exact
+    return counts.astype(np.int64).reshape(len(ms), OUTCOMES)
+
+
+def count_coups(shoe: Shoe, rules: TableRules) -> dict[Outcome, int]:
+    """Card sequences of every (punto total, cards, banca total, cards) that happens, from point values."""
+    orderings = _outcome_orderings(rules.punto_draws_on, rules.banca_tableau, rules.banca_draws_when_punto_stands,
+                                   rules.banca_natural_stops_punto)
+    counts = exact_dot(Multisets.of_size(6).weights(shoe), orderings)
+    out: dict[Outcome, int] = {}
+    for k, n in enumerate(counts):
+        if n:
+            rest, bn = divmod(k, 2)
+            rest, bt = divmod(rest, 10)
+            pt, pn = divmod(rest, 2)
+            out[(pt, pn + 2, bt, bn + 2)] = int(n)
+    return out
+
+
+# --- settle: every wager from the cells -------------------------------------------------------------
+
+
+def _total(cells: np.ndarray, mask: np.ndarray) -> int:
+    return int(cells[mask].sum()) if mask.any() else 0
+
+
+def _rows(wager: str, lines: Sequence[Line], cells: np.ndarray, keep: Fraction = Fraction(1),
+          less: str = "") -> list[Row]:
+    """Rows of declared lines: a ratio pays ``keep`` of itself (after commission) and is the table's pay."""
+    rows = []
+    for ln in lines:
+        n = _total(cells, ln.mask)
+        if isinstance(ln.pays, Fraction):
+            ref = f"{wager}.{ln.event}" if ln.is_rule else ""
+            rows.append(Row(ln.event, ln.label, ratio_text(ln.pays) + less, ln.pays * keep, n, pay_ref=ref,
+                            pay_coef=keep if ref else Fraction(0)))
+        else:
+            rows.append(Row(ln.event, ln.label, PUSH if ln.pays == PUSH else "", pay_units(ln.pays), n))
+    return rows
+
+
+_SIDES = {"banker": ("Banker", "banker_wins"), "player": ("Player", "player_wins")}
+
+
+def _hand_bet(wager: str, title: str, bet: HandBet, cells: np.ndarray, keep: Fraction, less: str,
+              notes: Sequence[str], extras: dict[str, int]) -> WagerResult:
+    f = features()
+    other = "player" if wager == "banker" else "banker"
+    exceptions, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
+    name, win_event = _SIDES[wager]
+    won = Line(win_event, f"{name} wins" + (" (every other hand)" if bet.rules else ""), bet.win,
+               free & (f.winner == wager), False)
+    tie = Line("tie", "Tie", bet.tie, free & (f.winner == "tie"), False)
+    lost = Line(_SIDES[other][1], f"{_SIDES[other][0]} wins", LOSE, free & (f.winner == other), False)
+    rows = _rows(wager, [won], cells, keep, less)
+    rows[0] = dataclasses.replace(rows[0], pay_ref=f"{wager}.win", pay_coef=keep)
+    rows += _rows(wager, [*exceptions, tie, lost], cells, keep, less)
+    total = sum(r.combinations for r in rows)
+    return WagerResult(wager, title, STRATEGY, total, tuple(rows), "unit staked", extras=extras, notes=tuple(notes))
+
+
+STRATEGY = "none (the drawing rules decide)"
+
+
+def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
+    """Every wager on the layout, exactly, from the cell counts (``coup_features.count_cells``)."""
+    f = features()
+    bp = pays.banker
+    keep = 1 - bp.commission
+    less = f" less {percent_text(bp.commission)}" if bp.commission else ""
+    notes = []
+    if bp.tie == pays.player.tie:
+        notes.append(f"Banker and player bets {'push' if bp.tie == PUSH else 'lose'} on a tie.")
+    else:
+        notes.append(f"The banker bet {'pushes' if bp.tie == PUSH else 'loses'} on a tie.")
+    if bp.commission:
+        notes.append(f"A winning banker bet pays {ratio_text(bp.win)} less {percent_text(bp.commission)} commission.")
+    nat = {f"banker_natural_{t}": _total(cells, f.banker_natural & (f.banker_total == t)) for t in (8, 9)}
+    wagers = [_hand_bet("banker", "Banker (banca)", bp, cells, keep, less, notes, nat)]
+    nat = {f"player_natural_{t}": _total(cells, f.player_natural & (f.player_total == t)) for t in (8, 9)}
+    player_notes = () if bp.tie == pays.player.tie else (
+        f"The player bet {'pushes' if pays.player.tie == PUSH else 'loses'} on a tie.",)
+    wagers.append(_hand_bet("player", "Player (punto)", pays.player, cells, Fraction(1), "", player_notes, nat))
+
+    exceptions, free = rule_lines(pays.tie.rules, np.ones(CELLS, dtype=bool))
+    tie_won = _rows("tie", [Line("tie", "Tie", pays.tie.win, free & (f.winner == "tie"), False)], cells)
+    tie_won[0] = dataclasses.replace(tie_won[0], pay_ref="tie.win", pay_coef=Fraction(1))
+    rows = tie_won + _rows("tie", [*exceptions, Line("banker_wins", "Banker wins", LOSE, free & (f.winner == "banker"),
+                                                     False),
+                                   Line("player_wins", "Player wins", LOSE, free & (f.winner == "player"), False)],
+                           cells)
+    total = int(cells.sum())
+    wagers.append(WagerResult("tie", "Tie", STRATEGY, total, tuple(rows), "unit staked"))
+
+    for wager, bet in pays.side_bets.items():
+        lines, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
+        if bet.otherwise is not None:
+            o = bet.otherwise
+            lines.append(Line(o.event, o.label, o.pays, free, False))
+        elif _total(cells, free):
+            raise AssertionError(f"{wager}: coups no rule pays (the table check should have refused it)")
+        wagers.append(WagerResult(wager, bet.title, STRATEGY, total, tuple(_rows(wager, lines, cells)), "unit staked",
+                                  notes=bet.notes))
+    return tuple(wagers)
+
+
+# --- the game ---------------------------------------------------------------------------------
+
+
+def _drawing_section(rules: TableRules) -> Section:
+    stood = ("When punto stood, banca stands whatever its total." if not rules.banca_draws_when_punto_stands else
+             f"When punto stood, banca draws on {_totals_text(rules.banca_draws_when_punto_stands)}.")
+    natural = ("A two-card 8 or 9 on either side is a natural: both hands stand." if rules.banca_natural_stops_punto
+               else "A punto two-card 8 or 9 is a natural: both hands stand. A banca two-card 8 or 9 stands but "
+                    "does not stop punto drawing.")
+    return tableau_section(
+        "drawing_rules", "Drawing rules", rules.banca_tableau, "Banca total", "punto's third card",
+        intro=(natural, f"Punto draws on {_totals_text(rules.punto_draws_on)} and stands otherwise.", stood,
+               "When punto drew, banca follows the tableau (banca's total down, punto's third card across):"))
+
+
+def _totals_text(totals: tuple[int, ...]) -> str:
+    return ", ".join(str(t) for t in totals) if totals else "no total (never draws)"
+
+
+class PuntoBanco:
+    """Punto banco: bets on punto, banca or a tie, and the side bets; nobody makes a choice."""
+
+    key: ClassVar[str] = "punto-banco"
+    title: ClassVar[str] = "Punto banco"
+    default_table: ClassVar[str] = DEFAULT_TABLES["punto-banco"]
+    options: ClassVar[frozenset[str]] = frozenset({"decks"})
+    engine_version: ClassVar[int] = 2  # 2: the coup-feature cells
+    table_model: ClassVar[type[TableModel]] = PuntoBancoTable
+
+    def resolve(self, table: Table, options: RunOptions) -> PuntoBancoRules:
+        """The table's rules, with ``--decks`` applied."""
+        model = table.model
+        assert isinstance(model, PuntoBancoTable)
+        stated = model.rules.decks
+        decks = options.decks if options.decks is not None else stated
+        if isinstance(decks, int) and decks < 1:
+            raise OptionError("--decks must be at least 1")
+        infinite = decks == "infinite"
+        return PuntoBancoRules(table=table, options=options, strategy="none", published_applies=decks == stated,
+                               decks=1 if infinite else int(decks), infinite=infinite, drawing=model.rules)
+
+    def count(self, rules: PuntoBancoRules, store: Store) -> np.ndarray:
+        """The coups of the shoe, cell by cell (``coup_features``), from the store when it has them."""
+        def build() -> dict[str, np.ndarray]:
+            return {"cells": count_cells(rules.cards, rules.drawing, rules.infinite)}
+
+        return store.get(count_key(self, rules), build)["cells"]
+
+    def settle(self, counts: np.ndarray, rules: PuntoBancoRules) -> Analysis:
+        """Every wager on the layout."""
+        wagers = settle(counts, rules.model.pays)
+        if rules.infinite:
+            convention = ("one combination is one sequence of six cards drawn with replacement from an infinite shoe, "
+                          f"each of the 52 cards equally likely: 52^6 = {52**6:,}; a coup that leaves cards undealt "
+                          "counts once for every card they could be")
+        else:
+            shoe = rules.cards.shoe
+            convention = (
+                f"one combination is one ordered sequence of the first six cards of a shoe of {shoe.label}: "
+                f"{shoe.size}P6 = {shoe.ordered(6):,}, the published convention; a coup that leaves cards "
+                "undealt counts once for every way those cards can lie"
+            )
+        return Analysis(self.key, rules.table, rules.shown(), convention, wagers, headline=_headline(wagers),
+                        sections=(_drawing_section(rules.drawing),), assumptions=tuple(rules.model.assumptions),
+                        published_applies=rules.published_applies)
+
+    def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:
+        """House edge of the banker and player bets against the number of decks."""
+        decks = tuple(range(1, 9))
+        series: dict[str, list[Fraction]] = {}
+        for d in decks:
+            for w in rerun(RunOptions(decks=d, brief=True)).wagers:
+                if w.wager in ("banker", "player"):
+                    series.setdefault(w.wager, []).append(w.house_edge)
+        if not series:
+            return ()
+        return (Lines("punto-banco-decks", f"Punto banco ({analysis.table.id}): house edge against decks in the shoe",
+                      decks, tuple((k, tuple(v)) for k, v in series.items()), "decks", "house edge"),)
+
+
+def _headline(wagers: tuple[WagerResult, ...]) -> tuple[str, ...]:
+    """Who each wager favours, worst news for the house first."""
+    favourable = [w for w in wagers if w.expected_value > 0]
+    lines = [f"The {w.title.lower()} bet favours the BETTOR: expected value {percent_str(w.expected_value)} per unit "
+             f"staked (exact {frac_str(w.expected_value)})." for w in favourable]
+    rest = [w for w in wagers if w.expected_value <= 0]
+    if rest:
+        best = min(rest, key=lambda w: w.house_edge)
+        lines.append(("Every other" if favourable else "Every") + " wager favours the house; the lowest house edge is "
+                     f"{best.title.lower()}, {percent_str(best.house_edge)} (exact {frac_str(best.house_edge)}).")
+    return tuple(lines)
+

@@ -1,0 +1,1 @@
+"""What information is worth: cards flashed, partners' cards seen, cards counted."""
