@@ -262,6 +262,85 @@ class TableModel(Strict):
 
     GAME: ClassVar[str] = ""
 
+    def wager_ids(self) -> tuple[str, ...]:
+        """The table's wagers, in file order: every block of its ``[pays]`` is one (a side bet's block makes it
+        a wager), and they are the ids of the analysis's wagers (a test holds every shipped table to that)."""
+        pays = getattr(self, "pays", None)
+        return tuple(k for k, v in pays if v is not None) if isinstance(pays, BaseModel) else ()
+
+    def name_problems(self) -> list[tuple[tuple[str, ...], str]]:
+        """Keys that name a wager no ``[pays]`` block declares (``[limits.bets.<wager>]``, ``[published.<wager>]``,
+        a ``[[published.differs]]`` entry's wager) or a figure in a shape no wager has, each as (key path,
+        message): what pydantic cannot see, since the wagers are the file's own. A figure's name that depends on
+        the analysis (an event id, a section's cell) is checked by ``oddscalc validate`` against the analysis."""
+        wagers = self.wager_ids()
+        known = ", ".join(wagers)
+        out: list[tuple[tuple[str, ...], str]] = []
+        for name in self.limits.bets if self.limits is not None else ():
+            if name not in wagers:
+                out.append((("limits", "bets", name), f"no wager {name!r} in this table; wagers: {known}"))
+        for block_name in FIGURE_BLOCKS:
+            block = getattr(self, block_name)
+            for key, value in (block.model_extra or {}).items() if block is not None else ():
+                out += _block_problems(block_name, key, value, wagers)
+        return out
+
+
+FIGURE_BLOCKS = ("published", "claimed")
+SECTIONS = "sections"  # [published.sections.<section id>]: a report section's cells
+DIFFERS = "differs"  # [[published.differs]]: a source's figure found wrong, with the reason
+DIFFERS_KEYS = ("wager", "figure", "published", "reason")
+ROW_FIGURES = ("combinations", "probability", "units", "stake", "return")
+PRECISE = "_precise"  # a second, more precise printing of the same figure
+
+
+def _block_problems(block: str, key: str, value: Any, wagers: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
+    known = ", ".join(wagers)
+    if key == DIFFERS:
+        entries = value if isinstance(value, list) else [value]
+        out = []
+        for i, e in enumerate(entries):
+            where = (block, DIFFERS, str(i))
+            if not isinstance(e, dict) or set(e) != set(DIFFERS_KEYS) or not all(
+                    isinstance(e[k], str) for k in ("wager", "figure", "reason")) or not e["reason"].strip():
+                out.append((where, f"a [[{block}.{DIFFERS}]] entry has exactly the keys {', '.join(DIFFERS_KEYS)} "
+                                   "(wager, figure and a non-empty reason as strings)"))
+            elif e["wager"] not in wagers and not e["wager"].startswith(f"{SECTIONS}."):
+                out.append(((*where, "wager"), f"no wager {e['wager']!r} in this table; wagers: {known} "
+                                               f"(or {SECTIONS}.<section id>)"))
+        return out
+    if key == SECTIONS and key not in wagers:
+        if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+            return [((block, key), f"write each section's figures in [{block}.{SECTIONS}.<section id>]")]
+        return []
+    if not isinstance(value, dict):
+        return [((block, key), f"figure {key!r} is not under a wager: write it in [{block}.<wager>], "
+                               f"e.g. [{block}.{wagers[0] if wagers else 'main'}]")]
+    if key not in wagers:
+        return [((block, key), f"no wager {key!r} in this table; wagers: {known} (or {SECTIONS}, {DIFFERS})")]
+    out = []
+    for name, shape in _figure_shapes(value):
+        parts = name.removesuffix(PRECISE).split(".")
+        if parts[0] == "rows" and (len(parts) != 3 or parts[2] not in ROW_FIGURES):
+            out.append(((block, key, *name.split(".")),
+                        f"write rows.<event>.<figure> with a figure of: {', '.join(ROW_FIGURES)}"))
+        elif shape is not None:
+            out.append(((block, key, *name.split(".")), shape))
+    return out
+
+
+def _figure_shapes(figures: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str | None]]:
+    """Each figure's dotted name, with a message when its value is not a figure at all."""
+    out: list[tuple[str, str | None]] = []
+    for k, v in figures.items():
+        if isinstance(v, dict):
+            out += _figure_shapes(v, f"{prefix}{k}.")
+        elif isinstance(v, bool) or not isinstance(v, (int, str)):
+            out.append((f"{prefix}{k}", "write a figure as an integer or a string such as \"3.51%\" or \"3/7\""))
+        else:
+            out.append((f"{prefix}{k}", None))
+    return out
+
 
 @dataclass(frozen=True)
 class Table:
@@ -325,7 +404,8 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
     return lines
 
 
-def _line_for(lines: Mapping[tuple[str, ...], int], loc: tuple[str, ...]) -> int | None:
+def line_for(lines: Mapping[tuple[str, ...], int], loc: tuple[str, ...]) -> int | None:
+    """The line of ``loc``, or of the nearest key enclosing it that has one (None when no key does)."""
     for i in range(len(loc), 0, -1):
         if loc[:i] in lines:
             return lines[loc[:i]]
@@ -405,7 +485,7 @@ def _validate(name: str, lines: Mapping[tuple[str, ...], int], model: type[BaseM
     except ValidationError as e:
         for err in e.errors():
             loc = _file_loc(data, tuple(str(p) for p in err["loc"]))
-            problems.append(Problem(name, _line_for(lines, loc), ".".join(loc), _message(err)))
+            problems.append(Problem(name, line_for(lines, loc), ".".join(loc), _message(err)))
     except RecursionError:
         problems.append(Problem(name, None, "", "nested too deeply"))
     return None
@@ -439,20 +519,23 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
     game = data.get("game")
     known = ", ".join(models)
     if not isinstance(game, str):
-        raise TableError([Problem(name, _line_for(lines, ("game",)), "game",
+        raise TableError([Problem(name, line_for(lines, ("game",)), "game",
                                   "missing or not a string; one of: " + known)])
     if game not in models:
-        raise TableError([Problem(name, _line_for(lines, ("game",)), "game",
+        raise TableError([Problem(name, line_for(lines, ("game",)), "game",
                                   f"unknown game {game!r}; one of: {known}")])
     problems: list[Problem] = []
     folder = path.resolve().parent.name
     if folder in models and folder != game:
-        problems.append(Problem(name, _line_for(lines, ("game",)), "game",
+        problems.append(Problem(name, line_for(lines, ("game",)), "game",
                                 f"says {game!r} but the file is in the {folder!r} folder"))
     if expect_game is not None and game != expect_game:
-        problems.append(Problem(name, _line_for(lines, ("game",)), "game",
+        problems.append(Problem(name, line_for(lines, ("game",)), "game",
                                 f"is a {game!r} table, not a {expect_game!r} table"))
     model = _validate(name, lines, models[game], data, problems)
+    if isinstance(model, TableModel):
+        problems += [Problem(name, line_for(lines, loc), ".".join(loc), message)
+                     for loc, message in model.name_problems()]
     if problems or model is None:
         raise TableError(problems)
     assert isinstance(model, TableModel)

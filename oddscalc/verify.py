@@ -44,18 +44,28 @@ from typing import Any
 
 from oddscalc.exact import decimal_str, frac_str
 from oddscalc.results import Check, Section, WagerResult
-from oddscalc.tables import Published, Table
+from oddscalc.tables import (
+    DIFFERS,
+    DIFFERS_KEYS,
+    FIGURE_BLOCKS,
+    PRECISE,
+    ROW_FIGURES,
+    SECTIONS,
+    Problem,
+    Published,
+    Table,
+    TableError,
+    key_lines,
+    line_for,
+    read_text,
+)
 
-BLOCKS = ("published", "claimed")
+BLOCKS = FIGURE_BLOCKS
 WAGER_FIGURES = (
     "expected_value", "house_edge", "element_of_risk", "average_stake", "hit_frequency",
     "standard_deviation", "total_combinations", "variance",
 )
-ROW_FIGURES = ("combinations", "probability", "units", "stake", "return")
 RTP = "return_to_player"
-PRECISE = "_precise"
-SECTIONS = "sections"
-DIFFERS = "differs"
 
 
 class FigureError(ValueError):
@@ -199,8 +209,7 @@ def _shown(value: Computed, like: Expected) -> str:
 
 # --- checks ----------------------------------------------------------------------------------
 
-OK, MISMATCH, ERROR, DIFFERS = "ok", "MISMATCH", "ERROR", "differs"
-DIFFERS_KEYS = ("wager", "figure", "published", "reason")
+OK, MISMATCH, ERROR = "ok", "MISMATCH", "ERROR"  # and DIFFERS: a figure listed under [[differs]] that differs
 
 
 def check_figure(table: str, block: str, w: WagerResult, name: str, value: object) -> Check:
@@ -378,3 +387,21 @@ def describe_failure(c: Check) -> str:
     if c.verdict == ERROR:
         return f"{where}: {c.message}"
     return f"{where}: expected {c.expected}, computed {c.computed}"
+
+
+def figure_problems(table: Table, checks: Sequence[Check]) -> list[Problem]:
+    """The figures of ``table``'s blocks that cannot be checked (an unknown event, figure, section or cell, a bad
+    value, a ``differs`` entry that holds), as problems of the file with line and key: what ``oddscalc validate``
+    refuses, so that no figure it accepts is refused later by ``verify``."""
+    try:
+        lines = key_lines(read_text(table.path)[0])
+    except TableError:
+        lines = {}
+    out = []
+    for c in checks:
+        if c.verdict != ERROR:
+            continue
+        where = c.wager.split(" #")[0].split(".") if c.wager else []
+        loc = (c.block, *where, *(c.figure.split(".") if c.figure and " #" not in c.wager else ()))
+        out.append(Problem(str(table.path), line_for(lines, loc), ".".join(loc), c.message))
+    return out

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from oddscalc.analysis import Session
 from oddscalc.catalog import load_table as load_table_file
 from oddscalc.catalog import shipped_tables
+from oddscalc.cli.main import EXIT_TABLE, main
 from oddscalc.tables import TableError, key_lines, parse_ratio
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,3 +115,31 @@ def test_key_lines_dotted_and_headers() -> None:
     lines = key_lines('a = 1\n[b.c]\nd = 2\ne.f = 3\n')
     assert lines[("a",)] == 1 and lines[("b", "c")] == 2 and lines[("b", "c", "d")] == 3
     assert lines[("b", "c", "e", "f")] == 4
+
+
+@pytest.mark.parametrize(("key", "edit"), [
+    ("limits.bets.jakpot", ("jackpot = { min", "jakpot = { min")),
+    ("published.mian", ("[published.main]", "[published.mian]")),
+])
+def test_a_key_naming_no_wager_is_refused_when_the_file_is_loaded(tmp_path: Path, key: str,
+                                                                     edit: tuple[str, str]) -> None:
+    text = (ROOT / "tables" / "caribbean" / "spain.toml").read_text()
+    if key.startswith("published"):
+        text = (ROOT / "tables" / "caribbean" / "us.toml").read_text()
+    assert edit[0] in text
+    path = tmp_path / "caribbean" / "x.toml"
+    path.parent.mkdir()
+    path.write_text(text.replace(edit[0], edit[1], 1))
+    line = next(n for n, s in enumerate(path.read_text().splitlines(), start=1) if edit[1] in s)
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == EXIT_TABLE, r.output
+    assert f"{path}:{line}: {key}: no wager '{key.split('.')[-1]}' in this table" in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "tables").glob("*/*.toml")), ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_a_tables_wagers_are_its_pays_blocks(path: Path, sessions: Callable[[str], Session]) -> None:
+    # the load-time check names wagers by the [pays] blocks: they must be the analysis's wagers
+    table = load_table_file(path)
+    analysis = sessions(table.game).analyze(table)
+    assert sorted(table.model.wager_ids()) == sorted(w.wager for w in analysis.wagers)

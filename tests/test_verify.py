@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,7 +13,8 @@ from oddscalc.analysis import Session
 from oddscalc.catalog import load_table, shipped_tables
 from oddscalc.cli.main import EXIT_MISMATCH, EXIT_TABLE, main
 from oddscalc.results import Analysis, Column, Row, RunOptions, Section, WagerResult
-from oddscalc.verify import DIFFERS, ERROR, MISMATCH, OK, check_figure, checks_for, parse_expected
+from oddscalc.tables import Published
+from oddscalc.verify import DIFFERS, ERROR, MISMATCH, OK, check_figure, checks_for, figure_problems, parse_expected
 
 ROOT = Path(__file__).resolve().parent.parent
 LIR = ROOT / "tables" / "let-it-ride"
@@ -104,13 +106,25 @@ def test_unknown_figure_is_a_failure_not_a_crash(tmp_path: Path) -> None:
     assert "bet1_ride_hands" in r.output.split("known:")[1]  # the message lists the real names
 
 
-def test_unknown_wager_and_figure_outside_a_wager(tmp_path: Path) -> None:
+def test_unknown_wager_and_figure_outside_a_wager(tmp_path: Path, standard: Analysis) -> None:
     text = STANDARD.read_text().replace('[published.three_card_bonus]', '[published.jackpot]')
     text = text.replace('source = "Wizard', 'house_edge = "3.5%"\nsource = "Wizard')
-    r = run(str(variant(tmp_path, text)))
-    assert r.exit_code == EXIT_MISMATCH
-    assert "no wager 'jackpot' in this game; wagers: main, three_card_bonus" in r.output
-    assert "figure 'house_edge' is not under a wager: write it in [published.<wager>]" in r.output
+    path = variant(tmp_path, text)
+    r = run(str(path))
+    # refused as a bad table file when it is loaded, with the line of each key, not found wrong by the check
+    assert r.exit_code == EXIT_TABLE
+    head = text.splitlines().index("[published.jackpot]") + 1
+    figure = text.splitlines().index('house_edge = "3.5%"') + 1
+    assert (f"{path}:{head}: published.jackpot: no wager 'jackpot' in this table; wagers: main, three_card_bonus"
+            in r.output)
+    assert f"{path}:{figure}: published.house_edge: figure 'house_edge' is not under a wager: write it in " \
+           "[published.<wager>]" in r.output
+    # the check itself still says so for a table built past the file's validation
+    table = load_table(STANDARD)
+    model = table.model.model_copy(update={"published": Published.model_validate(
+        {"source": "x", "jackpot": {"house_edge": "1%"}, "house_edge": "3.5%"})})
+    checks = checks_for(dataclasses.replace(table, model=model), standard.wagers, "x")
+    assert [c.verdict for c in checks] == [ERROR, ERROR]
 
 
 def test_section_figures_by_row_and_column(tmp_path: Path, standard: Analysis) -> None:
@@ -140,7 +154,8 @@ def test_a_stated_difference_shows_both_numbers_and_must_still_differ(tmp_path: 
     r = run(str(variant(tmp_path, STANDARD.read_text() + entry.format(n=1608))))
     assert r.exit_code == EXIT_MISMATCH and "listed under differs but it holds" in r.output
     r = run(str(variant(tmp_path, STANDARD.read_text() + entry.format(n=1609).replace("reason", "why"))))
-    assert r.exit_code == EXIT_MISMATCH and "has exactly the keys wager, figure, published, reason" in r.output
+    # a malformed entry is a bad table file, refused when it is loaded
+    assert r.exit_code == EXIT_TABLE and "has exactly the keys wager, figure, published, reason" in r.output
 
 
 def test_a_stated_difference_in_a_report_section(tmp_path: Path) -> None:
@@ -249,3 +264,24 @@ def test_parse_expected_intervals() -> None:
     assert (e.low, e.high, e.places, e.percent) == (Fraction(3505, 100000), Fraction(3515, 100000), 2, True)
     assert parse_expected(1608).exact and parse_expected("1/3").low == Fraction(1, 3)
     assert parse_expected("51,979,200").low == Fraction(103958399, 2)
+
+
+def test_figures_the_analysis_cannot_read_are_problems_of_the_file_with_their_lines(tmp_path: Path,
+                                                                                      standard: Analysis) -> None:
+    # what `validate` refuses so that `verify` never refuses it later: each ERROR check at its key and line
+    extra = ('\n[published.three_card_bonus.rows.no_such_event]\ncombinations = 1\n'
+             '\n[published.sections.no_such_section]\n"a.b" = 1\n')
+    path = variant(tmp_path, STANDARD.read_text().replace('\n[published.main]\n', '\n[published.main]\nbogus = 1\n')
+                   + extra)
+    table = load_table(path)
+    lines = path.read_text().splitlines()
+    problems = figure_problems(table, checks_for(table, standard.wagers, "x", standard.sections))
+    got = {p.key: (p.line, p.message) for p in problems}
+    assert set(got) == {"published.main.bogus", "published.three_card_bonus.rows.no_such_event.combinations",
+                        "published.sections.no_such_section"}
+    assert got["published.main.bogus"][0] == lines.index("bogus = 1") + 1
+    assert got["published.sections.no_such_section"][0] == lines.index("[published.sections.no_such_section]") + 1
+    assert "unknown figure 'bogus'" in got["published.main.bogus"][1]
+    assert "no event 'no_such_event'" in got["published.three_card_bonus.rows.no_such_event.combinations"][1]
+    assert not figure_problems(load_table(STANDARD), checks_for(load_table(STANDARD), standard.wagers, "x",
+                                                                 standard.sections))
