@@ -31,7 +31,8 @@ A rule's figure is exact (a Fraction from the integer counts); the verdict compa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -41,7 +42,17 @@ from pydantic import BeforeValidator, Field, field_validator
 
 from oddscalc.exact import parse_fraction, percent_str
 from oddscalc.results import Analysis, Cell, Column, Section, WagerResult
-from oddscalc.tables import Amount, Problem, Strict, TableError, load_model_file, money_text
+from oddscalc.tables import (
+    Amount,
+    Problem,
+    Strict,
+    TableError,
+    key_lines,
+    line_for,
+    load_model_file,
+    money_text,
+    read_text,
+)
 
 PASS, FAIL = "pass", "FAIL"
 
@@ -73,6 +84,14 @@ class MinimumReturn(Strict):
     basis: Literal["amount_wagered", "per_unit"] = "amount_wagered"
     wagers: Annotated[tuple[str, ...], BeforeValidator(_as_tuple)] | None = None
     citation: str = ""
+
+    @field_validator("wagers")
+    @classmethod
+    def _named(cls, v: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if v is not None and not v:
+            raise ValueError("names no wager, so the rule would check nothing: list at least one, or leave "
+                             "wagers out to check every wager")
+        return v
 
 
 class AwardFrequency(Strict):
@@ -127,6 +146,12 @@ class Profile:
     model: ProfileModel
     path: Path
     sha256: str
+    lines: Mapping[tuple[str, ...], int] = dataclasses.field(default_factory=dict)
+
+    def problem(self, i: int, key: str, message: str) -> TableError:
+        """An error at ``key`` of the profile's ``i``-th rule, with the line of the key (or of the rule)."""
+        loc = ("rules", str(i), key)
+        return TableError([Problem(str(self.path), line_for(self.lines, loc), ".".join(loc), message)], "profile")
 
     @property
     def id(self) -> str:
@@ -137,7 +162,7 @@ class Profile:
 def load_profile(path: Path) -> Profile:
     """Read and validate a profile file (TableError naming file, line and key otherwise)."""
     model, digest = load_model_file(path, ProfileModel, "profile")
-    return Profile(model, path, digest)
+    return Profile(model, path, digest, key_lines(read_text(path)[0]))
 
 
 # --- checking -------------------------------------------------------------------------------------------
@@ -198,8 +223,7 @@ def _minimum_return(rule: MinimumReturn, i: int, profile: Profile, a: Analysis) 
     names = [w.wager for w in a.wagers]
     unknown = [x for x in rule.wagers or () if x not in names]
     if unknown:
-        raise TableError([Problem(str(profile.path), None, f"rules.{i}.wagers",
-                                  f"no wager {unknown[0]!r} in {a.game}; wagers: {', '.join(names)}")], "profile")
+        raise profile.problem(i, "wagers", f"no wager {unknown[0]!r} in {a.game}; wagers: {', '.join(names)}")
     out = []
     for w in a.wagers:
         if rule.wagers is not None and w.wager not in rule.wagers:
@@ -213,7 +237,12 @@ def _minimum_return(rule: MinimumReturn, i: int, profile: Profile, a: Analysis) 
     return out
 
 
-def _award_frequency(rule: AwardFrequency, a: Analysis) -> list[Finding]:
+def _award_frequency(rule: AwardFrequency, i: int, profile: Profile, a: Analysis) -> list[Finding]:
+    awards = [p.pay_ref for w in a.wagers for p in w.prizes()]
+    unknown = [x for x in rule.odds_displayed if x not in awards]
+    if unknown:  # a misspelt award would otherwise leave the real one's odds undisplayed, silently
+        raise profile.problem(i, "odds_displayed", f"no award {unknown[0]!r} in {a.game}'s table {a.table.id}; "
+                                                   f"awards (wager.pay): {', '.join(awards)}")
     out = []
     for w in a.wagers:
         for p in w.prizes():
@@ -247,7 +276,7 @@ def findings(profile: Profile, a: Analysis) -> list[Finding]:
         if isinstance(rule, MinimumReturn):
             out += _minimum_return(rule, i, profile, a)
         elif isinstance(rule, AwardFrequency):
-            out += _award_frequency(rule, a)
+            out += _award_frequency(rule, i, profile, a)
         elif isinstance(rule, PayoutCap):
             out.append(_payout_cap(rule, a))
         else:

@@ -98,7 +98,11 @@ def test_top_award_odds_and_the_return_basis(tmp_path: Path, sessions: Callable[
     ('[[rules]]\nrule = "award_frequency"\nonce_in = 0\n', EXIT_TABLE,
      "house.toml:5: rules.0.once_in: Input should be greater than 0"),
     ('[[rules]]\nrule = "minimum_return"\nminimum = "75%"\nwagers = ["side"]\n', EXIT_TABLE,
-     "rules.0.wagers: no wager 'side' in caribbean; wagers: main, jackpot"),
+     "house.toml:6: rules.0.wagers: no wager 'side' in caribbean; wagers: main, jackpot"),
+    ('[[rules]]\nrule = "minimum_return"\nminimum = "75%"\nwagers = []\n', EXIT_TABLE,
+     "house.toml:6: rules.0.wagers: names no wager, so the rule would check nothing"),
+    ('[[rules]]\nrule = "award_frequency"\nonce_in = 1000\nodds_displayed = ["jackpot.royal_flsh"]\n', EXIT_TABLE,
+     "house.toml:6: rules.0.odds_displayed: no award 'jackpot.royal_flsh' in caribbean's table spain; awards"),
     ("rules = []\n", EXIT_TABLE, "a profile needs at least one rule"),
 ])
 def test_bad_profiles_are_refused_with_file_line_and_key(tmp_path: Path, body: str, code: int, message: str) -> None:
