@@ -7,7 +7,42 @@ printed figure is the exact figure rounded, and a published figure can be checke
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
+
+MAX_DIGITS = 60  # no figure a casino or a source writes has more; a longer one is a typo or an attack
+MAX_EXPONENT = 60  # 1e-60 .. 1e60: an exponent beyond builds an integer of that many digits before any check
+_NUMBER = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$", re.ASCII)
+_RATIO = re.compile(r"^([+-]?\d+)/(\d+)$", re.ASCII)
+
+
+def bounded_number(text: str) -> tuple[Fraction, int | None]:
+    """Read a plain number written in ASCII ("3/7", "-2", "0.0351", "1.5e-5") exactly, with the decimals it was
+    printed to (None for an integer ratio "p/q"), refusing before any arithmetic a number of more than
+    MAX_DIGITS digits or an exponent past MAX_EXPONENT, so that no input can make an integer of a billion digits.
+
+    >>> bounded_number("1.5e-5")
+    (Fraction(3, 200000), 6)
+    >>> bounded_number("1e-999999999")
+    Traceback (most recent call last):
+    ValueError: '1e-999999999': an exponent is at most 60 either way
+    """
+    m = _RATIO.match(text)
+    if m:
+        if len(m.group(1)) + len(m.group(2)) > MAX_DIGITS:
+            raise ValueError(f"{text!r} has more than {MAX_DIGITS} digits")
+        if int(m.group(2)) == 0:
+            raise ValueError(f"not a number: {text!r} (a zero denominator)")
+        return Fraction(int(m.group(1)), int(m.group(2))), None
+    m = _NUMBER.match(text)
+    if not m or not (m.group(2) or m.group(3)):
+        raise ValueError(f"not a number: {text!r}")
+    if len(m.group(2)) + len(m.group(3) or "") > MAX_DIGITS:
+        raise ValueError(f"{text!r} has more than {MAX_DIGITS} digits")
+    exponent = m.group(4) or "0"
+    if len(exponent.lstrip("+-").lstrip("0")) > 3 or abs(int(exponent)) > MAX_EXPONENT:
+        raise ValueError(f"{text!r}: an exponent is at most {MAX_EXPONENT} either way")
+    return Fraction(text), len(m.group(3) or "") - int(exponent)
 
 
 def frac_str(x: Fraction | int) -> str:
@@ -17,17 +52,14 @@ def frac_str(x: Fraction | int) -> str:
 
 
 def parse_fraction(text: str) -> Fraction:
-    """Read "3/7", "0.0351", "3.51%" or "-2" exactly."""
+    """Read "3/7", "0.0351", "3.51%" or "-2" exactly (bounded as :func:`bounded_number` says)."""
     t = text.strip().replace(",", "").replace("_", "")
     pct = t.endswith("%")
     if pct:
         t = t[:-1].strip()
     if not t:
         raise ValueError(f"not a number: {text!r}")
-    try:
-        v = Fraction(t)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"not a number: {text!r}") from None
+    v = bounded_number(t)[0]
     return v / 100 if pct else v
 
 

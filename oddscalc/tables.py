@@ -141,7 +141,7 @@ class MeterShare(Fraction):
     __slots__ = ()
 
 
-_METER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*(?:of\s+(?:the\s+)?)?meter\s*$", re.IGNORECASE)
+_METER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*(?:of\s+(?:the\s+)?)?meter\s*$", re.IGNORECASE | re.ASCII)
 
 
 def parse_prize(value: Any) -> Fraction:

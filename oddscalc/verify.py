@@ -35,14 +35,13 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from oddscalc.exact import decimal_str, frac_str
+from oddscalc.exact import bounded_number, decimal_str, frac_str
 from oddscalc.results import Check, Section, WagerResult
 from oddscalc.tables import (
     DIFFERS,
@@ -74,7 +73,6 @@ class FigureError(ValueError):
 
 # --- expected values ---------------------------------------------------------------------
 
-_DECIMAL = re.compile(r"^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$")
 
 
 @dataclass(frozen=True)
@@ -116,18 +114,13 @@ def parse_expected(value: object) -> Expected:
     if percent:
         body = body[:-1]
     scale = Fraction(1, 100) if percent else Fraction(1)
-    if "/" in body:
-        num, _, den = body.partition("/")
-        try:
-            v = Fraction(int(num), int(den)) * scale
-        except (ValueError, ZeroDivisionError):
-            raise FigureError(f"not a number: {value!r}") from None
+    try:
+        v, places = bounded_number(body)
+    except ValueError as e:
+        raise FigureError(f"not a number: {value!r}" if str(e).startswith("not a number") else str(e)) from None
+    v *= scale
+    if places is None:
         return Expected(text, v, v, percent, None)
-    m = _DECIMAL.match(body)
-    if not m or not (m.group(2) or m.group(3)):
-        raise FigureError(f"not a number: {value!r}")
-    v = Fraction(body) * scale
-    places = len(m.group(3) or "") - int(m.group(4) or 0)
     half = Fraction(1, 2) * Fraction(10) ** -places * scale
     return Expected(text, v - half, v + half, percent, places)
 
