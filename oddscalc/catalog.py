@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from oddscalc.files import is_path
+from oddscalc.files import is_path, real_path
 from oddscalc.keys import DEFAULT_TABLES, GAME_KEYS
 
 if TYPE_CHECKING:  # loading a table needs the games' models; finding one does not
@@ -73,7 +73,7 @@ def load_table(path: Path, expect_game: str | None = None) -> Table:
 
 def _shipped_id(path: Path) -> str | None:
     try:
-        rel = path.resolve().relative_to(tables_dir().resolve())
+        rel = real_path(path).relative_to(real_path(tables_dir()))
     except ValueError:
         return None
     return rel.stem if len(rel.parts) == 2 else None
@@ -97,7 +97,7 @@ def resolve_table(game: str, ref: str | None = None) -> Table:
 def table_label(table: Table) -> str:
     """How a table is named to the user: ``let-it-ride/standard`` when shipped, else its path."""
     try:
-        rel = table.path.resolve().relative_to(tables_dir().resolve())
+        rel = real_path(table.path).relative_to(real_path(tables_dir()))
     except ValueError:
         return str(table.path)
     return str(rel.with_suffix(""))

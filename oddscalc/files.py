@@ -11,6 +11,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 
 def is_path(ref: str) -> bool:
@@ -28,19 +29,37 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("oddscalc"))
 
 
-def write_atomic(path: Path, data: bytes | Sequence[bytes | memoryview]) -> None:
-    """Replace ``path`` with ``data`` (bytes, or pieces written in order) in one step; raises OSError,
-    leaving ``path`` as it was."""
+def write_atomic(path: Path, data: bytes | Sequence[bytes | memoryview], mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` (bytes, or pieces written in order) in one step, with permission bits
+    ``mode`` (set before the rename, so the new file is never seen with the temporary file's 0600); raises
+    OSError, leaving ``path`` as it was."""
+    from oddscalc.interrupts import held
+
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp: str | None = None
+    f: BinaryIO | None = None
     try:
-        with os.fdopen(fd, "wb") as f:
+        with held():  # a Ctrl-C as the temporary file is made is raised once it is known, so it is removed
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            f = os.fdopen(fd, "wb")
+        with f:
+            if mode is not None:
+                os.fchmod(f.fileno(), mode)
             for piece in ([data] if isinstance(data, bytes) else data):
                 f.write(piece)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if f is not None:
+            f.close()
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
+
+
+def real_path(path: Path) -> Path:
+    """The absolute path with every symbolic link followed as far as it goes: unlike ``Path.resolve`` it never
+    raises on a loop of links (reading the file then fails with an OSError, reported like any other)."""
+    return Path(os.path.realpath(path))

@@ -24,6 +24,8 @@ from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, ValidationError, model_validator
 
+from oddscalc.files import real_path
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
@@ -525,7 +527,7 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
         raise TableError([Problem(name, line_for(lines, ("game",)), "game",
                                   f"unknown game {game!r}; one of: {known}")])
     problems: list[Problem] = []
-    folder = path.resolve().parent.name
+    folder = real_path(path).parent.name
     if folder in models and folder != game:
         problems.append(Problem(name, line_for(lines, ("game",)), "game",
                                 f"says {game!r} but the file is in the {folder!r} folder"))

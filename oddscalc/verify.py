@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -349,11 +350,34 @@ def named_sections(table: Table) -> frozenset[str]:
     return frozenset(names)
 
 
+MAX_DEPTH = 32  # tables/<game>/<id>.toml is two deep; a folder nested past this is no folder of tables
+
+
 def table_paths(paths: Sequence[Path]) -> list[Path]:
-    """The files to verify: each given file, every ``*.toml`` under each given folder."""
+    """The files to verify: each given file, every ``*.toml`` under each given folder (walked without
+    recursion and without following links to folders, so a loop or a deep nest cannot exhaust the stack);
+    ValueError for a folder nested deeper than MAX_DEPTH."""
     out: list[Path] = []
     for p in paths:
-        out.extend(sorted(p.rglob("*.toml")) if p.is_dir() else [p])
+        if not p.is_dir():
+            out.append(p)
+            continue
+        found: list[Path] = []
+        todo = [(p, 0)]
+        while todo:
+            folder, depth = todo.pop()
+            if depth > MAX_DEPTH:
+                raise ValueError(f"{p}: folders nested more than {MAX_DEPTH} deep; name the folder of tables itself")
+            try:
+                entries = list(os.scandir(folder))
+            except OSError as e:
+                raise ValueError(f"{folder}: cannot be read ({e.strerror or e})") from None
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append((Path(entry.path), depth + 1))
+                elif entry.name.endswith(".toml"):
+                    found.append(Path(entry.path))
+        out.extend(sorted(found))
     return out
 
 

@@ -334,7 +334,10 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
     from oddscalc.tables import TableError
     from oddscalc.verify import blocks, describe_failure, render_checks, table_paths
 
-    files = table_paths(list(paths) or [tables_dir()])
+    try:
+        files = table_paths(list(paths) or [tables_dir()])
+    except ValueError as e:
+        raise Failure(str(e), EXIT_INPUT) from None
     if not files:
         raise Failure("no table files to verify", EXIT_INPUT)
     sessions: dict[str, Any] = {}

@@ -10,10 +10,11 @@ import os
 import random
 import re
 import signal
+import stat
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from oddscalc.analysis import Session
 from oddscalc.cache import Store, entry_path
 from oddscalc.catalog import shipped_tables
 from oddscalc.cli.main import EXIT_INPUT, EXIT_MISMATCH, EXIT_TABLE, main
+from oddscalc.files import write_atomic
 from oddscalc.games.caribbean.raise_table import RaiseTable
 from oddscalc.games.punto_banco.coup_features import features
 from oddscalc.games.punto_banco.game import PuntoBanco
@@ -439,3 +441,36 @@ def test_killed_runs_leave_nothing_wrong_behind(tmp_path: Path) -> None:
     for entry in (tmp_path / "store").glob("*.counts"):  # every entry left behind is whole
         assert entry.read_bytes().startswith(b"oddscalc-counts\n")
     assert len(list((tmp_path / "store").glob("*.counts"))) <= 2
+
+
+def test_a_loop_of_links_and_a_deep_nest_of_folders_are_clear_errors(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").symlink_to(tmp_path / "b.toml")
+    (tmp_path / "b.toml").symlink_to(tmp_path / "a.toml")
+    loop = str(tmp_path / "a.toml")
+    for args, code in ((["validate", loop], EXIT_TABLE), (["report", "caribbean", "--table", loop], EXIT_TABLE),
+                       (["verify", loop], EXIT_TABLE)):
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == code and "Too many levels of symbolic links" in r.output, r.output
+        assert "Traceback" not in r.output and not isinstance(r.exception, RuntimeError)
+    deep = tmp_path / "deep"
+    os.makedirs(deep / "/".join(["d"] * 40))
+    r = CliRunner().invoke(main, ["verify", str(deep)])
+    assert r.exit_code == EXIT_INPUT and "folders nested more than 32 deep" in r.output, r.output
+
+
+def test_a_write_sets_the_mode_before_the_file_appears_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.md"
+    write_atomic(target, b"text", mode=0o640)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640 and target.read_bytes() == b"text"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.md"]
+    with pytest.raises(KeyboardInterrupt):  # Ctrl-C in the middle of the write
+        write_atomic(target, _Interrupted())
+    assert target.read_bytes() == b"text" and [p.name for p in tmp_path.iterdir()] == ["out.md"]
+
+
+class _Interrupted(list[bytes]):
+    """Pieces of a file whose writing is interrupted after the first."""
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield b"half"
+        raise KeyboardInterrupt
