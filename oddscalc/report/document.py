@@ -24,11 +24,12 @@ def units_text(u: Fraction) -> str:
     return frac_str(u) if u.denominator != 1 else f"{u.numerator:+d}" if u else "0"
 
 
-def wager_facts(w: WagerResult, strong: Callable[[str], str] = str) -> list[str]:
-    """The figures of one wager, one line each (``strong`` marks the headline numbers)."""
+def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callable[[str], str] = str) -> list[str]:
+    """The figures of one wager, one line each (``strong`` marks the headline numbers; ``text`` makes a text that
+    may come from a file, such as a card's title or a side bet's note, literal in the document's markup)."""
     eor = w.element_of_risk
     lines = [
-        f"Strategy: {w.strategy}",
+        f"Strategy: {text(w.strategy)}",
         f"Expected value per {w.unit}: {strong(decimal_str(w.expected_value, 8))} (exact {frac_str(w.expected_value)})",
         f"House edge: {strong(percent_str(w.house_edge))} of the {w.unit}",
     ]
@@ -60,7 +61,7 @@ def wager_facts(w: WagerResult, strong: Callable[[str], str] = str) -> list[str]
         vv = Fraction(v)
         shown = f"{vv.numerator:,}" if vv.denominator == 1 else f"{decimal_str(vv, 8)} (exact {frac_str(vv)})"
         lines.append(f"{k.replace('_', ' ')}: {shown}")
-    lines += list(w.notes)
+    lines += [text(note) for note in w.notes]
     return lines
 
 

@@ -2,33 +2,51 @@
 
 from __future__ import annotations
 
+import re
+
 from oddscalc import __version__
 from oddscalc.exact import decimal_str
 from oddscalc.report.cells import cell_text
 from oddscalc.report.document import rules_text, units_text, wager_facts
 from oddscalc.results import Analysis, Section, WagerResult
 
+_MARKUP = re.compile(r"[\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")  # what can open markup mid-line
+_LEADING = re.compile(r"^(\s*)([#=+>-]|\d+[.)])")  # what makes a heading, a rule or a list at a line's start
+
+
+_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+
 
 def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """No tag and no entity: a '<' opens nothing and '&lt;' stays five characters (a '>' mid-line is text)."""
+    return _ENTITY.sub("&amp;", text).replace("<", "&lt;")
+
+
+def literal(text: str) -> str:
+    r"""Text that is not ours (a table's, a card's or a profile's, a title or a label) as literal Markdown on one
+    line: no HTML, no emphasis, code, link or column break, no new line to start a heading or a forged figure.
+
+    >>> literal("Dragon 7\n\n- House edge: **0.0000%**")
+    'Dragon 7 - House edge: \\*\\*0.0000%\\*\\*'
+    """
+    return " ".join(_MARKUP.sub(lambda m: "\\" + m.group(0), _html(line)) for line in text.splitlines() if line)
 
 
 def _cell(text: str) -> str:
-    """Text on one line of a table or a list: no HTML, no column break."""
-    return _html(text).replace("|", "\\|").replace("\n", " ")
+    """Text on one line of a table or a list."""
+    return literal(text)
 
 
 def _plain(text: str) -> str:
-    """Text from a table file as literal text: no HTML, and no line that becomes a heading or a list."""
-    text = _html(text)
-    return "\n".join("\\" + line if line.lstrip()[:1] in ("#", "=", "-", "*", "+") and line.strip() else line
+    """Text of several lines as literal text: each line as :func:`literal`, none starting a heading or a list."""
+    return "\n".join(_LEADING.sub(lambda m: m.group(1) + "\\" + m.group(2), literal(line)) if line.strip() else ""
                      for line in text.splitlines())
 
 
 def wager_markdown(w: WagerResult) -> str:
     """One wager: its figures, then its return table."""
-    lines = [f"## {w.title} (`{w.wager}`)", ""]
-    lines += [f"- {fact}" for fact in wager_facts(w, lambda x: f"**{x}**")]
+    lines = [f"## {literal(w.title)} (`{w.wager}`)", ""]
+    lines += [f"- {fact}" for fact in wager_facts(w, lambda x: f"**{x}**", literal)]
     lines += ["", "| Event | Pays | Units | Combinations | Probability | Return |", "|---|---|---:|---:|---:|---:|"]
     for r in w.rows:
         lines.append(
@@ -43,9 +61,9 @@ def wager_markdown(w: WagerResult) -> str:
 
 def section_markdown(s: Section) -> str:
     """A section: its intro, its table, its notes."""
-    out = [f"## {s.title}", ""]
+    out = [f"## {literal(s.title)}", ""]
     for line in s.intro:
-        out += [line, ""]
+        out += [_plain(line), ""]
     if s.columns and s.rows:
         numeric = {"int", "fraction", "decimal", "percent", "signed_percent", "share"}
         out.append("| " + " | ".join(_cell(c.title) for c in s.columns) + " |")
@@ -54,7 +72,7 @@ def section_markdown(s: Section) -> str:
             out.append("| " + " | ".join(_cell(cell_text(v, c)) for v, c in zip(row, s.columns)) + " |")
         out.append("")
     for line in s.notes:
-        out += [line, ""]
+        out += [_plain(line), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -65,11 +83,12 @@ def published_markdown(a: Analysis) -> str:
     if not a.published_applies:
         return ("## Published figures\n\nNot compared: this run overrides the table's rules or strategy, and the "
                 "table's published figures are for the table as written (`oddscalc verify` checks them).\n")
-    lines = ["## Published figures", "", "Sources: " + "; ".join(a.sources) + ".", "",
+    lines = ["## Published figures", "", "Sources: " + "; ".join(literal(s) for s in a.sources) + ".", "",
              "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
     for c in a.checks:
         verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
-        lines.append(f"| {c.block} | {c.wager} | {c.figure} | {c.expected} | {c.computed} | {_cell(verdict)} |")
+        lines.append(f"| {c.block} | {_cell(c.wager)} | {_cell(c.figure)} | {_cell(c.expected)} | {c.computed} "
+                     f"| {_cell(verdict)} |")
     held = sum(c.ok for c in a.checks)
     differ = sum(c.verdict == "differs" for c in a.checks)
     lines += ["", f"{held} of {len(a.checks)} figures hold" + (
@@ -82,12 +101,12 @@ def render_markdown(a: Analysis) -> str:
     t = a.table
     out = [f"# {_cell(t.title)}", ""]
     if a.headline:
-        out += [f"> {h}" for h in a.headline] + [""]
+        out += [f"> {literal(h)}" for h in a.headline] + [""]
     out += [
         f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
         f"- oddscalc {__version__}",
         f"- Counting convention: {a.convention}",
-        f"- Rules as resolved: {rules_text(a)}",
+        f"- Rules as resolved: {literal(rules_text(a))}",
     ]
     if t.model.description:
         out += ["", _plain(t.model.description.strip())]

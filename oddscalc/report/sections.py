@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from oddscalc.report.cells import cell_json, cell_text
 from oddscalc.report.csv import _text
 from oddscalc.report.json import section_data
-from oddscalc.report.markdown import section_markdown
+from oddscalc.report.markdown import literal, section_markdown
 from oddscalc.results import Section
 
 FORMATS = ("md", "csv", "json")
@@ -35,4 +35,4 @@ def render_sections(sections: Sequence[Section], fmt: str, heading: str, meta: d
         return buf.getvalue()
     if fmt != "md":
         raise ValueError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")
-    return f"# {heading}\n\n" + "\n".join(section_markdown(s) for s in sections)
+    return f"# {literal(heading)}\n\n" + "\n".join(section_markdown(s) for s in sections)

@@ -31,8 +31,8 @@ def _number(value: int) -> int | str:
     return value if abs(value) < EXACT_NUMBER else str(value)
 
 
-def _sheet_name(text: str, taken: set[str]) -> str:
-    base = _BAD.sub("-", text)[:31]
+def _sheet_name(title: str, taken: set[str]) -> str:
+    base = _CONTROL.sub("-", _BAD.sub("-", title))[:31]
     name, k = base, 2
     while name.lower() in taken:
         suffix = f" {k}"
@@ -41,25 +41,47 @@ def _sheet_name(text: str, taken: set[str]) -> str:
     return name
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+MAX_CELL = 32_767  # the most characters a spreadsheet cell holds
+
+
+def text(value: str) -> str:
+    """A text as a cell can hold it: a control character (which XML cannot carry) shown as U+FFFD, and a text
+    longer than a cell cut with a note saying so, never silently."""
+    out = _CONTROL.sub("\ufffd", value)
+    if len(out) > MAX_CELL:
+        note = f" [cut: {len(out):,} characters; a cell holds {MAX_CELL:,}]"
+        out = out[:MAX_CELL - len(note)] + note
+    return out
+
+
+def _append(ws: Any, values: Sequence[Any]) -> None:
+    """A row of cells; a text is always text: one beginning with '=' (a table's label, say) never a formula."""
+    ws.append([text(v) if isinstance(v, str) else v for v in values])
+    for cell in ws[ws.max_row] if values else ():
+        if cell.data_type == "f":
+            cell.data_type = "s"
+
+
 def _bold_row(ws: Any, values: Sequence[Any], font: Any) -> None:
-    ws.append(list(values))
+    _append(ws, list(values))
     for cell in ws[ws.max_row]:
         cell.font = font
 
 
 def _wager_sheet(ws: Any, w: WagerResult, bold: Any) -> None:
-    ws.append([w.title, w.wager])
+    _append(ws, [w.title, w.wager])
     ws["A1"].font = bold
     for fact in wager_facts(w):
-        ws.append([fact])
-    ws.append([])
+        _append(ws, [fact])
+    _append(ws, [])
     _bold_row(ws, ["event", "label", "pays", "units (exact)", "units", "stake (exact)", "combinations",
                    "probability (exact)", "probability", "return (exact)", "return"], bold)
     for r in w.rows:
         p, ret = w.probability(r), w.row_return(r)
-        ws.append([r.event, r.label, r.pays, frac_str(r.units), float(r.units), frac_str(r.stake),
+        _append(ws, [r.event, r.label, r.pays, frac_str(r.units), float(r.units), frac_str(r.stake),
                    _number(r.combinations), frac_str(p), float(p), frac_str(ret), float(ret)])
-    ws.append(["total", "", "", "", "", "", _number(w.total_combinations), "1", 1.0, frac_str(w.expected_value),
+    _append(ws, ["total", "", "", "", "", "", _number(w.total_combinations), "1", 1.0, frac_str(w.expected_value),
                float(w.expected_value)])
     for column, width in zip("ABCDEFGHIJK", (26, 40, 16, 14, 10, 12, 22, 34, 14, 34, 14)):
         ws.column_dimensions[column].width = width
@@ -75,11 +97,11 @@ def _cells(value: Cell) -> list[Any]:
 
 
 def _section_sheet(ws: Any, s: Section, bold: Any) -> None:
-    ws.append([s.title])
+    _append(ws, [s.title])
     ws["A1"].font = bold
     for line in s.intro:
-        ws.append([line])
-    ws.append([])
+        _append(ws, [line])
+    _append(ws, [])
     exact = [any(isinstance(r[j], Fraction) for r in s.rows) for j in range(len(s.columns))]
     header: list[str] = []
     for c, has in zip(s.columns, exact):
@@ -89,9 +111,9 @@ def _section_sheet(ws: Any, s: Section, bold: Any) -> None:
         out: list[Any] = []
         for v, has in zip(row, exact):
             out += _cells(v) if has else _cells(v)[:1]
-        ws.append(out)
+        _append(ws, out)
     for line in s.notes:
-        ws.append([line])
+        _append(ws, [line])
 
 
 def render_xlsx(a: Analysis) -> bytes:
@@ -101,7 +123,7 @@ def render_xlsx(a: Analysis) -> bytes:
     wb = openpyxl.Workbook()
     wb.properties.created = wb.properties.modified = _FIXED
     wb.properties.creator = f"oddscalc {__version__}"
-    wb.properties.title = a.table.title
+    wb.properties.title = text(a.table.title)
     ws = wb.active
     ws.title = "Report"
     taken = {"report"}
@@ -110,30 +132,30 @@ def render_xlsx(a: Analysis) -> bytes:
                        ("oddscalc", __version__), ("counting convention", a.convention),
                        ("rules as resolved", rules_text(a)),
                        ("description", " ".join((t.model.description or "").split()))):
-        ws.append([key, value])
+        _append(ws, [key, value])
     for h in a.headline:
-        ws.append(["headline", h])
+        _append(ws, ["headline", h])
     for assumption in a.assumptions:
-        ws.append(["assumption", assumption])
+        _append(ws, ["assumption", assumption])
     ws.column_dimensions["A"].width = 22
     ws.column_dimensions["B"].width = 120
-    ws.append([])
+    _append(ws, [])
     _bold_row(ws, ["sheet", "contents"], bold)
     for w in a.wagers:
         name = _sheet_name(f"wager {w.wager}", taken)
-        ws.append([name, w.title])
+        _append(ws, [name, w.title])
         _wager_sheet(wb.create_sheet(name), w, bold)
     if a.checks:
         name = _sheet_name("published", taken)
-        ws.append([name, "published and claimed figures against the exact ones"])
+        _append(ws, [name, "published and claimed figures against the exact ones"])
         sheet = wb.create_sheet(name)
-        sheet.append(["Sources: " + "; ".join(a.sources)])
+        _append(sheet, ["Sources: " + "; ".join(a.sources)])
         _bold_row(sheet, ["block", "wager", "figure", "stated", "computed", "verdict", "reason"], bold)
         for c in a.checks:
-            sheet.append([c.block, c.wager, c.figure, c.expected, c.computed, c.verdict, c.message])
+            _append(sheet, [c.block, c.wager, c.figure, c.expected, c.computed, c.verdict, c.message])
     for s in a.sections:
         name = _sheet_name(s.id, taken)
-        ws.append([name, s.title])
+        _append(ws, [name, s.title])
         _section_sheet(wb.create_sheet(name), s, bold)
     return _saved(wb)
 
@@ -145,18 +167,18 @@ def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections:
     wb = openpyxl.Workbook()
     wb.properties.created = wb.properties.modified = _FIXED
     wb.properties.creator = f"oddscalc {__version__}"
-    wb.properties.title = title
+    wb.properties.title = text(title)
     ws = wb.active
     ws.title = "Report"
-    ws.append(["title", title])
+    _append(ws, ["title", title])
     for key, value in facts:
-        ws.append([key, value])
+        _append(ws, [key, value])
     ws.column_dimensions["A"].width = 22
     ws.column_dimensions["B"].width = 100
     taken = {"report"}
     for s in sections:
         name = _sheet_name(s.id, taken)
-        ws.append([name, s.title])
+        _append(ws, [name, s.title])
         _section_sheet(wb.create_sheet(name), s, bold)
     return _saved(wb)
 
