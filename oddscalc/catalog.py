@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oddscalc.files import is_path, real_path
-from oddscalc.keys import DEFAULT_TABLES, GAME_KEYS
+from oddscalc.games import DEFAULT_TABLES, GAME_KEYS
 
 if TYPE_CHECKING:  # loading a table needs the games' models; finding one does not
     from oddscalc.tables import Table

@@ -62,6 +62,7 @@ class Game(Protocol[R, C]):
     key: ClassVar[str]
     title: ClassVar[str]
     default_table: ClassVar[str]
+    capabilities: ClassVar[Capabilities]  # its declaration, which the registry checks the class against
     options: ClassVar[frozenset[str]]  # the RunOptions fields (strategy, decks, players) that apply
     engine_version: ClassVar[int]  # bump when count() changes what it computes
     table_model: ClassVar[type[TableModel]]
@@ -86,3 +87,99 @@ class Game(Protocol[R, C]):
 def count_key(game: Game[Any, Any], rules: Rules, **more: Any) -> dict[str, Any]:
     """The store key of a game's counts: game, engine version, the rules that matter, and ``more``."""
     return {"game": game.key, "engine": game.engine_version, **rules.count_key(), **more}
+
+
+# --- what a game declares: capabilities as data ---------------------------------------------------------
+#
+# A game's declaration (``oddscalc/games/<game>/capabilities.py``) says what applies to it, as OpenSpiel's
+# ``GameType`` does: the command line and the report store read it without loading the game (no numpy, numba or
+# pydantic), and offer or refuse each command and option from it, never from the game's key. Code is named as
+# ``"module:attribute"`` strings (:func:`load`), imported only when a command runs it.
+
+
+@dataclass(frozen=True)
+class SimulatePlan:
+    """How ``simulate`` plays a game: its plan maker (``"module:function"``, a ``PlanMaker``) and default rounds."""
+
+    plan: str
+    rounds: int
+
+
+@dataclass(frozen=True)
+class Counting:
+    """Card counting: the exact removal effects of every rank, and a counting study that deals shoes.
+
+    ``effects`` is ``"module:function"`` of ``(rules) -> Effects``; ``study`` of ``(rules, effects, wager, shoes,
+    penetration, seed, trigger, runner) -> Study``; ``wagers`` the wagers a study may count (empty: any wager of
+    the table)."""
+
+    kind: str  # what is counted, as a user reads it
+    effects: str
+    study: str
+    wagers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Collusion:
+    """Partners' cards seen: ``run`` is ``"module:function"`` of ``(session, table_ref, partners, situations, seed,
+    exact, scheduler, workers, progress) -> list[Section]``."""
+
+    run: str
+    exact_partners: int  # partners counted exactly over every deal of the full deck (0: none)
+    most_partners: int  # partners sampled at most (each sampled situation settled exactly)
+    default_situations: int
+    exact_on_request: bool = False  # --exact: every situation counted (reduced decks, or a cluster)
+    reduced_decks: bool = False  # --reduced-deck: the game played on fewer ranks and suits
+
+
+@dataclass(frozen=True)
+class Flash:
+    """The dealer's cards seen: ``run`` is ``"module:function"`` of ``(session, table_ref, dealer_cards, progress)
+    -> (sections, chart)``; ``dealer_cards`` the numbers of cards that can be seen, ``default`` those shown
+    unless asked."""
+
+    run: str
+    dealer_cards: tuple[int, ...]
+    default: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Seats:
+    """The game among several seats (``seats``) and its proofs kept in checkpoints (``proof``)."""
+
+    most_players: int
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What applies to one game: declared once, in ``oddscalc/games/<game>/capabilities.py``.
+
+    ``game`` names the class (``"module:Class"``) following :class:`Game`; the registry checks that the class's
+    key, title, default table and options are these. ``filing`` names the sections a filing leads with
+    (``"module:function"`` of ``(session, table_ref, progress) -> Section``), e.g. the house game's edge by seats
+    filled. An analysis left ``None`` does not apply: the command line refuses it, naming the games it applies to.
+    """
+
+    key: str
+    title: str
+    default_table: str
+    game: str
+    options: frozenset[str]  # the RunOptions fields (strategy, decks, players) a run may set
+    simulate: SimulatePlan
+    counting: Counting | None = None
+    collusion: Collusion | None = None
+    flash: Flash | None = None
+    seats: Seats | None = None
+    filing: tuple[str, ...] = ()
+
+    def supports(self, analysis: str) -> bool:
+        """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``) applies."""
+        return getattr(self, analysis) is not None
+
+
+def load(ref: str) -> Any:
+    """The object a declaration names as ``"module:attribute"`` (imported now)."""
+    import importlib
+
+    module, _, name = ref.partition(":")
+    return getattr(importlib.import_module(module), name)

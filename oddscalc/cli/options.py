@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 import click
 
 from oddscalc.files import write_atomic
-from oddscalc.keys import GAME_KEYS
-from oddscalc.protocol import OptionError
+from oddscalc.games import DECLARED, DEFAULT_TABLES, GAME_KEYS, supporting
+from oddscalc.protocol import Capabilities, OptionError
 
 EXIT_TABLE = 3
 EXIT_INPUT = 4
@@ -38,7 +38,50 @@ class Failure(Exception):
 
 # --- options shared by several commands ---------------------------------------------------------------
 
-game_argument = click.argument("game", type=click.Choice(GAME_KEYS))
+class GameChoice(click.Choice):  # type: ignore[type-arg]
+    """A game key; with ``analysis`` (a field of the games' declarations: counting, collusion, flash, seats) only a
+    game that declares it: any other registered game is refused as a usage error naming those that do."""
+
+    def __init__(self, analysis: str | None = None, command: str | None = None):
+        self.analysis, self.command = analysis, command or analysis
+        super().__init__(supporting(analysis) if analysis else GAME_KEYS)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The game key, or a usage error (exit 2) saying which games the command applies to."""
+        if self.analysis is not None and value not in self.choices:
+            said = "does not apply to" if value in GAME_KEYS else "is for a game; not a game:"
+            self.fail(f"{self.command} {said} {value!r}; it applies to {', '.join(self.choices)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+game_argument = click.argument("game", type=GameChoice())
+
+
+def game_for(analysis: str, command: str | None = None) -> Callable[[F], F]:
+    """The GAME argument of a command that only the games declaring ``analysis`` support."""
+    return click.argument("game", type=GameChoice(analysis, command))
+
+
+def declared(game: str) -> Capabilities:
+    """What applies to ``game``: its declaration."""
+    return DECLARED[game]
+
+
+def refuse_unless(option: str, applies: bool, to: Callable[[Capabilities], bool], game: str) -> None:
+    """Refuse ``option`` given for ``game`` when it does not apply to it (not ``applies``), naming the games whose
+    declarations ``to`` accepts."""
+    if not applies:
+        which = [key for key, c in DECLARED.items() if to(c)]
+        raise OptionError(f"{option} does not apply to {game}; it applies to {', '.join(which) or 'no game'}")
+
+
+def table_path(game: str, ref: str | None) -> Path:
+    """The file a table reference names (whether or not it exists: reading it reports that)."""
+    from oddscalc.catalog import tables_dir
+    from oddscalc.files import is_path
+
+    ident = ref if ref is not None else DEFAULT_TABLES[game]
+    return Path(ident) if is_path(ident) else tables_dir() / game / f"{ident}.toml"
 
 
 def table_option(f: F) -> F:
@@ -126,13 +169,14 @@ def show_progress() -> bool:
 
 
 def parse_reduced_deck(text: str | None, game: str) -> Any:
-    """--reduced-deck RANK:SUITS as a deck (None: the full deck)."""
+    """--reduced-deck RANK:SUITS as a deck (None: the full deck), for a game whose collusion plays one."""
     if text is None:
         return None
     from oddscalc.cards import RANK_CHARS, reduced_deck
 
-    if game != "caribbean":
-        raise OptionError("--reduced-deck is for caribbean")
+    collusion = declared(game).collusion
+    refuse_unless("--reduced-deck", collusion is not None and collusion.reduced_decks,
+                  lambda c: c.collusion is not None and c.collusion.reduced_decks, game)
     rank, _, suits = text.partition(":")
     if rank.upper() not in RANK_CHARS[:-1] or suits not in ("1", "2", "3", "4"):
         raise OptionError(f"--reduced-deck {text!r}: give the lowest rank (2-K) and the suits (1-4), e.g. T:3")

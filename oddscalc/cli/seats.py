@@ -1,6 +1,7 @@
 """Commands for the game among the house baccarat's seats: ``seats`` (the edge by seats filled, every symmetric
 equilibrium, the best common strategy and its proof, best replies, turn order) and ``proof`` (where a proof kept
-in a checkpoint stands, and what it proves already). Registered on the group in ``cli``."""
+in a checkpoint stands, and what it proves already), for the games whose declaration has seats. Registered on the
+group in ``cli.main`` (:data:`COMMANDS`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import click
 from oddscalc.cli.options import (
     decks_option,
     fresh_option,
+    game_for,
     open_session,
     scheduler_option,
     sections_format,
@@ -24,7 +26,9 @@ from oddscalc.cli.options import (
     table_option,
 )
 from oddscalc.files import is_path
+from oddscalc.games import supporting
 from oddscalc.protocol import OptionError
+from oddscalc.results import Column, Section
 
 if TYPE_CHECKING:
     from oddscalc.games.house_baccarat.game import HouseBaccaratRules, SeatCounter, Strategy
@@ -118,7 +122,7 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
 
 
 @click.command()
-@click.argument("game", type=click.Choice(["house-baccarat"]))
+@game_for("seats")
 @table_option
 @click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
               help="Seats filled (every equilibrium, the common strategies draw on 0 to t and best replies to "
@@ -258,12 +262,14 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
 @table_option
 @click.option("--decks", type=click.IntRange(1, 10_000),
               help="With --bound, the decks the proof was run with (default: its shoe's, when whole decks).")
-def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None) -> None:
+@sections_format
+def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None, fmt: str) -> None:
     """Where a proof kept in a checkpoint file (seats --prove-common --checkpoint) stands: its problem, the best
     common strategy met and its EV, the nodes, evaluations, runs and hours so far, and the share of the
     strategies still open; whether this code can resume it; with --bound, an interval that holds the best
     common strategy's EV whatever the rest of the proof finds. Reads the file, never writes it."""
     from oddscalc.replay import code_digest
+    from oddscalc.report.sections import render_sections
     from oddscalc.seats.game import text_of
     from oddscalc.seats.proof.checkpoint import SEARCH, Checkpoint, CheckpointError
     from oddscalc.seats.search import strategy_of
@@ -281,27 +287,31 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         raise OptionError(f"checkpoint {checkpoint}: written before checkpoints named their unit; resume it with "
                           "the version that wrote it") from None
-    lines = [f"# A proof of the {asked.get('proof', '?')}: {checkpoint}", "",
-             "| | |", "|---|---|"]
     named = {"shoe": "shoe (cards by point value, 0 to 9)", "players": "seats"}
-    lines += [f"| {named.get(k, k.replace('_', ' '))} | {v} |" for k, v in asked.items() if k not in ("proof", "unit")]
-    lines += [
-        f"| state | {'proven: no box left open' if state.done else f'{len(state.open)} box(es) open'} |",
-        f"| best met | {text_of(strategy_of(state.best[1], 'best met'))} |",
-        f"| its EV per seat | {ev} ({float(ev):+.4%}) |",
-        f"| strategies still open | {float(state.left):.6%} of 2^{state.compositions} |",
-        f"| open boxes, by compositions still free | {_sizes(state)} |",
-        f"| nodes, evaluations | {state.nodes:,}, {state.evaluations:,} |",
-        f"| runs, hours | {state.runs}, {state.seconds / 3600:.2f} |",
-        f"| last written | {_written(checkpoint)} |",  # a run under way writes after every node
-        *(f"| handed over by | the search {h.code[:16]}... after {h.nodes:,} nodes, {h.evaluations:,} evaluations, "
-          f"{h.runs} run(s) and {h.seconds / 3600:.2f} hours, with {float(h.left):.6%} of the strategies open |"
-          for h in state.earlier),
-        _code_line(state.done, code, code_digest(SEARCH), len(state.earlier)),
+    rows: list[tuple[str, str]] = [(named.get(k, k.replace("_", " ")), str(v)) for k, v in asked.items()
+                                   if k not in ("proof", "unit")]
+    rows += [
+        ("state", "proven: no box left open" if state.done else f"{len(state.open)} box(es) open"),
+        ("best met", text_of(strategy_of(state.best[1], "best met"))),
+        ("its EV per seat", f"{ev} ({float(ev):+.4%})"),
+        ("strategies still open", f"{float(state.left):.6%} of 2^{state.compositions}"),
+        ("open boxes, by compositions still free", _sizes(state)),
+        ("nodes, evaluations", f"{state.nodes:,}, {state.evaluations:,}"),
+        ("runs, hours", f"{state.runs}, {state.seconds / 3600:.2f}"),
+        ("last written", _written(checkpoint)),  # a run under way writes after every node
+        *(("handed over by", f"the search {h.code[:16]}... after {h.nodes:,} nodes, {h.evaluations:,} evaluations, "
+                             f"{h.runs} run(s) and {h.seconds / 3600:.2f} hours, with {float(h.left):.6%} of the "
+                             "strategies open") for h in state.earlier),
+        _code_row(state.done, code, code_digest(SEARCH), len(state.earlier)),
     ]
+    boxes: list[Section] = []
     if with_bound:
-        lines += _bound_lines(checkpoint, asked, state, table_ref, decks)
-    click.echo("\n".join(lines))
+        row, boxes = _bound(checkpoint, asked, state, table_ref, decks)
+        rows.append(row)
+    found = [Section("proof", "Where the proof stands", (Column("item", "Item"), Column("value", "Value")),
+                     tuple(rows)), *boxes]
+    meta = {"checkpoint": str(checkpoint), "proof": str(asked.get("proof", "?"))}
+    click.echo(render_sections(found, fmt, f"A proof of the {asked.get('proof', '?')}: {checkpoint}", meta), nl=False)
 
 
 def _sizes(state: State) -> str:
@@ -322,20 +332,20 @@ def _written(path: Path) -> str:
     return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _code_line(done: bool, theirs: str, ours: str, earlier: int = 0) -> str:
+def _code_row(done: bool, theirs: str, ours: str, earlier: int = 0) -> tuple[str, str]:
     """Whether this code resumes a proof under way (or can take it over); for a finished one, which version of the
     search proved it (a record of that version's, which a change to the search since leaves standing), and that
     ``earlier`` versions handed it over."""
     if done:
         by = "this version of the search" if theirs == ours else f"another version of the search ({theirs[:16]}...)"
-        return f"| proven by | {by}{f', after the {earlier} version(s) that handed it over' if earlier else ''} |"
-    return "| this code resumes it | " + ("yes" if theirs == ours else
-                                           "no: written by another version of the search; seats --take-over (make "
-                                           "prove) goes on from it, the file then naming both") + " |"
+        return "proven by", f"{by}{f', after the {earlier} version(s) that handed it over' if earlier else ''}"
+    return "this code resumes it", ("yes" if theirs == ours else
+                                    "no: written by another version of the search; seats --take-over (make prove) "
+                                    "goes on from it, the file then naming both")
 
 
-def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str | None,
-                 decks: int | None) -> list[str]:
+def _bound(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str | None,
+           decks: int | None) -> tuple[tuple[str, str], list[Section]]:
     """``proof --bound``: the interval, and each open box's bound, on the table and shoe the proof is of."""
     from oddscalc.progress import Progress
     from oddscalc.seats.proof.bound import bound
@@ -345,7 +355,7 @@ def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_re
     if not isinstance(players, int) or not isinstance(shoe, list):
         raise OptionError(f"checkpoint {checkpoint}: its problem names no shoe or no number of seats")
     cards = sum(int(x) for x in shoe)
-    session = open_session("house-baccarat", decks=decks or (cards // 52 if cards and cards % 52 == 0 else None),
+    session = open_session(_proven_game(), decks=decks or (cards // 52 if cards and cards % 52 == 0 else None),
                            players=players)
     rules = session.resolve(table_ref)
     if problem(rules, players, rules.pay) != asked:
@@ -355,10 +365,23 @@ def _bound_lines(checkpoint: Path, asked: dict[str, Any], state: State, table_re
     found = bound(CommonSearch(session.counts(rules), players, rules.pay), state.best[0], state.open, bar.say)
     bar.finish()
     upper, best = Fraction(found.upper, unit), Fraction(found.best, unit)
-    lines = [f"| no common strategy gives more than | {upper} ({float(upper):+.4%}): the best common strategy's EV "
-             f"per seat lies between {float(best):+.4%} and {float(upper):+.4%}, whatever the rest of the proof "
-             "finds |", "", "| open box | compositions free | drawn on | the most it can give per seat |",
-             "|---:|---:|---:|---:|"]
-    for k, (low, high, most) in enumerate(found.boxes):
-        lines.append(f"| {k + 1} | {len(high - low)} | {len(low)} | {float(Fraction(most, unit)):+.4%} |")
-    return lines
+    row = ("no common strategy gives more than", f"{upper} ({float(upper):+.4%}): the best common strategy's EV per "
+           f"seat lies between {float(best):+.4%} and {float(upper):+.4%}, whatever the rest of the proof finds")
+    columns = (Column("box", "Open box", "int"), Column("free", "Compositions free", "int"),
+               Column("drawn_on", "Drawn on", "int"), Column("most", "The most it can give per seat", "signed_percent"))
+    rows = tuple((k + 1, len(high - low), len(low), Fraction(most, unit)) for k, (low, high, most) in
+                 enumerate(found.boxes))
+    return row, [Section("open_boxes", "Open boxes", columns, rows)]
+
+
+def _proven_game() -> str:
+    """The game whose proofs checkpoints keep: the one game whose declaration has seats (a checkpoint's problem
+    names its shoe and seats, not its game)."""
+    games = supporting("seats")
+    if len(games) != 1:
+        raise OptionError(f"proof --bound: the checkpoint does not name its game, and several games have seats "
+                          f"({', '.join(games)})")
+    return games[0]
+
+
+COMMANDS = (seats, proof)

@@ -320,3 +320,14 @@ def with_ranks(cards: Cards) -> list[int]:
     return [sum(cards.copies[r * SUITS:(r + 1) * SUITS]) for r in range(len(RANKS))]
 
 
+
+
+def coup_counting(rules: PuntoBancoRules) -> tuple[Effects, str]:
+    """Punto banco's removal effects and its shoe's label (the ``counting`` command; the declaration names this)."""
+    return removal_effects(rules), rules.cards.shoe.label
+
+
+def house_counting(rules: HouseBaccaratRules) -> tuple[Effects, str]:
+    """The house game's removal effects and its shoe's label (the ``counting`` command; the declaration names
+    this)."""
+    return house_effects(rules), rules.shoe.label

@@ -19,17 +19,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.caribbean.game import RaisePays, Settled, pay_list
+from oddscalc.games.caribbean.game import CaribbeanRules, RaisePays, Settled, parse_qualifier, pay_list, settle_counts
 from oddscalc.games.caribbean.raise_table import RaiseTable
 from oddscalc.hands import HAND_CLASSES
 from oddscalc.progress import Progress
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Lines, Section
 from oddscalc.symmetry import suit_classes
+
+if TYPE_CHECKING:
+    from oddscalc.analysis import Session
 
 FOLD, NOT_QUALIFIED, WIN, PUSH, LOSE = range(5)
 CLASS_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card"]
@@ -136,6 +140,19 @@ SOURCE = ("James Grosjean, Beyond Counting, as quoted by Eliot Jacobson, 'Edge S
           "(apheat.net, 31 January 2013)")
 
 
+# the game those figures are of: the US pay table (100, 50, 20, 7, 5, 4, 3, 2, 1, and 1 for ace-king) against a
+# dealer who qualifies with ace-king, on one full deck
+PUBLISHED_PAYS = tuple(Fraction(p) for p in (100, 50, 20, 7, 5, 4, 3, 2, 1, 1, 1, 0))
+PUBLISHED_QUALIFIER = "ace-king"
+
+
+def published_applies(rules: CaribbeanRules) -> bool:
+    """Whether the published figures are of this game: the pays and qualifier they assume, on a full deck (a fact
+    of the table's data, whatever its id)."""
+    return (rules.deck.is_full and parse_qualifier(rules.qualifier) == parse_qualifier(PUBLISHED_QUALIFIER)
+            and tuple(pay_list(rules.model.pays.main)) == PUBLISHED_PAYS)
+
+
 def _rows(seen: list[Seen], published: bool) -> tuple[tuple[Cell, ...], ...]:
     done = {s.k: s for s in seen}
     rows: list[tuple[Cell, ...]] = []
@@ -202,3 +219,26 @@ def chart(seen: list[Seen], published: bool = False) -> Lines:
         series.append(("published", tuple(PUBLISHED[s.k] for s in ks)))
     return Lines("dealer_cards_seen", "Caribbean Stud: EV per ante against the dealer cards seen",
                  tuple(s.k for s in ks), tuple(series), "dealer cards seen", "player's EV per ante")
+
+
+def flash_sections(session: Session, table_ref: str | None, dealer_cards: tuple[int, ...],
+                   show_progress: bool) -> tuple[list[Section], Lines]:
+    """The ``flash`` command (the game's declaration names this): the edge against each number of
+    ``dealer_cards`` seen, as sections and as a chart, with the published figures beside where they apply."""
+    rules = session.resolve(table_ref)
+    assert isinstance(rules, CaribbeanRules)
+    rt = session.counts(rules)
+    pays = rules.model.pays.main
+    st = settle_counts(rt, pays, closest=False)
+    seen = []
+    for k in sorted(set(dealer_cards)):
+        if k == 1:
+            seen.append(one_card(rt, st, pays))
+        elif k == 5:
+            seen.append(all_cards(rt, st, pays))
+        else:
+            bar = Progress(show_progress, f"caribbean: {k} dealer cards seen")
+            seen.append(two_cards(rules.deck, rules.qualifier, pays, bar) if k == 2 else
+                        known_cards(rules.deck, rules.qualifier, pays, k, bar))
+    published = published_applies(rules)
+    return sections(seen, published), chart(seen, published)

@@ -191,3 +191,10 @@ def run(rules: HouseBaccaratRules, fx: Effects, shoes: int, penetration: Fractio
     plays = (Play("count (plays the chart)", table[0], table[1] / den),
              Play("exact EV positive, best play for the cards left (a bound)", table[2], table[3] / den))
     return Study(WAGER, shoes, coups, penetration, trig, tags, plays, seed)
+
+
+def run_counted(rules: HouseBaccaratRules, fx: Effects, wager: str, shoes: int, penetration: Fraction, seed: int,
+                trigger: float | None = None, runner: Runner | None = None) -> Study:
+    """:func:`run` (the ``counting`` command's study; the declaration names it): the house game has one wager,
+    ``house_game``, which the declaration lists, so ``wager`` is that one."""
+    return run(rules, fx, shoes, penetration, seed, trigger, runner)

@@ -202,3 +202,11 @@ def section(st: Study) -> Section:
 
 
 
+
+
+def run_counted(rules: PuntoBancoRules, fx: Effects, wager: str, shoes: int, penetration: Fraction, seed: int,
+                trigger: float | None = None, runner: Runner | None = None) -> Study:
+    """:func:`run` with the per-coup EV of ``rules`` (the ``counting`` command's study; the declaration names it)."""
+    from oddscalc.protection.counting import coup_ev
+
+    return run(rules, coup_ev(rules), fx, wager, shoes, penetration, seed, trigger, runner)

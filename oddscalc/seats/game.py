@@ -32,10 +32,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oddscalc.games.house_baccarat.game import (
     COMPOSITIONS,
     FINITE_EXACT_MAX_PLAYERS,
+    HouseBaccaratRules,
     SeatCounter,
     SeatCounts,
     Strategy,
@@ -49,6 +51,9 @@ from oddscalc.seats import search as seat_search
 from oddscalc.seats import two_seats
 from oddscalc.seats.proof import apart as proof_apart
 from oddscalc.seats.proof import search as common_search
+
+if TYPE_CHECKING:
+    from oddscalc.analysis import Session
 
 # the cooperative search changes one composition at a time, some 90 evaluations of the other seats; a
 # 6-seat evaluation takes about 4 s and a 7-seat one about 17 s (benchmarks/bench_baccarat.py), so by
@@ -367,3 +372,12 @@ def reply_sections(counter: SeatCounter, players: int, pay: Fraction, others: St
                              Column("how", "Note")), tuple(rows),
                     intro=("Exact on the finite shoe: one seat's best reply to the others' stated play (--others), "
                            "beside the symmetric equilibrium reached by best replies.",))]
+
+
+def seats_filled_section(session: Session, table_ref: str | None, progress: Callable[[str], None]) -> Section:
+    """What a filing leads with (the game's declaration names this): the house edge by seats filled, 1 to
+    ``FINITE_EXACT_MAX_PLAYERS`` (the table's seats, each exact on the finite shoe). With several seats the edge is
+    not the one-seat figure, and the seats' choices are a game among them (``seats`` says more)."""
+    rules = session.resolve(table_ref)
+    assert isinstance(rules, HouseBaccaratRules)
+    return edge_section(session.counts(rules), rules.pay, FINITE_EXACT_MAX_PLAYERS, progress, count=False)

@@ -36,7 +36,8 @@ numbers estimates the finite-shoe EV with a much narrower interval (``baccarat.p
 
 Layout. Each game has a plan (``let_it_ride``, ``caribbean``, ``baccarat``): ``plan(table, options)``
 returns a :class:`~oddscalc.simulate.plan.Plan` (what to deal, how to settle it, the exact options
-that match) and the exact analysis when it needed one. :data:`PLANS` registers them by game key;
+that match) and the exact analysis when it needed one. Each game's declaration (``games/<game>/capabilities.py``)
+names its plan and default rounds; :data:`PLANS` and :data:`DEFAULT_ROUNDS` read them by game key;
 :func:`run` plays one and compares; ``render`` prints the result.
 """
 
@@ -51,10 +52,10 @@ import numpy as np
 
 from oddscalc.analysis import Session, check_options, game_of
 from oddscalc.catalog import resolve_table
+from oddscalc.games import DECLARED
 from oddscalc.progress import Progress
-from oddscalc.protocol import OptionError
+from oddscalc.protocol import OptionError, load
 from oddscalc.results import Analysis, RunOptions
-from oddscalc.simulate import baccarat, caribbean, let_it_ride
 from oddscalc.simulate.baccarat import paired_estimate, solved_chart
 from oddscalc.simulate.dealing import deal, deal_paired, full_shoe
 from oddscalc.simulate.evaluator import (
@@ -72,18 +73,8 @@ from oddscalc.simulate.render import RENDERERS, render_json, render_text, summar
 from oddscalc.simulate.stats import FEW_WINS, Z_995, Estimate, RunningSum, Simulation
 
 DEFAULT_SEED = 1
-DEFAULT_ROUNDS: Mapping[str, int] = {
-    "let-it-ride": 1_000_000,
-    "caribbean": 2_000_000,
-    "punto-banco": 10_000_000,
-    "house-baccarat": 10_000_000,
-}
-PLANS: Mapping[str, PlanMaker] = {
-    "let-it-ride": let_it_ride.plan,
-    "caribbean": caribbean.plan,
-    "punto-banco": baccarat.punto_banco_plan,
-    "house-baccarat": baccarat.house_baccarat_plan,
-}
+DEFAULT_ROUNDS: Mapping[str, int] = {key: c.simulate.rounds for key, c in DECLARED.items()}
+PLANS: Mapping[str, str] = {key: c.simulate.plan for key, c in DECLARED.items()}  # "module:function", a PlanMaker
 _FIGURES = ("expected_value", "hit_frequency", "average_stake")  # the figures an exact WagerResult has
 
 
@@ -106,7 +97,8 @@ def run(game: str, table_ref: str | None = None, rounds: int | None = None, seed
     table = resolve_table(game, table_ref)
 
     t0 = time.perf_counter()
-    plan, analysis = PLANS[game](table, options)
+    make: PlanMaker = load(PLANS[game])
+    plan, analysis = make(table, options)
     if exact and analysis is None:
         analysis = Session(definition, dataclasses.replace(plan.exact_options, progress=progress)).analyze(table)
     seconds_exact = time.perf_counter() - t0 if analysis is not None else 0.0

@@ -36,13 +36,13 @@ from oddscalc.cards import FULL_DECK, RANK_CHARS, Deck, cards_str, parse_rank
 from oddscalc.exact import percent_str
 from oddscalc.files import is_path
 from oddscalc.games.caribbean import raise_table
+from oddscalc.games.caribbean.capabilities import CAPABILITIES
 from oddscalc.games.caribbean.raise_table import AK, FIXED, N_PAY, STRATEGIES, RaiseTable, fixed_decisions
 from oddscalc.games.progressive import StakedPrizes, progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.hands import BINOM, HAND_CLASSES, HandClass, hand_table
-from oddscalc.keys import DEFAULT_TABLES
 from oddscalc.progress import Progress
-from oddscalc.protocol import OptionError, Rules, count_key
+from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Cell, Chart, Column, Decisions, Heatmap, Row, RunOptions, Section, WagerResult
 from oddscalc.symmetry import suit_classes
 from oddscalc.tables import (
@@ -484,7 +484,8 @@ class Caribbean:
 
     key: ClassVar[str] = "caribbean"
     title: ClassVar[str] = "Caribbean Stud Poker"
-    default_table: ClassVar[str] = DEFAULT_TABLES["caribbean"]
+    default_table: ClassVar[str] = CAPABILITIES.default_table
+    capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
     engine_version: ClassVar[int] = 5  # 3: the stored raise table; 4: its shortlist; 5: six pay-free strategies
     table_model: ClassVar[type[TableModel]] = CaribbeanTable

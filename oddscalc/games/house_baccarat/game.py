@@ -55,6 +55,7 @@ from pydantic import Field, model_validator
 from oddscalc.cache import Store
 from oddscalc.exact import frac_str, percent_str
 from oddscalc.files import is_path
+from oddscalc.games.house_baccarat.capabilities import CAPABILITIES
 from oddscalc.games.house_baccarat.others import CLASSES, NAT_CLASS, NATURAL, others_finite, others_infinite
 from oddscalc.games.shoe import (
     VALUES,
@@ -71,8 +72,7 @@ from oddscalc.games.shoe import (
     to_limbs,
     value_grid,
 )
-from oddscalc.keys import DEFAULT_TABLES
-from oddscalc.protocol import OptionError, Rules, count_key
+from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from oddscalc.tables import Strict, Table, TableModel, ratio_text
 
@@ -616,7 +616,8 @@ class HouseBaccarat:
 
     key: ClassVar[str] = "house-baccarat"
     title: ClassVar[str] = "House baccarat (rule sheet)"
-    default_table: ClassVar[str] = DEFAULT_TABLES["house-baccarat"]
+    default_table: ClassVar[str] = CAPABILITIES.default_table
+    capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"decks", "players", "strategy"})
     engine_version: ClassVar[int] = 1
     table_model: ClassVar[type[TableModel]] = HouseBaccaratTable

@@ -40,12 +40,12 @@ from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank, rank_name, ra
 from oddscalc.exact import decimal_str, percent_str
 from oddscalc.files import is_path
 from oddscalc.games.let_it_ride import holdings as ride_holdings
+from oddscalc.games.let_it_ride.capabilities import CAPABILITIES
 from oddscalc.games.let_it_ride.wording import strategy_section
 from oddscalc.games.progressive import StakedPrizes, progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
-from oddscalc.keys import DEFAULT_TABLES
-from oddscalc.protocol import OptionError, Rules, count_key
+from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Bars, Cell, Chart, Column, Decisions, Row, RunOptions, Section, WagerResult
 from oddscalc.symmetry import suit_class_index, suit_classes
 from oddscalc.tables import (
@@ -458,7 +458,8 @@ class LetItRide:
 
     key: ClassVar[str] = "let-it-ride"
     title: ClassVar[str] = "Let It Ride"
-    default_table: ClassVar[str] = DEFAULT_TABLES["let-it-ride"]
+    default_table: ClassVar[str] = CAPABILITIES.default_table
+    capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
     engine_version: ClassVar[int] = 3  # 3: counts per suit class
     table_model: ClassVar[type[TableModel]] = LetItRideTable

@@ -34,6 +34,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSeriali
 
 from oddscalc.cache import Store
 from oddscalc.exact import decimal_str, frac_str, parse_fraction, percent_str
+from oddscalc.games.punto_banco.capabilities import CAPABILITIES
 from oddscalc.games.punto_banco.coup_features import CELLS, OUTCOMES, Cards, count_cells, features
 from oddscalc.games.punto_banco.side_bets import (
     LOSE,
@@ -61,8 +62,7 @@ from oddscalc.games.shoe import (
     tableau_section,
     totals_mask,
 )
-from oddscalc.keys import DEFAULT_TABLES
-from oddscalc.protocol import OptionError, Rules, count_key
+from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Lines, Row, RunOptions, Section, WagerResult
 from oddscalc.tables import Ratio, Strict, Table, TableModel, ratio_text
 
@@ -374,7 +374,8 @@ class PuntoBanco:
 
     key: ClassVar[str] = "punto-banco"
     title: ClassVar[str] = "Punto banco"
-    default_table: ClassVar[str] = DEFAULT_TABLES["punto-banco"]
+    default_table: ClassVar[str] = CAPABILITIES.default_table
+    capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"decks"})
     engine_version: ClassVar[int] = 2  # 2: the coup-feature cells
     table_model: ClassVar[type[TableModel]] = PuntoBancoTable

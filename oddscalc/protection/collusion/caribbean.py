@@ -20,17 +20,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.caribbean.game import RaisePays, _pay_classes, pay_list, qualifier_strength
+from oddscalc.games.caribbean.game import CaribbeanRules, RaisePays, _pay_classes, pay_list, qualifier_strength
 from oddscalc.hands import BINOM, hand_table
 from oddscalc.protection.collusion import paired
 from oddscalc.protection.collusion.paired import Sample
 from oddscalc.protocol import OptionError
 from oddscalc.results import Column, Section
 from oddscalc.symmetry import suit_classes
+
+if TYPE_CHECKING:
+    from oddscalc.analysis import Session
+    from oddscalc.progress import Progress
 
 
 @cache
@@ -240,3 +245,37 @@ def exact_section(ex: Exact, exact_ordinary: Fraction) -> Section:
                "hole cards, each a set. The player who sees the partners decides on the completions their cards "
                "leave; the ordinary player on his hand and the up card alone, played out on the same cards. His EV "
                "equals the game's exact EV to the unit (checked on every run): unseen cards change nothing.",))
+
+
+def collusion_sections(session: Session, table_ref: str | None, partners: int, situations: int | None, seed: int,
+                       exact_count: bool, scheduler: str | None, workers: int | None,
+                       progress: Progress) -> list[Section]:
+    """The ``collusion`` command for Caribbean Stud (its declaration names this): ``partners``' cards seen,
+    sampled (``situations``, default 200) or with ``exact_count`` every situation counted (reduced decks, or on
+    a cluster), against the table's exact EV."""
+    import contextlib
+
+    from oddscalc import cluster
+
+    rules = session.resolve(table_ref)
+    assert isinstance(rules, CaribbeanRules)
+    pays = rules.model.pays.main
+    ordinary = session.analyze(table_ref).wager("main").expected_value
+    if not exact_count:
+        got = sample(rules.deck, rules.qualifier, pays, partners, situations or 200, seed, progress.step)
+        progress.finish()
+        return [section(got, ordinary)]
+    deals, core_seconds, cells = plan(rules.deck, partners)
+    where = cluster.address(scheduler)
+    if cells > CHUNK_CELLS:
+        raise OptionError(f"--exact on {rules.deck.describe()}: one chunk would hold {cells:,} cells (at most "
+                          f"{CHUNK_CELLS:,}); the count is for reduced decks (sample instead)")
+    if where is None and core_seconds > 600:
+        raise OptionError(f"--exact: {deals:,} situations, about {core_seconds / 3600:,.1f} core-hours; run "
+                          "it on a cluster (--scheduler) or sample")
+    with contextlib.ExitStack() as stack:
+        runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)),
+                                                           progress.step)
+        counted = exact(rules.deck, rules.qualifier, pays, partners, runner)
+    progress.finish()
+    return [exact_section(counted, ordinary)]

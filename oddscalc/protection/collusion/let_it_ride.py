@@ -27,17 +27,30 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.let_it_ride.game import HoldingCounts, count_holdings, main_wager, pay_classes, solve
+from oddscalc.games.let_it_ride.game import (
+    PAYING,
+    HoldingCounts,
+    LetItRideRules,
+    count_holdings,
+    main_wager,
+    pay_classes,
+    solve,
+)
 from oddscalc.hands import colex_indices
 from oddscalc.protection.collusion import paired
 from oddscalc.protection.collusion.paired import Sample
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 from oddscalc.symmetry import suit_class_index
+
+if TYPE_CHECKING:
+    from oddscalc.analysis import Session
+    from oddscalc.progress import Progress
 
 
 @cache
@@ -257,3 +270,31 @@ def section(p: Partnered, early: Fraction | None = None) -> Section:
                "(its own and the partner's) is positive.",),
         notes=("Cards dealt to another seat and never seen change no expected value: the ordinary game's row is the "
                "same whether or not a partner was dealt (the tests check it on a reduced deck).",))
+
+
+def collusion_sections(session: Session, table_ref: str | None, partners: int, situations: int | None, seed: int,
+                       exact_count: bool, scheduler: str | None, workers: int | None,
+                       progress: Progress) -> list[Section]:
+    """The ``collusion`` command for Let It Ride (its declaration names this): one partner's cards seen, exact
+    over every deal (on a cluster with ``scheduler``), with the community card seen early beside; 2 to 6 partners
+    sampled (``situations``, default 5000), each situation settled exactly. Every count is exact here:
+    ``exact_count`` asks nothing more."""
+    from oddscalc import cluster
+
+    rules = session.resolve(table_ref)
+    assert isinstance(rules, LetItRideRules)
+    counts = session.counts(rules)
+    pays = [getattr(rules.model.pays.main, c.value) for c in PAYING]
+    if partners > 1:  # beyond one partner: sampled situations, each settled exactly
+        sampled = sample_partners(rules.deck, rules.min_rank, pays, partners, situations or 5000, seed)
+        ordinary = session.analyze(table_ref).wager("main").expected_value
+        return [sampled_section(sampled, ordinary)]
+    where = cluster.address(scheduler)
+    if where is None:
+        result = partner_seen(counts, pays, rules.min_rank)
+    else:
+        with cluster.client(where, workers) as c:
+            result = partner_seen(counts, pays, rules.min_rank, cluster.mapper(c, progress.step), chunk_size=256)
+    progress.finish()
+    early = community_card_early(counts, pays, rules.min_rank)
+    return [section(result, early)]

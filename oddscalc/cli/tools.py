@@ -1,0 +1,281 @@
+"""The command line's tools around a report: the tables (tables, validate, verify), the pay table's design (compare,
+solve), a filing's figures (check, hold, profiles) and the Monte Carlo check (simulate). Registered on the group in
+``cli.main`` (:data:`COMMANDS`)."""
+
+from __future__ import annotations
+
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import click
+
+from oddscalc.cards import CardError
+from oddscalc.cli.options import (
+    EXIT_CHECK,
+    EXIT_INPUT,
+    EXIT_MISMATCH,
+    EXIT_TABLE,
+    Failure,
+    GameChoice,
+    decks_option,
+    fresh_option,
+    game_argument,
+    load_profiles,
+    open_session,
+    players_option,
+    show_progress,
+    strategy_option,
+    table_option,
+    table_path,
+    with_checks,
+    write_output,
+)
+from oddscalc.protocol import OptionError
+
+
+@click.command()
+@game_argument
+@table_option
+@click.option("--profile", "profile_refs", multiple=True, required=True, metavar="ID|PATH",
+              help="Compliance profile: a shipped id (oddscalc profiles) or a file; repeat for more.")
+@strategy_option
+@decks_option
+@players_option
+@fresh_option
+def check(game: str, table_ref: str | None, profile_refs: tuple[str, ...], strategy: str | None, decks: int | None,
+          players: int | None, fresh: bool) -> None:
+    """Check a table against compliance profiles: each rule, its exact figure, pass or FAIL (exit 6 on a FAIL)."""
+    from oddscalc.report.markdown import section_markdown
+
+    profiles = load_profiles(profile_refs)
+    analysis = open_session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
+    checked, failed = with_checks(analysis, profiles)
+    click.echo(f"# {analysis.table.title} ({game}/{analysis.table.id})\n")
+    for section in checked.sections[len(analysis.sections):]:
+        click.echo(section_markdown(section))
+    if failed:
+        raise Failure(f"{failed} compliance check(s) fail", EXIT_CHECK)
+
+
+@click.command()
+@game_argument
+@table_option
+@click.option("--stake", "stakes", multiple=True, metavar="WAGER=AMOUNT",
+              help="A seat's stake on a wager, in money (e.g. main=5 jackpot=0.50); two wagers a seat plays "
+                   "together add a row for the seat's combined stake.")
+@strategy_option
+@decks_option
+@players_option
+@fresh_option
+def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: str | None, decks: int | None,
+         players: int | None, fresh: bool) -> None:
+    """Expected hold and its 95% and 99% bands after 10^3 .. 10^8 rounds, per wager and per seat."""
+    from oddscalc.exact import parse_fraction
+    from oddscalc.filing import hold as holds
+    from oddscalc.report.markdown import section_markdown
+
+    analysis = open_session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
+    money: dict[str, Any] = {}
+    for item in stakes:
+        name, _, amount = item.partition("=")
+        try:
+            value = parse_fraction(amount)
+        except ValueError:
+            value = Fraction(0)
+        if name not in [w.wager for w in analysis.wagers] or value <= 0:
+            raise OptionError(f"--stake {item!r}: write WAGER=AMOUNT with a wager of this table "
+                              f"({', '.join(w.wager for w in analysis.wagers)}) and an amount above 0")
+        money[name] = value
+    seats = [(a, b, money[a], money[b]) for a, b in analysis.joint if a in money and b in money]
+    if money and not seats:
+        pairs = ", ".join(f"{a} and {b}" for a, b in analysis.joint) or "none"
+        raise OptionError(f"--stake: no two of these wagers are played together by a seat; joint wagers: {pairs}")
+    click.echo(section_markdown(holds.section(holds.subjects_of(analysis, seats))), nl=False)
+
+
+@click.command()
+def profiles() -> None:
+    """The shipped compliance profiles: id, title, source."""
+    from oddscalc.catalog import profiles_dir
+    from oddscalc.filing.compliance import load_profile
+
+    for path in sorted(profiles_dir().glob("*.toml")):
+        p = load_profile(path)
+        click.echo(f"{p.id}\t{p.model.title}\t{p.model.source}")
+
+
+@click.command()
+@click.argument("game", required=False, type=GameChoice())
+def tables(game: str | None) -> None:
+    """List the shipped tables (game, id, title)."""
+    from oddscalc.catalog import load_table, shipped_tables
+    from oddscalc.tables import TableError
+
+    for path in shipped_tables(game):
+        try:
+            t = load_table(path)
+            click.echo(f"{t.game:<15} {t.id:<20} {t.title}")
+        except TableError as e:
+            click.echo(f"{path.parent.name:<15} {path.stem:<20} (invalid: {len(e.problems)} problem(s))")
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+def validate(paths: tuple[Path, ...]) -> None:
+    """Check table files and explain every problem."""
+    from oddscalc.catalog import load_table
+    from oddscalc.tables import TableError
+
+    bad = 0
+    for p in paths:
+        try:
+            t = load_table(p)
+            click.echo(f"{p}: ok ({t.game}, {t.title})")
+        except TableError as e:
+            bad += 1
+            click.echo(str(e), err=True)
+    if bad:
+        raise Failure(f"{bad} of {len(paths)} table file(s) invalid", EXIT_TABLE)
+
+
+@click.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@fresh_option
+def verify(paths: tuple[Path, ...], fresh: bool) -> None:
+    """Check the [published] and [claimed] figures of table files against the exact analysis.
+
+    PATHS are table files or folders of them (default: every shipped table). Exits 5 when a
+    figure does not hold or cannot be checked, 3 when a table file is invalid.
+    """
+    from oddscalc.catalog import load_table, table_label, tables_dir
+    from oddscalc.results import Check
+    from oddscalc.tables import TableError
+    from oddscalc.verify import blocks, describe_failure, render_checks, table_paths
+
+    try:
+        files = table_paths(list(paths) or [tables_dir()])
+    except ValueError as e:
+        raise Failure(str(e), EXIT_INPUT) from None
+    if not files:
+        raise Failure("no table files to verify", EXIT_INPUT)
+    sessions: dict[str, Any] = {}
+    checks: list[Check] = []
+    bad_tables: list[str] = []
+    without: list[str] = []
+    for path in files:
+        try:
+            table = load_table(path)
+            if not blocks(table):
+                without.append(table_label(table))
+                continue
+            if table.game not in sessions:
+                sessions[table.game] = open_session(table.game, fresh=fresh)
+            found = list(sessions[table.game].analyze(table).checks)
+        except TableError as e:
+            bad_tables.append(str(path))
+            click.echo(str(e), err=True)
+            continue
+        except (OptionError, CardError) as e:
+            bad_tables.append(str(path))
+            click.echo(f"{path}: {e}", err=True)
+            continue
+        checks.extend(found)
+    failed = [c for c in checks if not c.ok]
+    if checks:
+        click.echo(render_checks(checks), nl=False)
+        n_tables = len({c.table for c in checks})
+        click.echo(f"{len(checks) - len(failed)} of {len(checks)} figure(s) hold in {n_tables} table(s)")
+    if without:
+        click.echo(f"no [published] or [claimed] figures: {', '.join(without)}")
+    if bad_tables:
+        raise Failure(f"{len(bad_tables)} table file(s) invalid: {', '.join(bad_tables)}", EXIT_TABLE)
+    if failed:
+        raise Failure(f"{len(failed)} figure(s) do not hold:\n" + "\n".join(describe_failure(c) for c in failed),
+                      EXIT_MISMATCH)
+
+
+@click.command()
+@game_argument
+@click.argument("tables", nargs=-1, required=True, metavar="TABLE TABLE...")
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "json", "html", "xlsx", "pdf"]), default="md",
+              show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write here instead of standard output.")
+@strategy_option
+@fresh_option
+def compare(game: str, tables: tuple[str, ...], fmt: str, output: Path | None, strategy: str | None,
+            fresh: bool) -> None:
+    """Tables of GAME side by side (two or more): rule and pay differences, figures, changed rows, flipped
+    decisions, against the first."""
+    from oddscalc.filing.comparison import compare as compare_tables
+    from oddscalc.report.tools import render_comparison
+
+    if len(tables) < 2:
+        raise OptionError("compare needs at least two tables")
+    if output is None and fmt in ("xlsx", "pdf") and sys.stdout.isatty():
+        raise Failure(f"--format {fmt} is a binary file: write it with -o FILE (or redirect standard output)",
+                      EXIT_INPUT)
+    session = open_session(game, strategy, fresh=fresh)
+    data = render_comparison(compare_tables([session.analyze(t) for t in tables]), fmt)
+    if output is not None:
+        write_output(output, data, protect=tuple(table_path(game, t) for t in tables))
+    elif isinstance(data, str):
+        click.echo(data, nl=False)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+
+
+@click.command()
+@game_argument
+@table_option
+@click.option("--pay", "pay_name", required=True, help="The pay to solve for: 'royal_flush' or 'main.royal_flush'.")
+@click.option("--edge", "edge_text", required=True,
+              help="Target house edge: a fraction (1/20), decimal (0.05) or percent (5%).")
+@strategy_option
+@fresh_option
+def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strategy: str | None, fresh: bool) -> None:
+    """The exact pay that gives a house edge, re-solving the strategy until it is stable."""
+    from oddscalc.exact import parse_fraction
+    from oddscalc.filing.paytools import resolve_pay, solve_pay
+    from oddscalc.report.tools import solution_text
+
+    try:
+        edge = parse_fraction(edge_text)
+    except ValueError:
+        raise OptionError(f"--edge: not a number: {edge_text!r} (use e.g. 1/20, 0.05 or 5%)") from None
+    session = open_session(game, strategy, fresh=fresh)
+    table = session.resolve(table_ref).table
+    ref = resolve_pay(table.model, pay_name)
+    click.echo(solution_text(solve_pay(session.analyze, table, ref, edge)), nl=False)
+
+
+@click.command()
+@game_argument
+@table_option
+@click.option("-n", "--rounds", type=click.IntRange(1, 10**10),
+              help="Rounds to simulate (default: per game, see oddscalc.simulate.DEFAULT_ROUNDS).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+              help="Seed of the numpy PCG64 generator.")
+@click.option("--strategy", help="Named strategy (caribbean default: rules-of-thumb; house-baccarat: the table's).")
+@decks_option
+@players_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def simulate(game: str, table_ref: str | None, rounds: int | None, seed: int, strategy: str | None,
+             decks: int | None, players: int | None, fmt: str) -> None:
+    """Monte Carlo check of GAME: deal shuffled cards, play the rules, compare with the exact values.
+
+    Prints each figure with its 99% confidence interval and whether the exact value lies inside.
+    Exits 0 either way (a value outside now and then is statistics); the last line sums it up.
+    """
+    from oddscalc.simulate import RENDERERS, run
+
+    sim = run(game, table_ref, rounds, seed, strategy, decks, players, progress=show_progress())
+    click.echo(RENDERERS[fmt](sim), nl=False)
+    click.echo(f"oddscalc simulate: {sim.rounds:,} rounds in {sim.seconds_simulating:.1f} s "
+               f"({sim.rounds_per_second:,.0f} rounds/s); exact analysis {sim.seconds_exact:.1f} s", err=True)
+
+
+COMMANDS = (check, hold, profiles, tables, validate, verify, compare, solve, simulate)

@@ -1,0 +1,20 @@
+"""What applies to the rule sheet's house baccarat: its declaration, read without loading the game."""
+
+from __future__ import annotations
+
+from oddscalc.protocol import Capabilities, Counting, Seats, SimulatePlan
+
+CAPABILITIES = Capabilities(
+    key="house-baccarat",
+    title="House baccarat (rule sheet)",
+    default_table="seed",
+    game="oddscalc.games.house_baccarat.game:HouseBaccarat",
+    options=frozenset({"decks", "players", "strategy"}),
+    simulate=SimulatePlan("oddscalc.simulate.baccarat:house_baccarat_plan", 10_000_000),
+    counting=Counting("removal effects of every rank on the house game, one seat playing the full shoe's chart",
+                      effects="oddscalc.protection.counting:house_counting",
+                      study="oddscalc.protection.house_study:run_counted", wagers=("house_game",)),
+    seats=Seats(most_players=7),
+    # with several seats the edge is not the one-seat figure: a filing leads with the edge by seats filled
+    filing=("oddscalc.seats.game:seats_filled_section",),
+)

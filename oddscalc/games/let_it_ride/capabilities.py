@@ -1,0 +1,16 @@
+"""What applies to Let It Ride: its declaration, read without loading the game."""
+
+from __future__ import annotations
+
+from oddscalc.protocol import Capabilities, Collusion, SimulatePlan
+
+CAPABILITIES = Capabilities(
+    key="let-it-ride",
+    title="Let It Ride",
+    default_table="standard",
+    game="oddscalc.games.let_it_ride.game:LetItRide",
+    options=frozenset({"strategy"}),
+    simulate=SimulatePlan("oddscalc.simulate.let_it_ride:plan", 1_000_000),
+    collusion=Collusion("oddscalc.protection.collusion.let_it_ride:collusion_sections", exact_partners=1,
+                        most_partners=6, default_situations=5000),
+)

@@ -1,0 +1,17 @@
+"""What applies to punto banco: its declaration, read without loading the game."""
+
+from __future__ import annotations
+
+from oddscalc.protocol import Capabilities, Counting, SimulatePlan
+
+CAPABILITIES = Capabilities(
+    key="punto-banco",
+    title="Punto banco",
+    default_table="standard",
+    game="oddscalc.games.punto_banco.game:PuntoBanco",
+    options=frozenset({"decks"}),
+    simulate=SimulatePlan("oddscalc.simulate.baccarat:punto_banco_plan", 10_000_000),
+    counting=Counting("removal effects of every rank on every wager; a study of any wager settled on the coup",
+                      effects="oddscalc.protection.counting:coup_counting",
+                      study="oddscalc.protection.study:run_counted"),
+)
