@@ -143,3 +143,17 @@ def test_a_tables_wagers_are_its_pays_blocks(path: Path, sessions: Callable[[str
     table = load_table_file(path)
     analysis = sessions(table.game).analyze(table)
     assert sorted(table.model.wager_ids()) == sorted(w.wager for w in analysis.wagers)
+
+
+def test_validate_refuses_a_figure_the_analysis_has_not_so_that_verify_never_does_later(tmp_path: Path) -> None:
+    text = (ROOT / "tables" / "caribbean" / "us.toml").read_text().replace("[published.main]\n",
+                                                                       "[published.main]\nhous_edge = \"5.22%\"\n", 1)
+    path = tmp_path / "caribbean" / "x.toml"
+    path.parent.mkdir()
+    path.write_text(text)
+    line = text.splitlines().index('hous_edge = "5.22%"') + 1
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == EXIT_TABLE, r.output
+    assert f"{path}:{line}: published.main.hous_edge: unknown figure 'hous_edge'" in r.output
+    ok = CliRunner().invoke(main, ["validate", str(ROOT / "tables" / "caribbean" / "us.toml")])
+    assert ok.exit_code == 0 and "ok (caribbean" in ok.output

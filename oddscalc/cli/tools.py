@@ -124,14 +124,23 @@ def tables(game: str | None) -> None:
 @click.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 def validate(paths: tuple[Path, ...]) -> None:
-    """Check table files and explain every problem."""
+    """Check table files and explain every problem.
+
+    A file with [published] or [claimed] figures is also analysed, so that a figure no wager, event, section or
+    cell of the analysis has is refused here, with its line and key, and never later by verify or report.
+    """
     from oddscalc.catalog import load_table
     from oddscalc.tables import TableError
+    from oddscalc.verify import blocks, figure_problems
 
     bad = 0
     for p in paths:
         try:
             t = load_table(p)
+            if blocks(t):
+                problems = figure_problems(t, open_session(t.game).analyze(t).checks)
+                if problems:
+                    raise TableError(problems)
             click.echo(f"{p}: ok ({t.game}, {t.title})")
         except TableError as e:
             bad += 1
