@@ -378,6 +378,8 @@ def seats_filled_section(session: Session, table_ref: str | None, progress: Call
     """What a filing leads with (the game's declaration names this): the house edge by seats filled, 1 to
     ``FINITE_EXACT_MAX_PLAYERS`` (the table's seats, each exact on the finite shoe). With several seats the edge is
     not the one-seat figure, and the seats' choices are a game among them (``seats`` says more)."""
+    from oddscalc.games.house_baccarat import game as house_game  # read when asked (a test sets fewer seats)
+
     rules = session.resolve(table_ref)
     assert isinstance(rules, HouseBaccaratRules)
-    return edge_section(session.counts(rules), rules.pay, FINITE_EXACT_MAX_PLAYERS, progress, count=False)
+    return edge_section(session.counts(rules), rules.pay, house_game.FINITE_EXACT_MAX_PLAYERS, progress, count=False)
