@@ -169,12 +169,13 @@ def test_the_linear_bound_holds_every_strategy_of_its_boxes_and_is_below_the_qua
     earns its keep is on 8 decks, far too big to enumerate)."""
     _linear_holds(CommonSearch(seat_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY), every_value(3, SMALL, PAY))
     search = CommonSearch(seat_counter(1, 4, Shoe.from_ranks(dict(FOUR))), 4, PAY)
-    below = 0
-    for low, high in _linear_boxes(sorted(search.dealt)):
-        if len(high - low) >= 4:
-            v_low, v_high, _, ranges = search.increments(low, high)
-            below += search.linear(low, high, v_low, v_high)[0] < search.quadratic(low, high, ranges, v_low, v_high)[0]
-    assert below > 0
+
+    def below(low: Draws, high: Draws) -> bool:
+        v_low, v_high, _, ranges = search.increments(low, high)
+        return search.linear(low, high, v_low, v_high)[0] < search.quadratic(low, high, ranges, v_low, v_high)[0]
+
+    # one box is all the check asks for: it stops at the first (the root, here), each box costing seconds
+    assert any(below(low, high) for low, high in _linear_boxes(sorted(search.dealt)) if len(high - low) >= 4)
 
 
 @pytest.mark.deep
