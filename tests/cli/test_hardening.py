@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from baccarat_brute import by_coup, settle_by_hand
 from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from oracles.baccarat_brute import by_coup, settle_by_hand
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store, entry_path

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from lir_brute import brute
+from oracles.lir_brute import brute
 
 from oddscalc.analysis import Session
 from oddscalc.cards import reduced_deck

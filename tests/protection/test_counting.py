@@ -11,10 +11,11 @@ from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 
-import baccarat_brute
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from oracles import baccarat_brute
+from oracles.house_brute import VALUE, brute_one
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import EXIT_INPUT, main
@@ -168,8 +169,6 @@ def _house_rules(sessions: Callable[[str], Session]) -> HouseBaccaratRules:
 
 def test_the_house_games_per_coup_ev_against_a_brute_force_and_a_full_recount(
         sessions: Callable[[str], Session]) -> None:
-    from test_house_baccarat import VALUE, brute_one
-
     from oddscalc.games.house_baccarat.game import LOSS, WIN, TableRules, seat_counts, seat_ev
     from oddscalc.protection import house_study
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_house_baccarat import LITERAL, brute_two, seat_counts
+from oracles.house_brute import LITERAL, brute_two, seat_counts
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main

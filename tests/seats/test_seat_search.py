@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, fields
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pytest
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, HouseBaccarat, HouseBaccaratRules, SeatCounter, seat_ev
+from oddscalc.games.house_baccarat.game import COMPOSITIONS, SeatCounter, seat_ev
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats import two_seats
@@ -26,33 +26,10 @@ from oddscalc.seats.proof import search as common_search
 from oddscalc.seats.search import Search, all_equilibria, cumulative, never_drawn, strategy_of
 
 
-@dataclass(frozen=True)
-class _SmallShoe(HouseBaccaratRules):
-    """The house game's rules on a shoe of a few ranks (tables only name whole decks)."""
-
-    small: Shoe | None = None
-
-    @property
-    def shoe(self) -> Shoe:
-        assert self.small is not None
-        return self.small
-
-
-def _counter(decks: int, players: int, shoe: Shoe | None = None) -> SeatCounter:
-    session = Session("house-baccarat", RunOptions(decks=decks, players=players), Store(None))
-    rules = session.resolve("seed")
-    assert isinstance(rules, HouseBaccaratRules)
-    if shoe is not None:
-        rules = _SmallShoe(**{f.name: getattr(rules, f.name) for f in fields(rules)}, small=shoe)
-    game = session.game
-    assert isinstance(game, HouseBaccarat)
-    return SeatCounter(rules, Store(None), game)
-
-
 def test_the_others_counts_fall_as_they_draw_more() -> None:
     """The lemma the search stands on, on one deck with two other seats: adding compositions drawn on never
     raises a cumulative count, A_0 and A_11 never move, and nobody drawing is read off any strategy."""
-    counter = _counter(1, 3)
+    counter = seat_counter(1, 3)
     rng = random.Random(12)
     n = len(COMPOSITIONS)
     for _ in range(4):
@@ -66,7 +43,7 @@ def test_the_others_counts_fall_as_they_draw_more() -> None:
 
 @pytest.mark.parametrize("pay", [Fraction(1), Fraction(19, 20)], ids=["even", "19:20"])
 def test_gains_at_a_leaf_are_the_seat_counts_gains(pay: Fraction) -> None:
-    counter = _counter(1, 3)
+    counter = seat_counter(1, 3)
     search = Search(counter, 3, pay)
     drawn = frozenset(i for i, (u, w) in enumerate(COMPOSITIONS) if (u + w) % 10 <= 4)
     bounds = search.gains(drawn, drawn)
@@ -79,7 +56,7 @@ def test_gains_at_a_leaf_are_the_seat_counts_gains(pay: Fraction) -> None:
 @pytest.mark.parametrize("ranks, equilibria", [({"3": 5, "9": 3, "7": 6}, 3), ({"9": 5, "8": 5, "4": 5}, 0)],
                          ids=["three-equilibria", "none"])
 def test_three_seats_against_every_strategy_of_a_small_shoe(ranks: dict[str, int], equilibria: int) -> None:
-    counter = _counter(1, 3, Shoe.from_ranks(ranks))
+    counter = seat_counter(1, 3, Shoe.from_ranks(ranks))
     found, search = all_equilibria(counter, 3, Fraction(1))
     dealt = sorted(search.dealt)
     assert len(dealt) < len(COMPOSITIONS)
@@ -93,7 +70,7 @@ def test_three_seats_against_every_strategy_of_a_small_shoe(ranks: dict[str, int
 
 
 def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small_shoe() -> None:
-    counter = _counter(1, 2, Shoe.from_ranks({"3": 4, "9": 3, "7": 4}))
+    counter = seat_counter(1, 2, Shoe.from_ranks({"3": 4, "9": 3, "7": 4}))
     model = two_seats.Model.of(counter, Fraction(19, 20))
     dealt = sorted(Search(counter, 2, Fraction(19, 20)).dealt)
     plain = []

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
-from test_house_baccarat import LITERAL, VALUE, _cmp, _house
+from oracles.house_brute import LITERAL, VALUE, compare, house_final
 
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import EXIT_INPUT, main
@@ -41,15 +41,15 @@ def _brute(first: Strategy, second: to.Late) -> tuple[Fraction, Fraction]:
         t1, t2, h = (a1 + b1) % 10, (a2 + b2) % 10, (h1 + h2) % 10
         n += 1
         if t1 >= 8 or t2 >= 8:
-            outcomes = [_cmp(t1, h) if t1 >= 8 else SIT_OUT, _cmp(t2, h) if t2 >= 8 else SIT_OUT]
+            outcomes = [compare(t1, h) if t1 >= 8 else SIT_OUT, compare(t2, h) if t2 >= 8 else SIT_OUT]
         else:
             pos, highest, y1, y2, sight = 6, -1, t1, t2, 1
             if first.matrix[a1, b1]:
                 y1, highest, sight, pos = (t1 + v[pos]) % 10, v[pos], 2 + v[pos], pos + 1
             if second.draws[sight, a2, b2]:
                 y2, highest, pos = (t2 + v[pos]) % 10, max(highest, v[pos]), pos + 1
-            house = _house(h, highest, LITERAL, v[pos])
-            outcomes = [_cmp(y1, house), _cmp(y2, house)]
+            house = house_final(h, highest, LITERAL, v[pos])
+            outcomes = [compare(y1, house), compare(y2, house)]
         for k, o in enumerate(outcomes):
             ev[k] += 1 if o == WIN else -1 if o == LOSS else 0
     return Fraction(ev[0], n), Fraction(ev[1], n)

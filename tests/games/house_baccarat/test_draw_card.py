@@ -134,10 +134,11 @@ def test_a_bad_card_is_refused_with_its_file_line_and_key(tmp_path: Path, body: 
     assert r.exit_code == 3 and said in r.output and "Traceback" not in r.output, r.output
 
 
-def test_the_others_playing_a_card_give_the_figures_of_the_strategy_it_names(tmp_path: Path) -> None:
+@pytest.mark.parametrize("players", [2, pytest.param(3, marks=pytest.mark.deep)])  # a third seat: twice the time
+def test_the_others_playing_a_card_give_the_figures_of_the_strategy_it_names(tmp_path: Path, players: int) -> None:
     def rows(others: str) -> list[str]:
-        r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", "3", "--decks", "1", "--others",
-                                      others])
+        r = CliRunner().invoke(main, ["seats", "house-baccarat", "--players", str(players), "--decks", "1",
+                                      "--others", others])
         assert r.exit_code == 0, r.output
         return [line.split("|", 2)[2] for line in r.output.splitlines() if "; this seat " in line]
 

@@ -15,6 +15,16 @@ from typing import cast
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from oracles.house_brute import (
+    LITERAL,
+    ON_0_5,
+    VALUE,
+    brute_infinite,
+    brute_one,
+    brute_two,
+    mixed_strategy,
+    seat_counts,
+)
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
@@ -22,13 +32,8 @@ from oddscalc.catalog import load_table, resolve_table
 from oddscalc.cli.main import main
 from oddscalc.games.house_baccarat import game as hb
 from oddscalc.games.house_baccarat.game import (
-    LOSS,
-    PUSH,
-    SIT_OUT,
-    WIN,
     HouseBaccarat,
     HouseBaccaratTable,
-    SeatCounts,
     Strategy,
     TableRules,
     best_by_composition,
@@ -42,85 +47,10 @@ from oddscalc.protocol import OptionError
 from oddscalc.results import RunOptions
 from oddscalc.tables import TableError
 
-VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
-LITERAL = TableRules(house_draws_when_all_stand="never")
-ON_0_5 = TableRules(house_draws_when_all_stand="on-0-5")
-
-
-def seat_counts(shoe: Shoe, players: int, others: Strategy, rules: TableRules, infinite: bool) -> SeatCounts:
-    return hb.seat_counts(shoe, players, others, rules.house_tableau, rules.house_draws_when_all_stand, infinite)
-
 
 @pytest.fixture(scope="module")
 def session(sessions: Callable[[str], Session]) -> Session:
     return sessions("house-baccarat")
-
-
-def _cmp(a: int, b: int) -> int:
-    return WIN if a > b else LOSS if a < b else PUSH
-
-
-def _test_strategy() -> Strategy:
-    """Draw on 0-3, plus two compositions of other totals: exercises play by composition."""
-    m = np.isin(np.add.outer(np.arange(10), np.arange(10)) % 10, [0, 1, 2, 3])
-    for u, w in ((0, 5), (2, 2), (1, 6)):
-        m[u, w] = m[w, u] = True
-    return Strategy.of("test", m)
-
-
-def _house(h: int, highest: int, rules: TableRules, third: int) -> int:
-    """The sheet's house, played from the table as written."""
-    if h >= 7:
-        return h
-    if highest < 0:
-        draws = rules.house_draws_when_all_stand == "on-0-5" and h <= 5
-    else:
-        draws = rules.house_tableau[h][highest] == "D"
-    return (h + third) % 10 if draws else h
-
-
-def brute_one(ranks: list[str], rules: TableRules) -> Counter[tuple[int, int, int, int]]:
-    """One player: every ordered sequence of six actual cards, dealt you, house, you, house, then your
-    third card (if you draw), then the house's. Both of your choices are played on every deal."""
-    vals = [VALUE[r] for r in ranks]
-    out: Counter[tuple[int, int, int, int]] = Counter()
-    for a, h1, b, h2, c5, c6 in itertools.permutations(range(len(ranks)), 6):
-        p1, p2 = vals[a], vals[b]
-        t, h = (p1 + p2) % 10, (vals[h1] + vals[h2]) % 10
-        for action in (0, 1):
-            if t >= 8:
-                outcome = _cmp(t, h)
-            elif action:
-                outcome = _cmp((t + vals[c5]) % 10, _house(h, vals[c5], rules, vals[c6]))
-            else:
-                outcome = _cmp(t, _house(h, -1, rules, vals[c5]))
-            out[(p1, p2, action, outcome)] += 1
-    return out
-
-
-def brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Counter[tuple[int, int, int, int]]:
-    """Two players, nine cards: you, the other seat, the house, twice round; then third cards in seat order."""
-    vals = [VALUE[r] for r in ranks]
-    draws = other.matrix
-    out: Counter[tuple[int, int, int, int]] = Counter()
-    for perm in itertools.permutations(range(len(ranks)), 9):
-        v = [vals[i] for i in perm]
-        p1, o1, h1, p2, o2, h2 = v[:6]
-        t, o, h = (p1 + p2) % 10, (o1 + o2) % 10, (h1 + h2) % 10
-        for action in (0, 1):
-            if t >= 8:
-                outcome = _cmp(t, h)
-            elif o >= 8:
-                outcome = SIT_OUT
-            else:
-                pos, yours, highest = 6, t, -1
-                if action:
-                    yours, highest, pos = (t + v[pos]) % 10, v[pos], pos + 1
-                if draws[o1, o2]:
-                    highest, pos = max(highest, v[pos]), pos + 1
-                outcome = _cmp(yours, _house(h, highest, rules, v[pos]))
-            out[(p1, p2, action, outcome)] += 1
-    return out
 
 
 def _as_counter(counts: np.ndarray) -> Counter[tuple[int, int, int, int]]:
@@ -137,7 +67,7 @@ SUIT = list("A23456789TJQK")
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
 def test_one_player_equals_brute_force_over_a_suit(rules: TableRules) -> None:
     shoe = Shoe.from_ranks(dict(Counter(SUIT)))
-    sc = seat_counts(shoe, 1, _test_strategy(), rules, infinite=False)
+    sc = seat_counts(shoe, 1, mixed_strategy(), rules, infinite=False)
     assert sc.total == math.perm(13, 6)
     assert _as_counter(sc.counts) == brute_one(SUIT, rules)
 
@@ -146,7 +76,7 @@ def test_one_player_equals_brute_force_over_a_suit(rules: TableRules) -> None:
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
 def test_two_players_equal_brute_force(ranks: list[str], rules: TableRules) -> None:
     shoe = Shoe.from_ranks(dict(Counter(ranks)))
-    other = _test_strategy()
+    other = mixed_strategy()
     sc = seat_counts(shoe, 2, other, rules, infinite=False)
     assert sc.total == math.factorial(9)
     assert _as_counter(sc.counts) == brute_two(ranks, rules, other)
@@ -169,7 +99,7 @@ def _brute_classes(vals: list[int], seats: int, draws: np.ndarray) -> list[int]:
 def test_other_seats_recursion_equals_brute_force(seats: int) -> None:
     ranks = list("A2345K9QJ7")[: 10 if seats < 3 else 9]  # nine cards are enough for three seats
     shoe = Shoe.from_ranks(dict(Counter(ranks)))
-    draws = _test_strategy().matrix
+    draws = mixed_strategy().matrix
     removed = np.zeros((2, 10), dtype=np.int64)
     removed[1, [0, 5]] = 1  # take a K and the 5 out first
     got = others_finite(shoe.counts, seats, draws, removed)
@@ -192,43 +122,17 @@ def test_other_seats_rows_add_up_in_a_real_shoe() -> None:
             assert all(int(x) >= 0 for x in row)
 
 
-def _brute_infinite(red: list[int], players: int, rules: TableRules,
-                    other: Strategy) -> Counter[tuple[int, int, int, int]]:
-    """Every sequence of 3N + 3 values drawn with replacement, weighted by the reduced counts."""
-    values = [v for v in range(10) if red[v]]
-    draws = other.matrix
-    out: Counter[tuple[int, int, int, int]] = Counter()
-    for v in itertools.product(values, repeat=3 * players + 3):
-        weight = math.prod(red[x] for x in v)
-        p1, p2, h1, h2 = v[:4]
-        t, h = (p1 + p2) % 10, (h1 + h2) % 10
-        seats = [v[6 + 3 * j:9 + 3 * j] for j in range(players - 1)]
-        other_nat = any((a + b) % 10 >= 8 for a, b, _ in seats)
-        other_high = max((z for a, b, z in seats if draws[a, b]), default=-1)
-        for action in (0, 1):
-            if t >= 8:
-                outcome = _cmp(t, h)
-            elif other_nat:
-                outcome = SIT_OUT
-            else:
-                yours = (t + v[4]) % 10 if action else t
-                highest = max(other_high, v[4]) if action else other_high
-                outcome = _cmp(yours, _house(h, highest, rules, v[5]))
-            out[(p1, p2, action, outcome)] += weight
-    return out
-
-
 @pytest.mark.parametrize("players,ranks", [(1, {"K": 2, "A": 1, "3": 1, "5": 1, "7": 1, "9": 1}),
                                            pytest.param(2, {"K": 2, "3": 1, "5": 1, "8": 1},
                                                         marks=pytest.mark.deep)])  # a second seat: larger
 def test_infinite_shoe_equals_brute_force(players: int, ranks: dict[str, int]) -> None:
     shoe = Shoe.from_ranks(ranks)
     red, size = shoe.reduced()
-    other = _test_strategy()
+    other = mixed_strategy()
     for rules in (LITERAL, ON_0_5):
         sc = seat_counts(shoe, players, other, rules, infinite=True)
         assert sc.total == size ** (3 * players + 3)
-        assert _as_counter(sc.counts) == _brute_infinite(list(red), players, rules, other)
+        assert _as_counter(sc.counts) == brute_infinite(list(red), players, rules, other)
 
 
 # --- eight decks ---------------------------------------------------------------------------------

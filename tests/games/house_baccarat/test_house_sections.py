@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_house_baccarat import LITERAL, ON_0_5, _brute_infinite, _test_strategy, brute_one, brute_two, seat_counts
-from test_seat_search import _counter
+from oracles.house_brute import LITERAL, ON_0_5, brute_infinite, brute_one, brute_two, mixed_strategy, seat_counts
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.games.house_baccarat.game import (
     COMPOSITIONS,
@@ -112,7 +112,7 @@ def test_one_seat_sections_against_every_draw_of_an_infinite_shoe() -> None:
     played = Strategy.by_totals("draw-0-4", range(5))  # not among the named plays: the section adds its row
     sc = seat_counts(shoe, 1, played, LITERAL, infinite=True)
     pay = Fraction(19, 20)
-    deals = _brute_infinite(list(red), 1, LITERAL, played)
+    deals = brute_infinite(list(red), 1, LITERAL, played)
     sections = strategy_sections(sc, pay, played, "one seat", others=False)
     _check(sections, Played(deals, pay), played)
     # cards drawn with replacement matter only through their total: no composition leaves it, by either count
@@ -131,7 +131,7 @@ def test_one_seat_sections_against_every_deal_of_a_suit() -> None:
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
 def test_two_seat_sections_against_every_deal_of_nine_cards(rules: TableRules) -> None:
     ranks = list("AA3567QK9")
-    other = _test_strategy()
+    other = mixed_strategy()
     sc = seat_counts(Shoe.from_ranks(dict(Counter(ranks))), 2, other, rules, infinite=False)
     _check(strategy_sections(sc, Fraction(1), other, "two seats", others=True),
            Played(brute_two(ranks, rules, other), Fraction(1)), other)
@@ -141,7 +141,7 @@ def test_the_edge_by_seats_filled_against_every_deal() -> None:
     """Each row's strategy is a symmetric equilibrium of the brute force's deals (no composition gains by
     leaving it) and its EV is theirs, for one and two seats on a nine-card shoe."""
     ranks = list("A23567QK9")
-    counter = _counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
+    counter = seat_counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
     r = counter.rules
     rules = TableRules.model_validate({"house_tableau": r.house_tableau, "house_draws_when_all_stand": r.all_stand})
     pay = r.pay
@@ -162,10 +162,10 @@ def test_the_edge_by_seats_filled_against_every_deal() -> None:
 def test_one_seats_reply_to_the_others_against_every_deal() -> None:
     """``seats --others``: the seat playing along and replying best, each EV from the deals of nine cards."""
     ranks = list("A23567QK9")
-    counter = _counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
+    counter = seat_counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
     r = counter.rules
     rules = TableRules.model_validate({"house_tableau": r.house_tableau, "house_draws_when_all_stand": r.all_stand})
-    others = _test_strategy()
+    others = mixed_strategy()
     rows = reply_sections(counter, 2, r.pay, others)[0].rows
     p = Played(brute_two(ranks, rules, others), r.pay)
     best = Strategy.of("best", _matrix({(u, w) for u, w in COMPOSITIONS if p.draws(_both(u, w))}))
@@ -181,7 +181,7 @@ def test_the_seats_commands_common_strategies_and_best_replies_against_every_dea
     """``seats house-baccarat``: every seat playing each threshold strategy (its EV, whether it is its own best
     reply) and one seat's best reply to the others playing it, from the deals of nine cards."""
     ranks = list("A23567QK9")
-    counter = _counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
+    counter = seat_counter(1, 2, Shoe.from_ranks(dict(Counter(ranks))))
     r = counter.rules
     rules = TableRules.model_validate({"house_tableau": r.house_tableau, "house_draws_when_all_stand": r.all_stand})
     got = {s.id: s for s in sections(counter, 2, r.pay, exhaustive=False, max_players=2)}

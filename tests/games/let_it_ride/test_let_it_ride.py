@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from lir_brute import brute
+from oracles.lir_brute import brute
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from lir_brute import brute, ev_of, shape
+from oracles.lir_brute import brute, ev_of, shape
 
 from oddscalc.analysis import Session
 from oddscalc.cards import FULL_DECK, RANK_CHARS, Deck, parse_card, reduced_deck

@@ -9,9 +9,19 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from baccarat_brute import Card, Coup, by_coup, coups, coups_with_replacement, features_of, holds, settle_by_hand, units
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from oracles.baccarat_brute import (
+    Card,
+    Coup,
+    by_coup,
+    coups,
+    coups_with_replacement,
+    features_of,
+    holds,
+    settle_by_hand,
+    units,
+)
 from pydantic import ValidationError
 
 from oddscalc.catalog import resolve_table

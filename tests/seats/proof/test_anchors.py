@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from test_seat_search import _counter
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.games.house_baccarat import others as seats
 from oddscalc.games.house_baccarat.game import COMPOSITIONS
@@ -45,7 +45,7 @@ def test_the_anchors_hold_what_a_composition_takes_and_are_exact_with_every_term
     """Three other seats on one deck: d_i(L) = A(L + i) - A(L) lies between the bounds read off L's evaluation,
     and d_i(H - i) = A(H) - A(H - i) under the one read off H's, for one to three terms; with all three (every
     way the three seats can hold i) the bounds close to their rounding margin, and with fewer they leave room."""
-    search = CommonSearch(_counter(1, 4), 4, Fraction(1))
+    search = CommonSearch(seat_counter(1, 4), 4, Fraction(1))
     loose = 0
     (i, low, high), = _boxes(3, 1)
     d_low = search.counts(low | {i}) - search.counts(low)
@@ -101,7 +101,7 @@ def test_what_two_compositions_take_together_is_bounded_by_the_pairs_of_seats(pl
     any non-negative weights take no more of it than ``pair_taken`` says; with two other seats (three players)
     the bound is exact, since both seats must be the ones drawing."""
     rng = random.Random(players)
-    search = CommonSearch(_counter(1, players, Shoe.from_ranks(ranks)), players, Fraction(19, 20))
+    search = CommonSearch(seat_counter(1, players, Shoe.from_ranks(ranks)), players, Fraction(19, 20))
     dealt = sorted(search.dealt)
     ratios = []
     for low in (frozenset(), frozenset(dealt[:1])):

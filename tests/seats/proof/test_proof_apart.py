@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_common_search import without_pairs
-from test_proof_checkpoint import NEVER, PAY, SHOE, _stopped_after, one_run
-from test_seat_search import _counter
+from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, stopped_after, without_pairs
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import main
 from oddscalc.games.shoe import Shoe
@@ -70,9 +69,9 @@ def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
     """Stopped here after 3 nodes, finished apart (the seats report's row saying how), then only read."""
     whole, ev, met = one_run()[:3]
     without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
-    _stopped_after(counter, path, 3)
+    stopped_after(counter, path, 3)
     assert seat_game._where(path, apart=True) == "resumed from the checkpoint proof.json, its open boxes searched apart"
     before = _state(path)
     assert before.open and before.nodes == 3
@@ -98,7 +97,7 @@ def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: 
     and a run here finishes the proof on the same best (its tallies adding both runs')."""
     whole, ev, _ = one_run()[:3]
     without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     sent: list[int] = []
     with pytest.raises(Lost):
@@ -115,7 +114,7 @@ def test_jobs_of_a_node_each_end_on_the_same_best(tmp_path: Path, monkeypatch: p
     sent out again in the next round: the proof ends on one run's best, the file saying so."""
     whole, ev, met = one_run()[:3]
     without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     sent: list[int] = []
     said: list[str] = []
@@ -135,9 +134,9 @@ def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: p
 
     whole, ev, met = one_run()[:3]
     without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
-    _stopped_after(counter, path, 3)
+    stopped_after(counter, path, 3)
     first = code_digest(SEARCH)
     for module in (proof_checkpoint, proof_apart):  # a new version, here and on the workers
         monkeypatch.setattr(module, "code_digest", lambda m=None: "1" * 64)
@@ -151,7 +150,7 @@ def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: p
 
 
 def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path) -> None:
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     search = common_search.CommonSearch(counter, 3, PAY)
     job = (counter.rules, counter.game, 3, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))
     digest = code_digest(SEARCH)

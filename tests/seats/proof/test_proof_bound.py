@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_common_search import PAY, SMALL, _every_value, without_pairs
-from test_seat_search import _counter
+from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
@@ -29,8 +29,8 @@ def _box(low: Draws, high: Draws) -> list[Draws]:
 
 
 def test_a_box_bound_is_at_least_every_strategy_in_the_box() -> None:
-    value = _every_value(3, SMALL, PAY)
-    search = CommonSearch(_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
+    value = every_value(3, SMALL, PAY)
+    search = CommonSearch(seat_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
     dealt = sorted(search.dealt)
     loose = exact = 0
     for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt)),
@@ -48,9 +48,9 @@ def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(monke
     """From "never draw", the search stopped after every node: the best of every strategy lies in the interval,
     which narrows to the best met when no box is left; at the start it is wider than the best met."""
     without_pairs(monkeypatch)  # a tree of several nodes on this shoe
-    value = _every_value(3, SMALL, PAY)
+    value = every_value(3, SMALL, PAY)
     truth = max(value.values())
-    counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
     search = CommonSearch(counter, 3, PAY, pair_bound=False)
     search.best = (value[frozenset()], frozenset())
     open_: list[tuple[Draws, Draws, Anchors | None]] = [(frozenset(), search.dealt, None)]

@@ -4,7 +4,6 @@ with a message naming the file (the seats command exiting 4, without a traceback
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
@@ -13,48 +12,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_common_search import without_pairs
-from test_seat_search import _counter
+from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, stopped_after, without_pairs
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc import replay
 from oddscalc.cli.main import main
-from oddscalc.games.house_baccarat.game import SeatCounter, Strategy
 from oddscalc.games.shoe import Shoe
 from oddscalc.replay import closure, code_digest
 from oddscalc.seats.proof import checkpoint as proof_checkpoint
 from oddscalc.seats.proof.checkpoint import Checkpoint, CheckpointError
 from oddscalc.seats.proof.search import CommonSearch, best_common
-from oddscalc.seats.search import strategy_of
-
-PAY = Fraction(19, 20)
-SHOE = {"3": 5, "9": 5, "7": 6, "2": 4}  # three seats on it: a tree of 7 nodes from "never draw"
-NEVER = strategy_of(frozenset(), "never")
-
-
-class Stop(Exception):
-    """The run stopped from outside."""
-
-
-def _stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
-    """Run the proof with a checkpoint until ``nodes`` nodes are settled, then stop it as Ctrl-C would."""
-
-    def progress(text: str) -> None:
-        if text.startswith(f"best common strategy: node {nodes + 1},"):
-            raise Stop
-
-    with pytest.raises(Stop):
-        best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
-
-
-@functools.cache
-def one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
-    """The proof in one run here, without a checkpoint (shared by the tests of a proof kept and resumed): its best
-    strategy, EV, best met and nodes."""
-    with pytest.MonkeyPatch.context() as m:
-        without_pairs(m)
-        whole, ev, search = best_common(_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
-    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
-    return whole, ev, search.best, search.nodes
 
 
 def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: Path,
@@ -63,12 +30,12 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     from oddscalc.seats.proof import search as common_search
 
     without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     whole, ev, _, nodes = one_run()
     path = tmp_path / "proof.json"
     left = []
     for stop in (3, 6):  # stopped, resumed and stopped again
-        _stopped_after(counter, path, stop)
+        stopped_after(counter, path, stop)
         assert b'"nodes": %d' % stop in path.read_bytes()
         kept_state = Checkpoint(path, {}).read()
         assert kept_state is not None
@@ -130,10 +97,10 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
     one run, the file naming the version that handed it over with its tallies; refused without ``take_over``, and
     refused when the taker values the best met otherwise."""
     without_pairs(monkeypatch)
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     whole, ev, _, nodes = one_run()
     path = tmp_path / "proof.json"
-    _stopped_after(counter, path, 3)
+    stopped_after(counter, path, 3)
     first = code_digest(proof_checkpoint.SEARCH)
     stopped = Checkpoint(path, {}).read()
     assert stopped is not None
@@ -165,9 +132,9 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    counter = _counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
-    _stopped_after(counter, path, 2)
+    stopped_after(counter, path, 2)
     whole = path.read_bytes()
     head, _, body = whole.partition(b"\n")
     for name, blob, said in (
@@ -181,7 +148,7 @@ def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypa
         assert str(path) in str(e.value), name
     path.write_bytes(whole)
     with pytest.raises(CheckpointError, match="another problem.*players 3 there, 4 here"):
-        best_common(_counter(1, 4, Shoe.from_ranks(SHOE)), 4, PAY, NEVER, checkpoint=path)
+        best_common(seat_counter(1, 4, Shoe.from_ranks(SHOE)), 4, PAY, NEVER, checkpoint=path)
     with pytest.raises(CheckpointError, match="another problem.*pay '19/20' there, '1' here"):
         best_common(counter, 3, Fraction(1), NEVER, checkpoint=path)
     monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)

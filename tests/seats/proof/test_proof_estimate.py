@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
-from test_common_search import PAY, SMALL, _every_value, without_pairs
-from test_seat_search import _counter
+from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.games.shoe import Shoe
 from oddscalc.seats.proof.estimate import Choose, Probe, Tree, estimate, probe
@@ -100,9 +100,9 @@ def test_walks_of_a_small_shoes_search_estimate_its_nodes(monkeypatch: pytest.Mo
     """Three seats on a small shoe, from the best common strategy: the tree is a root and its two halves,
     which every walk sees whole."""
     without_pairs(monkeypatch)
-    value = _every_value(3, SMALL, PAY)
+    value = every_value(3, SMALL, PAY)
     best = max(value, key=lambda d: value[d])
-    counter = _counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
     whole = CommonSearch(counter, 3, PAY, pair_bound=False)
     whole.best = (value[best], best)
     whole.visit(frozenset(), whole.dealt)

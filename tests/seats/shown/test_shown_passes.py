@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from test_shown_seats import PAY, _brute, _random_late
+from oracles.shown_brute import brute_shown, random_late
 
 from oddscalc.cli.main import EXIT_INPUT, main
 from oddscalc.games.house_baccarat import game as hb
@@ -26,6 +27,7 @@ from oddscalc.seats.shown.chain import Mods
 TWO6 = Shoe.from_ranks({"3": 11, "9": 11})  # 22 cards of two values: 2**21 value sequences for six seats
 Job = tuple[object, ...]
 Rows = tuple[Mods, list[np.ndarray]]
+PAY = Fraction(1)
 SMALL6 = Shoe.from_ranks({"3": 8, "9": 6, "7": 8})  # 22 cards: six seats and the house take 21 slots
 SMALL7 = Shoe.from_ranks({"3": 9, "9": 6, "7": 9})  # 24 cards: seven seats and the house take 24 slots
 
@@ -53,14 +55,14 @@ def narrow(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 @pytest.mark.deep
 def test_six_seats_in_passes_equal_a_plain_deal_of_every_ordered_twentyone_cards(narrow: list[int]) -> None:
-    plays = [_random_late(seed) for seed in (10, 12, 13, 14, 15, 16)]
+    plays = [random_late(seed) for seed in (10, 12, 13, 14, 15, 16)]
     total = TWO6.ordered(21)
     evs = [to.late_ev(ss.seat_counts(TWO6, plays, k, SHEET_TABLEAU, "never"), plays[k], PAY, total)
            for k in range(6)]
     # seat 3 of six has two seats on each side: the seats after it stacked over the seats before it; the first
     # and last seats split one axis (2 passes), the others both (6 sights by 6 final classes)
     assert narrow == [2, 4, 4, 4, 4, 2]
-    assert evs == _brute(TWO6, plays)
+    assert evs == brute_shown(TWO6, plays)
     assert len(set(evs)) == 6
 
 
@@ -79,7 +81,7 @@ def test_six_seats_played_blind_in_passes_are_the_hidden_game(narrow: list[int])
 def test_seven_seats_count_the_same_in_one_pass_and_in_many(monkeypatch: pytest.MonkeyPatch) -> None:
     # seat 3 of seven has two seats before it and four after; the hidden game's count of seven seats takes
     # half a minute even on a small shoe, so the reports check it (every seat blind) and the test does not
-    plays = [_random_late(seed) for seed in range(20, 27)]
+    plays = [random_late(seed) for seed in range(20, 27)]
     whole = ss.seat_counts(SMALL7, plays, 2, SHEET_TABLEAU, "never")
     monkeypatch.setattr(sp, "estimate", lambda shoe, players, k, primes, wc, wf: wc * wf)
     monkeypatch.setattr(sp, "budget", lambda: 4)  # 2 sights by 2 final classes: 36 passes
@@ -119,7 +121,7 @@ def test_a_scheduler_is_refused_with_third_cards_hidden() -> None:
 
 
 def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int]) -> None:
-    plays = [_random_late(seed) for seed in range(30, 36)]
+    plays = [random_late(seed) for seed in range(30, 36)]
     jobs: list[int] = []
 
     def runner(fn: Callable[[Job], Rows], chunks: Sequence[Job]) -> list[Rows]:

@@ -6,19 +6,18 @@ counted in two orders, and the equilibria's best replies."""
 from __future__ import annotations
 
 import functools
-import itertools
-import math
 from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from oracles.shown_brute import brute_shown, random_late
 
 from oddscalc.cli.main import EXIT_INPUT, main
 from oddscalc.games.house_baccarat import game as hb
 from oddscalc.games.house_baccarat.game import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Strategy
-from oddscalc.games.shoe import Shoe, tableau_array
+from oddscalc.games.shoe import Shoe
 from oddscalc.seats import turn_order as to
 from oddscalc.seats.shown import chain as shown_chain
 from oddscalc.seats.shown import seats as ss
@@ -30,63 +29,12 @@ SMALL5 = Shoe.from_ranks({"3": 7, "9": 5, "7": 7})  # 19 cards: five seats and t
 PAY = Fraction(1)
 
 
-def _random_late(seed: int) -> to.Late:
-    m = np.random.default_rng(seed).random((12, 10, 10)) < 0.5
-    return to.Late.of(f"random {seed}", m | m.transpose(0, 2, 1))
-
-
-@functools.cache
-def _sequences(shoe: Shoe, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every sequence of ``length`` point values the shoe can deal, and its number of card sequences."""
-    values = [v for v in range(10) if shoe.counts[v]]
-    seqs = np.array(list(itertools.product(values, repeat=length)), dtype=np.int64)
-    weight = np.ones(len(seqs), dtype=object)
-    for v in values:
-        k = (seqs == v).sum(axis=1)
-        weight = weight * np.array([math.perm(shoe.counts[v], j) for j in range(length + 1)], dtype=object)[k]
-    keep = weight != 0
-    return seqs[keep], weight[keep]
-
-
-def _brute(shoe: Shoe, plays: list[to.Late]) -> list[Fraction]:
-    """Each seat's EV at even money over every ordered deal: first cards to the seats and the house in turn,
-    then second cards; then each seat in order draws face up or stands, on its two cards and the highest
-    third card shown before it; then the house plays by the sheet's table on the highest third card."""
-    n = len(plays)
-    v, weight = _sequences(shoe, 3 * n + 3)
-    rows = np.arange(len(v))
-    first, second = v[:, :n], v[:, n + 1:2 * n + 1]
-    totals = (first + second) % 10
-    house = (v[:, n] + v[:, 2 * n + 1]) % 10
-    natural = (totals >= 8).any(axis=1)
-    pos = np.full(len(v), 2 * n + 2)
-    highest = np.full(len(v), -1)
-    final = totals.copy()
-    for k, play in enumerate(plays):
-        sight = np.where(highest >= 0, 2 + highest, 1)
-        draws = play.draws[sight, first[:, k], second[:, k]] & ~natural
-        third = v[rows, np.minimum(pos, 3 * n + 2)]
-        final[:, k] = np.where(draws, (totals[:, k] + third) % 10, totals[:, k])
-        highest = np.where(draws, np.maximum(highest, third), highest)
-        pos = pos + draws
-    house_draws = (highest >= 0) & (house < 7) & tableau_array(SHEET_TABLEAU)[house, np.maximum(highest, 0)]
-    house_draws &= ~natural
-    house_final = np.where(house_draws, (house + v[rows, np.minimum(pos, 3 * n + 2)]) % 10, house)
-    total = sum(weight)
-    out = []
-    for k in range(n):
-        sign = np.sign(final[:, k] - house_final)
-        sign = np.where(natural & (totals[:, k] < 8), 0, sign)  # another seat's natural: this one sits out
-        out.append(Fraction(sum(weight * sign), total))
-    return out
-
-
 def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
-    plays = [_random_late(1), _random_late(2), _random_late(3)]
+    plays = [random_late(1), random_late(2), random_late(3)]
     total = SMALL.ordered(12)
     evs = [to.late_ev(ss.seat_counts(SMALL, plays, k, SHEET_TABLEAU, "never"), plays[k], PAY, total)
            for k in range(3)]
-    assert evs == _brute(SMALL, plays)
+    assert evs == brute_shown(SMALL, plays)
     assert len(set(evs)) == 3  # the seats play differently: a test that tells the seats apart
 
 
@@ -103,7 +51,7 @@ def test_playing_blind_is_the_hidden_game(players: int, seats: tuple[int, ...]) 
 
 
 def test_two_seats_are_the_two_seat_count() -> None:
-    first, late = Strategy.by_totals("draw-0-3", range(4)), _random_late(5)
+    first, late = Strategy.by_totals("draw-0-3", range(4)), random_late(5)
     plays = [to.Late.blind(first), late]
     assert np.array_equal(ss.seat_counts(SMALL, plays, 1, SHEET_TABLEAU, "never"),
                           to.late_counts(SMALL, first, SHEET_TABLEAU, "never"))
@@ -112,7 +60,7 @@ def test_two_seats_are_the_two_seat_count() -> None:
     assert not early[:, :, :, [0, *range(2, 12)]].any()  # the first seat sees nobody before it
 
 
-FOUR = [_random_late(6), _random_late(7), _random_late(8), _random_late(9)]
+FOUR = [random_late(6), random_late(7), random_late(8), random_late(9)]
 
 
 @functools.cache
@@ -204,12 +152,12 @@ def test_a_seat_replying_best_to_the_others_chart() -> None:
     chart = Strategy.by_totals("draw-0-5", range(6))
     section = ss.reply_section(SMALL, 3, SHEET_TABLEAU, "never", PAY, chart)
     blind = to.Late.blind(chart)
-    everyone = _brute(SMALL, [blind] * 3)
+    everyone = brute_shown(SMALL, [blind] * 3)
     for k, row in enumerate(section.rows):
         reply = to.late_reply(ss.seat_counts(SMALL, [blind] * 3, k, SHEET_TABLEAU, "never"), PAY)
         plays = [reply if j == k else blind for j in range(3)]
         along, best, gain = row[1], row[2], row[3]
-        assert along == everyone[k] and best == _brute(SMALL, plays)[k]
+        assert along == everyone[k] and best == brute_shown(SMALL, plays)[k]
         assert isinstance(best, Fraction) and isinstance(along, Fraction) and gain == best - along >= 0
 
 

@@ -1,0 +1,120 @@
+"""Plain brute force for the house baccarat: every ordered deal of a small shoe (one and two players, finite and
+infinite), played from the table as written. Shares no code with the engine beyond its outcome codes, its
+strategy class and, in :func:`seat_counts`, the engine's entry point that the brute forces are compared with."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+
+import numpy as np
+
+from oddscalc.games.house_baccarat import game as hb
+from oddscalc.games.house_baccarat.game import LOSS, PUSH, SIT_OUT, WIN, SeatCounts, Strategy, TableRules
+from oddscalc.games.shoe import Shoe
+
+VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
+LITERAL = TableRules(house_draws_when_all_stand="never")
+ON_0_5 = TableRules(house_draws_when_all_stand="on-0-5")
+
+Tally = Counter[tuple[int, int, int, int]]  # (first card, second card, drew, outcome) -> deals
+
+
+def seat_counts(shoe: Shoe, players: int, others: Strategy, rules: TableRules, infinite: bool) -> SeatCounts:
+    """The engine's seat counts under ``rules`` (what the brute forces here are compared with)."""
+    return hb.seat_counts(shoe, players, others, rules.house_tableau, rules.house_draws_when_all_stand, infinite)
+
+
+def compare(a: int, b: int) -> int:
+    """The outcome of a seat's total ``a`` against the house's ``b``."""
+    return WIN if a > b else LOSS if a < b else PUSH
+
+
+def mixed_strategy() -> Strategy:
+    """Draw on 0-3, plus two compositions of other totals: exercises play by composition."""
+    m = np.isin(np.add.outer(np.arange(10), np.arange(10)) % 10, [0, 1, 2, 3])
+    for u, w in ((0, 5), (2, 2), (1, 6)):
+        m[u, w] = m[w, u] = True
+    return Strategy.of("test", m)
+
+
+def house_final(h: int, highest: int, rules: TableRules, third: int) -> int:
+    """The sheet's house, played from the table as written: its final total from its two-card total ``h``, the
+    highest third card a seat drew (-1: nobody drew) and the card it would draw."""
+    if h >= 7:
+        return h
+    if highest < 0:
+        draws = rules.house_draws_when_all_stand == "on-0-5" and h <= 5
+    else:
+        draws = rules.house_tableau[h][highest] == "D"
+    return (h + third) % 10 if draws else h
+
+
+def brute_one(ranks: list[str], rules: TableRules) -> Tally:
+    """One player: every ordered sequence of six actual cards, dealt you, house, you, house, then your
+    third card (if you draw), then the house's. Both of your choices are played on every deal."""
+    vals = [VALUE[r] for r in ranks]
+    out: Tally = Counter()
+    for a, h1, b, h2, c5, c6 in itertools.permutations(range(len(ranks)), 6):
+        p1, p2 = vals[a], vals[b]
+        t, h = (p1 + p2) % 10, (vals[h1] + vals[h2]) % 10
+        for action in (0, 1):
+            if t >= 8:
+                outcome = compare(t, h)
+            elif action:
+                outcome = compare((t + vals[c5]) % 10, house_final(h, vals[c5], rules, vals[c6]))
+            else:
+                outcome = compare(t, house_final(h, -1, rules, vals[c5]))
+            out[(p1, p2, action, outcome)] += 1
+    return out
+
+
+def brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
+    """Two players, nine cards: you, the other seat, the house, twice round; then third cards in seat order."""
+    vals = [VALUE[r] for r in ranks]
+    draws = other.matrix
+    out: Tally = Counter()
+    for perm in itertools.permutations(range(len(ranks)), 9):
+        v = [vals[i] for i in perm]
+        p1, o1, h1, p2, o2, h2 = v[:6]
+        t, o, h = (p1 + p2) % 10, (o1 + o2) % 10, (h1 + h2) % 10
+        for action in (0, 1):
+            if t >= 8:
+                outcome = compare(t, h)
+            elif o >= 8:
+                outcome = SIT_OUT
+            else:
+                pos, yours, highest = 6, t, -1
+                if action:
+                    yours, highest, pos = (t + v[pos]) % 10, v[pos], pos + 1
+                if draws[o1, o2]:
+                    highest, pos = max(highest, v[pos]), pos + 1
+                outcome = compare(yours, house_final(h, highest, rules, v[pos]))
+            out[(p1, p2, action, outcome)] += 1
+    return out
+
+
+def brute_infinite(red: list[int], players: int, rules: TableRules, other: Strategy) -> Tally:
+    """Every sequence of 3N + 3 values drawn with replacement, weighted by the reduced counts."""
+    values = [v for v in range(10) if red[v]]
+    draws = other.matrix
+    out: Tally = Counter()
+    for v in itertools.product(values, repeat=3 * players + 3):
+        weight = math.prod(red[x] for x in v)
+        p1, p2, h1, h2 = v[:4]
+        t, h = (p1 + p2) % 10, (h1 + h2) % 10
+        seats = [v[6 + 3 * j:9 + 3 * j] for j in range(players - 1)]
+        other_nat = any((a + b) % 10 >= 8 for a, b, _ in seats)
+        other_high = max((z for a, b, z in seats if draws[a, b]), default=-1)
+        for action in (0, 1):
+            if t >= 8:
+                outcome = compare(t, h)
+            elif other_nat:
+                outcome = SIT_OUT
+            else:
+                yours = (t + v[4]) % 10 if action else t
+                highest = max(other_high, v[4]) if action else other_high
+                outcome = compare(yours, house_final(h, highest, rules, v[5]))
+            out[(p1, p2, action, outcome)] += weight
+    return out

@@ -1,0 +1,79 @@
+"""The small cases of the proof of the best common strategy shared by its tests: the shoes and pay, every
+strategy of a small shoe valued on its own seat counts (the oracle the search's bounds and optimum are checked
+against), the search without its pair bound (so that small trees have a few nodes), and one proof run whole or
+stopped after a given node."""
+
+from __future__ import annotations
+
+import functools
+from fractions import Fraction
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from oddscalc.games.house_baccarat.game import SeatCounter, Strategy, seat_ev
+from oddscalc.games.shoe import Shoe
+from oddscalc.seats.proof.search import CommonSearch, best_common
+from oddscalc.seats.search import Draws, strategy_of
+from oracles.seat_fixtures import seat_counter
+
+PAY = Fraction(19, 20)
+SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
+SHOE = {"3": 5, "9": 5, "7": 6, "2": 4}  # three seats on it: a tree of 7 nodes from "never draw"
+NEVER = strategy_of(frozenset(), "never")
+
+
+def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches without the pair bound, whose trees on these small shoes are a node or three: for the tests of
+    what is done with a tree (split apart, stopped and resumed, estimated), which need a few nodes."""
+    from oddscalc.seats.proof import estimate as proof_estimate
+    from oddscalc.seats.proof import search as common_search
+
+    plain = functools.partial(CommonSearch, pair_bound=False)
+    monkeypatch.setattr(common_search, "CommonSearch", plain)
+    monkeypatch.setattr(proof_estimate, "CommonSearch", plain)
+
+
+@functools.cache
+def every_value(players: int, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> dict[Draws, int]:
+    """Every strategy over the compositions a small shoe deals, valued on its own seat counts (not the search's
+    sums), in the search's units."""
+    counter = seat_counter(1, players, Shoe.from_ranks(dict(ranks)))
+    dealt = CommonSearch(counter, players, pay).dealt
+    out = {}
+    for k in range(len(dealt) + 1):
+        for drawn in combinations(sorted(dealt), k):
+            s = strategy_of(frozenset(drawn), "tried")
+            sc = counter.seat(players, s)
+            value = seat_ev(sc, s, pay) * sc.total * pay.denominator
+            assert value.denominator == 1
+            out[frozenset(drawn)] = int(value)
+    return out
+
+
+class Stop(Exception):
+    """The run stopped from outside."""
+
+
+def stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
+    """Run the proof on three seats with a checkpoint until ``nodes`` nodes are settled, then stop it as Ctrl-C
+    would."""
+
+    def progress(text: str) -> None:
+        if text.startswith(f"best common strategy: node {nodes + 1},"):
+            raise Stop
+
+    with pytest.raises(Stop):
+        best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
+
+
+@functools.cache
+def one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
+    """The proof on :data:`SHOE` in one run, without a checkpoint (shared by the tests of a proof kept and
+    resumed): its best strategy, EV, best met and nodes."""
+    with pytest.MonkeyPatch.context() as m:
+        without_pairs(m)
+        whole, ev, search = best_common(seat_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
+    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
+    return whole, ev, search.best, search.nodes
