@@ -150,7 +150,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
         bar.finish()
         echo_sections([ptn.section(got, exact)], fmt, "Collusion", game, rules.table)
         return
-    from oddscalc.games.let_it_ride.game import PAYING
+    from oddscalc.games.let_it_ride.count import PAYING
     from oddscalc.protection.collusion import let_it_ride as col
 
     counts = session.counts(rules)
@@ -184,7 +184,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
 def flash(game: str, table_ref: str | None, dealer_cards: tuple[str, ...], fmt: str, chart_path: Path | None,
           fresh: bool) -> None:
     """What seeing the dealer's cards is worth at GAME, exact: the up card alone, hole cards too, all five."""
-    from oddscalc.games.caribbean.game import settle_counts
+    from oddscalc.games.caribbean.settle import settle_counts
     from oddscalc.progress import Progress
     from oddscalc.protection import flash as flashes
     from oddscalc.report.svg import render_chart

@@ -31,7 +31,7 @@ from oddscalc.filing.paytools import (
     with_pay,
 )
 from oddscalc.games.caribbean.raise_table import STRATEGIES
-from oddscalc.games.let_it_ride.game import PAYING
+from oddscalc.games.let_it_ride.count import PAYING
 from oddscalc.report.tools import compare_text
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table

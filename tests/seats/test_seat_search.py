@@ -17,7 +17,10 @@ import pytest
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, HouseBaccarat, HouseBaccaratRules, SeatCounter, seat_ev
+from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounter
+from oddscalc.games.house_baccarat.game import HouseBaccarat
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats import two_seats

@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
 from oddscalc.games.house_baccarat import card as draw_card
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, SeatCounter, Strategy, solve
+from oddscalc.games.house_baccarat.count import SeatCounter
+from oddscalc.games.house_baccarat.settle import solve
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.results import RunOptions
 from oddscalc.seats.proof.checkpoint import Checkpoint
 from oddscalc.seats.search import strategy_of

@@ -13,8 +13,8 @@ from test_common_search import PAY, SMALL, _every_value, without_pairs
 from test_seat_search import _counter
 
 from oddscalc.games.shoe import Shoe
+from oddscalc.seats.proof.branch import Anchors, CommonSearch
 from oddscalc.seats.proof.estimate import Choose, Probe, Tree, estimate, probe
-from oddscalc.seats.proof.search import Anchors, CommonSearch
 from oddscalc.seats.search import Draws, strategy_of
 
 
