@@ -32,7 +32,7 @@ from oddscalc.protocol import OptionError
 from oddscalc.symmetry import suit_classes
 
 CHUNKS = 64  # known-set chunks: progress and Ctrl-C every few seconds on a full deck
-PAY_CLASSES = 11  # caribbean._pay_classes: the nine made hands, ace-king, other high card
+PAY_CLASSES = 11  # caribbean.count.pay_classes: the nine made hands, ace-king, other high card
 
 
 @numba.njit(cache=True)

@@ -21,6 +21,7 @@ from oddscalc.cache import Store
 from oddscalc.catalog import load_table, resolve_table
 from oddscalc.cli.main import main
 from oddscalc.games.house_baccarat import count as hb
+from oddscalc.games.house_baccarat import game as house_game
 from oddscalc.games.house_baccarat.count import LOSS, PUSH, SIT_OUT, WIN, SeatCounter, SeatCounts
 from oddscalc.games.house_baccarat.game import HouseBaccarat
 from oddscalc.games.house_baccarat.others import others_finite
@@ -321,7 +322,7 @@ def test_seat_counts_are_stored_per_strategy(tmp_path: Path) -> None:
 
 
 def test_beyond_the_exact_limit_is_labelled(monkeypatch: pytest.MonkeyPatch, session: Session) -> None:
-    monkeypatch.setattr(hb, "FINITE_EXACT_MAX_PLAYERS", 1)
+    monkeypatch.setattr(house_game, "FINITE_EXACT_MAX_PLAYERS", 1)
     a = session.analyze(resolve_table("house-baccarat", "seed"), RunOptions(players=2))
     assert a.convention.startswith("INFINITE SHOE")
     assert a.wager("main").total_combinations == 13**9

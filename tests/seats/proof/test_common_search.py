@@ -36,12 +36,13 @@ def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     what is done with a tree (split apart, stopped and resumed, estimated), which need a few nodes."""
     import functools
 
+    from oddscalc.seats.proof import apart as proof_apart
     from oddscalc.seats.proof import estimate as proof_estimate
     from oddscalc.seats.proof import search as common_search
 
     plain = functools.partial(CommonSearch, pair_bound=False)
-    monkeypatch.setattr(common_search, "CommonSearch", plain)
-    monkeypatch.setattr(proof_estimate, "CommonSearch", plain)
+    for module in (common_search, proof_apart, proof_estimate):  # each module that makes a search
+        monkeypatch.setattr(module, "CommonSearch", plain)
 
 
 @cache
