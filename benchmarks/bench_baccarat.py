@@ -34,7 +34,7 @@ from common import ROOT, Targets, best_cli, cli
 
 LIMIT_PROBE = """
 import time
-from oddscalc.games.house_baccarat.game import FINITE_EXACT_MAX_PLAYERS, Strategy
+from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.house_baccarat.others import others_finite
 from oddscalc.games.shoe import Multisets, Shoe
 seats = 6  # a full table's other seats
@@ -45,8 +45,10 @@ print(f"{time.perf_counter() - t:.1f}")
 """
 SHOWN_SIX_PROBE = """
 import time
-from oddscalc.games import shown_seats, turn_order
-from oddscalc.games.house_baccarat.game import SHEET_TABLEAU, Strategy
+from oddscalc.games.house_baccarat.strategy import Strategy
+from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
+from oddscalc.seats import turn_order
+from oddscalc.seats.shown import seats as shown_seats
 from oddscalc.games.shoe import Shoe
 blind = turn_order.Late.blind(Strategy.by_totals("draw-0-4", range(5)))
 t = time.perf_counter()

@@ -22,13 +22,15 @@ import sys
 from common import ROOT, Targets, best_cli, best_of, cli, peak, scratch
 
 STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb")
-KERNELS = """
-import time
+KERNELS = f"""
+import sys, time
+sys.path.insert(0, {str(ROOT / "tests" / "oracles")!r})  # the search kernel is the tests' oracle now
+from dealer_search import dealer_counts_search
 from oddscalc.cards import FULL_DECK
-from oddscalc.games.caribbean.game import dealer_counts_of
-dealer_counts_of(FULL_DECK, "ace-king")  # loads the compiled kernels
-t = time.perf_counter(); dealer_counts_of(FULL_DECK, "ace-king", method="sweep"); sweep = time.perf_counter() - t
-t = time.perf_counter(); dealer_counts_of(FULL_DECK, "ace-king", method="search"); search = time.perf_counter() - t
+from oddscalc.games.caribbean.count import dealer_counts_of
+dealer_counts_of(FULL_DECK, "ace-king"); dealer_counts_search(FULL_DECK, "ace-king")  # loads the compiled kernels
+t = time.perf_counter(); dealer_counts_of(FULL_DECK, "ace-king"); sweep = time.perf_counter() - t
+t = time.perf_counter(); dealer_counts_search(FULL_DECK, "ace-king"); search = time.perf_counter() - t
 print(sweep, search)
 """
 

@@ -22,7 +22,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from oddscalc.analysis import Session
-from oddscalc.games.house_baccarat.game import SeatCounter, seat_ev
+from oddscalc.games.house_baccarat.count import SeatCounter
+from oddscalc.games.house_baccarat.settle import seat_ev
 from oddscalc.results import RunOptions
 from oddscalc.seats.game import improve, thresholds
 from oddscalc.seats.proof.checkpoint import Checkpoint, CheckpointError

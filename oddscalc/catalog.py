@@ -81,7 +81,7 @@ def _shipped_id(path: Path) -> str | None:
 
 def resolve_table(game: str, ref: str | None = None) -> Table:
     """``ref`` is a shipped id, a path (see :func:`is_path`), or None for the game's default table."""
-    from oddscalc.tables import Problem, TableError
+    from oddscalc.datafile import Problem, TableError
 
     ident = ref if ref is not None else DEFAULT_TABLES[game]
     if is_path(ident):

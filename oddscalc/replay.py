@@ -2,7 +2,7 @@
 
 A report is a pure function of the code, the table file and the run options (a test holds the
 renderers to byte-identical output). So the text of a report is kept in the store folder under a
-key made of a digest of the package's source files, the table file's sha256, the game and the
+key made of a digest of the package's source files' contents, the table file's sha256, the game and the
 options; asking again answers from it without importing the games, numpy or pydantic. The text
 is kept with its own sha256 and checked on every read; anything off is recomputed. Like the store
 of counts this is a speed-up, subject to the same threat model, and ``--no-cache`` skips it.
@@ -14,7 +14,7 @@ import ast
 import hashlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -26,11 +26,21 @@ _PACKAGE = Path(__file__).resolve().parent
 
 @cache
 def code_digest(module: str | None = None) -> str:
-    """sha256 over every source file of the package (a changed line is a different engine), or with
-    ``module`` (dotted, inside the package) over the files it needs: :func:`closure`."""
-    h = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")) if module is None else closure(module):
-        h.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    """The :func:`contents_digest` of every source file of the package (a changed line is a different engine), or
+    with ``module`` (dotted, inside the package) of the files it needs: :func:`closure`."""
+    return contents_digest(sorted(_PACKAGE.rglob("*.py")) if module is None else closure(module))
+
+
+def contents_digest(paths: Iterable[Path]) -> str:
+    """sha256 of the files' contents only, in no order: of the sorted sha256 of each file's bytes.
+
+    Where a file lives is not part of it, so a pure move (a module to another package, its bytes unchanged) keeps
+    the digest, and a proof of days under way is not orphaned by one; nor is the order the files are listed in.
+    Any byte changed in any file changes it, and so does a file added or removed (each file counts once per copy).
+    """
+    h = hashlib.sha256(b"oddscalc code contents 1\0")
+    for digest in sorted(hashlib.sha256(path.read_bytes()).hexdigest() for path in paths):
+        h.update(digest.encode() + b"\0")
     return h.hexdigest()
 
 

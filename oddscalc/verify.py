@@ -42,23 +42,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from oddscalc.datafile import Problem, TableError, key_lines, line_for, read_text
 from oddscalc.exact import bounded_number, decimal_str, frac_str
 from oddscalc.results import Check, Section, WagerResult
-from oddscalc.tables import (
-    DIFFERS,
-    DIFFERS_KEYS,
-    FIGURE_BLOCKS,
-    PRECISE,
-    ROW_FIGURES,
-    SECTIONS,
-    Problem,
-    Published,
-    Table,
-    TableError,
-    key_lines,
-    line_for,
-    read_text,
-)
+from oddscalc.tables import DIFFERS, DIFFERS_KEYS, FIGURE_BLOCKS, PRECISE, ROW_FIGURES, SECTIONS, Published, Table
 
 BLOCKS = FIGURE_BLOCKS
 WAGER_FIGURES = (

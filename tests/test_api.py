@@ -12,8 +12,8 @@ import pytest
 
 from oddscalc import analyze
 from oddscalc.analysis import Session
+from oddscalc.datafile import TableError
 from oddscalc.protocol import OptionError
-from oddscalc.tables import TableError
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -252,12 +252,10 @@ def test_no_import_cycle() -> None:
     assert not cycle, "import cycle: " + " -> ".join(cycle)
 
 
-@pytest.mark.xfail(strict=True, reason="pending i40-split")
 def test_no_module_imports_another_modules_private_name() -> None:
     assert private_imports(PACKAGE) == []
 
 
-@pytest.mark.xfail(strict=True, reason="pending i40-split")  # report/site.py takes the renderers from oddscalc.report
 def test_no_module_imports_from_a_package_above_it() -> None:
     assert ancestor_imports(PACKAGE) == []
 
@@ -271,7 +269,6 @@ def test_at_most_twenty_modules_at_the_top_level() -> None:
     assert len(top) <= MAX_TOP_LEVEL, top
 
 
-@pytest.mark.xfail(strict=True, reason="pending i40-split")
 def test_no_module_over_500_lines() -> None:
     assert long_modules(PACKAGE) == []
 

@@ -15,7 +15,7 @@ import pytest
 from oddscalc import cluster
 from oddscalc.cards import reduced_deck
 from oddscalc.catalog import resolve_table
-from oddscalc.games.let_it_ride.game import PAYING, count_holdings
+from oddscalc.games.let_it_ride.count import PAYING, count_holdings
 from oddscalc.protection.collusion import let_it_ride as collusion
 
 PAYS: list[Fraction] = [getattr(resolve_table("let-it-ride", "standard").model.pays.main, c.value)  # type: ignore[attr-defined]

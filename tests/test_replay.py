@@ -48,3 +48,22 @@ def test_no_cache_keeps_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     monkeypatch.setenv("ODDSCALC_CACHE_DIR", str(tmp_path))
     report("--no-cache")
     assert not (tmp_path / "reports").exists()
+
+
+def test_the_code_digest_is_of_the_contents_only_in_no_order(tmp_path: Path) -> None:
+    # what a proof's checkpoint records (``code_digest`` of the search's closure): moving files must not orphan it
+    a, b = tmp_path / "a.py", tmp_path / "pkg" / "b.py"
+    b.parent.mkdir()
+    a.write_text("x = 1\n")
+    b.write_text("y = 2\n")
+    digest = replay.contents_digest([a, b])
+    assert replay.contents_digest([b, a]) == digest  # in no order
+    moved = tmp_path / "elsewhere" / "renamed.py"
+    moved.parent.mkdir()
+    moved.write_bytes(b.read_bytes())
+    assert replay.contents_digest([a, moved]) == digest  # a pure move keeps it
+    moved.write_text("y = 3\n")
+    assert replay.contents_digest([a, moved]) != digest  # a changed byte does not
+    assert replay.contents_digest([a]) != digest and replay.contents_digest([a, b, b]) != digest
+    search = "oddscalc.seats.proof.search"
+    assert replay.code_digest(search) == replay.contents_digest(replay.closure(search))

@@ -12,8 +12,10 @@ from click.testing import CliRunner
 from oddscalc.analysis import Session
 from oddscalc.catalog import load_table as load_table_file
 from oddscalc.catalog import shipped_tables
-from oddscalc.cli.main import EXIT_TABLE, main
-from oddscalc.tables import TableError, key_lines, parse_ratio
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_TABLE
+from oddscalc.datafile import TableError, key_lines
+from oddscalc.tables import parse_ratio
 
 ROOT = Path(__file__).resolve().parent.parent
 STANDARD = (ROOT / "tables" / "let-it-ride" / "standard.toml").read_text()

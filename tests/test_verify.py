@@ -11,10 +11,11 @@ from click.testing import CliRunner, Result
 
 from oddscalc.analysis import Session
 from oddscalc.catalog import load_table, shipped_tables
-from oddscalc.cli.main import EXIT_MISMATCH, EXIT_TABLE, main
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_MISMATCH, EXIT_TABLE
 from oddscalc.results import Analysis, Column, Row, RunOptions, Section, WagerResult
-from oddscalc.tables import Published
-from oddscalc.verify import DIFFERS, ERROR, MISMATCH, OK, check_figure, checks_for, figure_problems, parse_expected
+from oddscalc.tables import DIFFERS, Published
+from oddscalc.verify import ERROR, MISMATCH, OK, check_figure, checks_for, figure_problems, parse_expected
 
 ROOT = Path(__file__).resolve().parent.parent
 LIR = ROOT / "tables" / "let-it-ride"

@@ -31,7 +31,8 @@ from oddscalc.protocol import OptionError
 from oddscalc.results import Column, Section
 
 if TYPE_CHECKING:
-    from oddscalc.games.house_baccarat.game import HouseBaccaratRules, SeatCounter, Strategy
+    from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounter
+    from oddscalc.games.house_baccarat.strategy import Strategy
     from oddscalc.seats.proof.apart import Spread
     from oddscalc.seats.proof.checkpoint import State
     from oddscalc.seats.proof.search import Apart
@@ -102,7 +103,9 @@ def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, ta
 def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
     """The strategy ``--others`` names: draw-A-B, ``alone`` (the best for a seat playing alone, from the
     ``counts``), or a strategy card file."""
-    from oddscalc.games.house_baccarat.game import Strategy, _check_strategy, solve
+    from oddscalc.games.house_baccarat.settle import solve
+    from oddscalc.games.house_baccarat.strategy import Strategy
+    from oddscalc.games.house_baccarat.table import check_strategy
 
     if text == "alone":
         counter = counts()
@@ -114,7 +117,7 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
         card = draw_card.load_card(Path(text))
         return Strategy.of(draw_card.name(card), draw_card.draws(card))
     try:
-        lo, hi = (int(x) for x in _check_strategy(text).split("-")[1:])
+        lo, hi = (int(x) for x in check_strategy(text).split("-")[1:])
     except ValueError:
         raise OptionError(f"--others {text!r}: give draw-A-B (e.g. draw-0-5), alone, or a strategy card "
                           "file (cards/house-baccarat/*.toml)") from None
@@ -175,7 +178,8 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
           fresh: bool) -> None:
     """The game among the seats: edge by seats filled, symmetric equilibria, the best common strategy, and
     one seat's best reply to the others; with third cards shown, the seats' sequential game."""
-    from oddscalc.games.house_baccarat.game import Strategy, solve
+    from oddscalc.games.house_baccarat.settle import solve
+    from oddscalc.games.house_baccarat.strategy import Strategy
     from oddscalc.progress import Progress
     from oddscalc.report.sections import render_sections
     from oddscalc.seats.game import SEAT_GAME_MAX_PLAYERS, reply_sections, sections, thresholds
@@ -349,7 +353,8 @@ def _bound(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str
     """``proof --bound``: the interval, and each open box's bound, on the table and shoe the proof is of."""
     from oddscalc.progress import Progress
     from oddscalc.seats.proof.bound import bound
-    from oddscalc.seats.proof.search import CommonSearch, problem
+    from oddscalc.seats.proof.branch import CommonSearch
+    from oddscalc.seats.proof.search import problem
 
     shoe, players, unit = asked.get("shoe"), asked.get("players"), int(asked["unit"])
     if not isinstance(players, int) or not isinstance(shoe, list):

@@ -111,7 +111,7 @@ def profiles() -> None:
 def tables(game: str | None) -> None:
     """List the shipped tables (game, id, title)."""
     from oddscalc.catalog import load_table, shipped_tables
-    from oddscalc.tables import TableError
+    from oddscalc.datafile import TableError
 
     for path in shipped_tables(game):
         try:
@@ -130,7 +130,7 @@ def validate(paths: tuple[Path, ...]) -> None:
     cell of the analysis has is refused here, with its line and key, and never later by verify or report.
     """
     from oddscalc.catalog import load_table
-    from oddscalc.tables import TableError
+    from oddscalc.datafile import TableError
     from oddscalc.verify import blocks, figure_problems
 
     bad = 0
@@ -159,8 +159,8 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
     figure does not hold or cannot be checked, 3 when a table file is invalid.
     """
     from oddscalc.catalog import load_table, table_label, tables_dir
+    from oddscalc.datafile import TableError
     from oddscalc.results import Check
-    from oddscalc.tables import TableError
     from oddscalc.verify import blocks, describe_failure, render_checks, table_paths
 
     try:
@@ -279,7 +279,8 @@ def simulate(game: str, table_ref: str | None, rounds: int | None, seed: int, st
     Prints each figure with its 99% confidence interval and whether the exact value lies inside.
     Exits 0 either way (a value outside now and then is statistics); the last line sums it up.
     """
-    from oddscalc.simulate import RENDERERS, run
+    from oddscalc.report import RENDERERS
+    from oddscalc.simulate import run
 
     sim = run(game, table_ref, rounds, seed, strategy, decks, players, progress=show_progress())
     click.echo(RENDERERS[fmt](sim), nl=False)

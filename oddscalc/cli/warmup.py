@@ -23,14 +23,14 @@ def poker() -> None:
     from oddscalc.cards import reduced_deck
     from oddscalc.catalog import resolve_table
     from oddscalc.games.caribbean.capabilities import CAPABILITIES
-    from oddscalc.games.caribbean.game import dealer_counts_of, settle_counts
+    from oddscalc.games.caribbean.count import dealer_counts_of
+    from oddscalc.games.caribbean.settle import settle_counts
     from oddscalc.protection.flash import all_cards, known_cards, one_card, two_cards
 
     # any table's pays compile the same kernels (numba keys them by argument types): the default table's
     pays = resolve_table(CAPABILITIES.key).model.pays.main  # type: ignore[attr-defined]
     deck = reduced_deck("9", 2)
     table = dealer_counts_of(deck, "ace-king").table()
-    dealer_counts_of(deck, "ace-king", method="search")  # the second method, which the tests compare
     settled = settle_counts(table, pays, closest=False)
     one_card(table, settled, pays)
     all_cards(table, settled, pays)
@@ -43,8 +43,9 @@ def baccarat() -> None:
     """The house game's other-seat levels, anchors and quadratic bound, and the shown-third-card sums."""
     import numpy as np
 
-    from oddscalc.games.house_baccarat import game as hb
-    from oddscalc.games.house_baccarat.game import SHEET_TABLEAU, Strategy
+    from oddscalc.games.house_baccarat import count as hb
+    from oddscalc.games.house_baccarat.strategy import Strategy
+    from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
     from oddscalc.games.shoe import Shoe
     from oddscalc.seats.proof.anchors import pair_taken, rows_and_taken
     from oddscalc.seats.proof.quadratic import VISITED, most

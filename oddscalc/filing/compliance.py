@@ -40,19 +40,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
+from oddscalc.datafile import Problem, TableError, key_lines, line_for, load_model_file, read_text
 from oddscalc.exact import parse_fraction, percent_str
 from oddscalc.results import Analysis, Cell, Column, Section, WagerResult
-from oddscalc.tables import (
-    Amount,
-    Problem,
-    Strict,
-    TableError,
-    key_lines,
-    line_for,
-    load_model_file,
-    money_text,
-    read_text,
-)
+from oddscalc.tables import Amount, Strict, money_text
 
 PASS, FAIL = "pass", "FAIL"
 

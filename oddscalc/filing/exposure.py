@@ -18,9 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from oddscalc.datafile import Problem, TableError, key_lines, read_text
 from oddscalc.exact import one_in
 from oddscalc.results import Analysis, Cell, Column, Section
-from oddscalc.tables import Limits, Problem, TableError, key_lines, money_text, read_text
+from oddscalc.tables import Limits, money_text
 
 Outcome = tuple[str, Fraction, Fraction]  # (what, net win in money, probability)
 

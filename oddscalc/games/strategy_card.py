@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from oddscalc.cards import RANK_CHARS
-from oddscalc.tables import Problem, TableError, key_lines, load_model_file, read_text
+from oddscalc.datafile import Problem, TableError, key_lines, load_model_file, read_text
 
 RANKS = tuple(RANK_CHARS)  # "2".."A", index = rank
 

@@ -29,7 +29,9 @@ from functools import cache
 import numpy as np
 
 from oddscalc.exact import frac_str
-from oddscalc.games.house_baccarat.game import HouseBaccaratRules, Strategy, best_by_composition, seat_counts, seat_ev
+from oddscalc.games.house_baccarat.count import HouseBaccaratRules, seat_counts
+from oddscalc.games.house_baccarat.settle import best_by_composition, seat_ev
+from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.punto_banco.coup_features import (
     CELLS,
     OUTCOMES,

@@ -24,8 +24,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.caribbean.game import CaribbeanRules, RaisePays, Settled, parse_qualifier, pay_list, settle_counts
+from oddscalc.games.caribbean.game import CaribbeanRules
 from oddscalc.games.caribbean.raise_table import RaiseTable
+from oddscalc.games.caribbean.settle import Settled, pay_list, settle_counts
+from oddscalc.games.caribbean.table import RaisePays, parse_qualifier
 from oddscalc.hands import HAND_CLASSES
 from oddscalc.progress import Progress
 from oddscalc.protocol import OptionError
@@ -103,11 +105,11 @@ def _win_units(p: list[Fraction], deck: Deck) -> tuple[np.ndarray, int]:
 
 def two_cards(deck: Deck, qualifier: str, pays: RaisePays, progress: Progress | None = None) -> Seen:
     """k = 2: the up card and one hole card seen, exact over every deal (``flash_sweep``)."""
-    from oddscalc.games.caribbean.game import _pay_classes, qualifier_strength  # the count's own helpers
+    from oddscalc.games.caribbean.count import pay_classes, qualifier_strength  # the count's own helpers
     from oddscalc.protection.flash_sweep import tally_two_known
 
     reps, weights = suit_classes(5, deck)
-    classes = _pay_classes(deck, np.asarray(reps))
+    classes = pay_classes(deck, np.asarray(reps))
     per_class, den = _win_units(pay_list(pays), deck)
     tally = tally_two_known(deck, qualifier_strength(deck, qualifier), np.asarray(reps), per_class[classes], den,
                             progress or Progress(False, ""))
@@ -121,7 +123,7 @@ def two_cards(deck: Deck, qualifier: str, pays: RaisePays, progress: Progress | 
 
 def known_cards(deck: Deck, qualifier: str, pays: RaisePays, k: int, progress: Progress | None = None) -> Seen:
     """k = 3 or 4 dealer cards seen, exact over every deal (``flash_known``)."""
-    from oddscalc.games.caribbean.game import qualifier_strength
+    from oddscalc.games.caribbean.count import qualifier_strength
     from oddscalc.protection.flash_known import every_pay_class, tally_known
 
     per_class, den = _win_units(pay_list(pays), deck)

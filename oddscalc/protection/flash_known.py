@@ -32,7 +32,7 @@ from oddscalc.protocol import OptionError
 from oddscalc.symmetry import suit_classes
 
 CHUNKS = 64  # known-set chunks: progress and Ctrl-C every few seconds on a full deck
-PAY_CLASSES = 11  # caribbean._pay_classes: the nine made hands, ace-king, other high card
+PAY_CLASSES = 11  # caribbean.count.pay_classes: the nine made hands, ace-king, other high card
 
 
 @numba.njit(cache=True)
@@ -220,10 +220,10 @@ def tally_known(deck: Deck, k: int, qualifier: int, pay_class: np.ndarray, win_u
 
 def every_pay_class(deck: Deck) -> np.ndarray:
     """(C(n, 5),) int8: every hand's pay class, in the hand table's colex order."""
-    from oddscalc.games.caribbean.game import _pay_classes  # the count's own classes
+    from oddscalc.games.caribbean.count import pay_classes  # the count's own classes
 
     ht = hand_table(deck)
-    return _pay_classes(deck, np.asarray(ht.cards[colex_combos(deck.size, 5)]))
+    return pay_classes(deck, np.asarray(ht.cards[colex_combos(deck.size, 5)]))
 
 
 def deals(n: int, k: int) -> int:

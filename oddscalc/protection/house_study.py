@@ -29,22 +29,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from oddscalc.games.house_baccarat.game import (
-    _TOTAL,
-    LOSS,
-    WIN,
-    HouseBaccaratRules,
-    Strategy,
-    _six_index,
-    _slot_orderings,
-    best_by_composition,
-    seat_counts,
-)
+from oddscalc.games.house_baccarat.count import LOSS, WIN, HouseBaccaratRules, seat_counts, six_index, slot_orderings
 from oddscalc.games.house_baccarat.others import NATURAL, NONE_CLASS
+from oddscalc.games.house_baccarat.settle import best_by_composition
+from oddscalc.games.house_baccarat.strategy import TOTAL, Strategy
 from oddscalc.games.punto_banco.coup_features import RANK_POINTS, RANKS, SUITS
 from oddscalc.games.shoe import VALUES, Multisets, falling, tableau_array
 from oddscalc.protection.counting import Effects, balanced_tags
-from oddscalc.protection.study import Play, Runner, Study, _default_trigger
+from oddscalc.protection.study import Play, Runner, Study, default_trigger
 from oddscalc.protocol import OptionError
 
 WAGER = "house_game"
@@ -93,15 +85,15 @@ def coup_ev(rules: HouseBaccaratRules) -> HouseCoupEV:
     """The per-coup EV of a house table with one seat, the chart being the full shoe's best play."""
     if rules.players != 1 or rules.infinite:
         raise OptionError("the house game's counting study is for one seat on a finite shoe (--players 1)")
-    u = _slot_orderings(rules.house_tableau, rules.all_stand)[:, :, :, :, NONE_CLASS]  # (4, 10 totals, 2, 715)
+    u = slot_orderings(rules.house_tableau, rules.all_stand)[:, :, :, :, NONE_CLASS]  # (4, 10 totals, 2, 715)
     p, q = rules.pay.numerator, rules.pay.denominator
     if max(p, q) * int(u.max(initial=1)) * u.shape[-1] * 2**8 >= 2**62:
         raise OptionError("the house game's pay is too large for the exact int64 per-coup EV")
     net = p * u[WIN] - q * u[LOSS]  # (10, 2, 715)
-    coef = net[_TOTAL.reshape(-1)].astype(np.int64)  # (100, 2, 715)
+    coef = net[TOTAL.reshape(-1)].astype(np.int64)  # (100, 2, 715)
     full = seat_counts(rules.shoe, 1, Strategy.by_totals("stand", []), rules.house_tableau, rules.all_stand, False)
     chart = best_by_composition(full, rules.pay).matrix.reshape(-1).astype(np.int64)
-    return HouseCoupEV(rules.pay, coef, _six_index().reshape(VALUES * VALUES, -1), chart)
+    return HouseCoupEV(rules.pay, coef, six_index().reshape(VALUES * VALUES, -1), chart)
 
 
 def _round(v: np.ndarray, i: int, draw: bool, house: np.ndarray, all_stand: str) -> tuple[int, int]:
@@ -181,7 +173,7 @@ def run(rules: HouseBaccaratRules, fx: Effects, shoes: int, penetration: Fractio
         raise OptionError("--penetration is the share of the shoe dealt, between 0 and 1 (e.g. 0.8)")
     fast = coup_ev(rules)
     tags = balanced_tags(fx.effect[WAGER], fx.cards)
-    trig = _default_trigger(fx, WAGER, tags, rules.decks) if trigger is None else trigger
+    trig = default_trigger(fx, WAGER, tags, rules.decks) if trigger is None else trigger
     jobs = [HouseShoes(rules, fast, tags, trig, penetration, seed, a, min(a + chunk, shoes))
             for a in range(0, shoes, chunk)]
     results = (runner or (lambda fn, js: [fn(j) for j in js]))(deal, jobs)

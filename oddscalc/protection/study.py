@@ -56,7 +56,9 @@ class Study:
     seed: int
 
 
-def _default_trigger(fx: Effects, wager: str, tags: tuple[int, ...], decks: int) -> float:
+def default_trigger(fx: Effects, wager: str, tags: tuple[int, ...], decks: int) -> float:
+    """The true count at which ``wager`` turns in the player's favour under the tags' linear fit of the cards'
+    effects (infinity when the tags never favour it): a study's trigger when none is given."""
     effects = fx.effect[wager]
     num = sum(n * float(e) * t for n, e, t in zip(fx.cards, effects, tags))
     den = sum(n * t * t for n, t in zip(fx.cards, tags))
@@ -135,7 +137,7 @@ def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: in
     if not 0 < penetration < 1:
         raise OptionError("--penetration is the share of the shoe dealt, between 0 and 1 (e.g. 0.8)")
     tags = balanced_tags(fx.effect[wager], fx.cards)
-    trig = _default_trigger(fx, wager, tags, rules.decks) if trigger is None else trigger
+    trig = default_trigger(fx, wager, tags, rules.decks) if trigger is None else trigger
     jobs = [Shoes(rules, fast, wager, tags, trig, penetration, seed, a, min(a + chunk, shoes))
             for a in range(0, shoes, chunk)]
     results = (runner or (lambda fn, js: [fn(j) for j in js]))(deal, jobs)

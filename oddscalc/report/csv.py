@@ -15,7 +15,7 @@ COLUMNS = [
 ]
 
 
-def _text(value: str) -> str:
+def sheet_text(value: str) -> str:
     """Text as a spreadsheet shows it, never as a formula (a leading = + - @ or control is quoted)."""
     return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
 
@@ -30,8 +30,8 @@ def render_csv(a: Analysis) -> str:
             p = w.probability(r)
             ret = w.row_return(r)
             out.writerow([
-                a.game, _text(a.table.id), a.table.sha256, w.wager, _text(w.strategy), r.event, _text(r.label),
-                _text(r.pays),
+                a.game, sheet_text(a.table.id), a.table.sha256, w.wager, sheet_text(w.strategy), r.event,
+                sheet_text(r.label), sheet_text(r.pays),
                 frac_str(r.units), frac_str(r.stake), r.combinations, w.total_combinations,
                 frac_str(p), decimal_str(p, 12), frac_str(ret), decimal_str(ret, 12),
             ])

@@ -12,7 +12,7 @@ from oddscalc.report.svg import render_chart
 from oddscalc.results import Analysis, Chart
 
 
-def _needs(name: str) -> Any:
+def needs(name: str) -> Any:
     """An optional library of the filing formats, or a clear error naming the extra that brings it."""
     import importlib
 
@@ -26,7 +26,7 @@ def _needs(name: str) -> Any:
 
 @cache
 def _template() -> Any:
-    jinja2 = _needs("jinja2")
+    jinja2 = needs("jinja2")
     env = jinja2.Environment(loader=jinja2.PackageLoader("oddscalc.report", "templates"),
                              autoescape=jinja2.select_autoescape(["html", "j2"]), keep_trailing_newline=True)
     return env.get_template("report.html.j2")
@@ -34,7 +34,7 @@ def _template() -> Any:
 
 def html_of(doc: Document) -> str:
     """A document as a standalone HTML page."""
-    markup = _needs("markupsafe").Markup
+    markup = needs("markupsafe").Markup
     text: str = _template().render(doc=doc, version=__version__, svg=lambda c: markup(render_chart(c)))
     return text
 

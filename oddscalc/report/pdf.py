@@ -14,7 +14,7 @@ from typing import Any
 
 from oddscalc import __version__
 from oddscalc.report.document import Document, document
-from oddscalc.report.html import _needs
+from oddscalc.report.html import needs
 from oddscalc.report.svg import render_chart
 from oddscalc.results import Analysis, Chart
 
@@ -54,7 +54,7 @@ def _table(pdf: Any, b: Any, fpdf: Any) -> None:
 
 def pdf_of(doc: Document) -> bytes:
     """A document as PDF bytes."""
-    fpdf = _needs("fpdf")
+    fpdf = needs("fpdf")
     pdf = fpdf.FPDF(orientation="landscape", format="A4")
     pdf.set_auto_page_break(True, margin=12)
     pdf.set_title(latin(doc.title))

@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 
 from oddscalc.report.cells import cell_json, cell_text
-from oddscalc.report.csv import _text
+from oddscalc.report.csv import sheet_text
 from oddscalc.report.json import section_data
 from oddscalc.report.markdown import literal, section_markdown
 from oddscalc.results import Section
@@ -30,8 +30,8 @@ def render_sections(sections: Sequence[Section], fmt: str, heading: str, meta: d
             for i, row in enumerate(s.rows):
                 for c, v in zip(s.columns, row):
                     exact = cell_json(v)
-                    out.writerow([*(_text(x) for x in meta.values()), s.id, i + 1, c.id,
-                                  "" if exact is None else _text(str(exact)), _text(cell_text(v, c))])
+                    out.writerow([*(sheet_text(x) for x in meta.values()), s.id, i + 1, c.id,
+                                  "" if exact is None else sheet_text(str(exact)), sheet_text(cell_text(v, c))])
         return buf.getvalue()
     if fmt != "md":
         raise ValueError(f"unknown format {fmt!r}: one of {', '.join(FORMATS)}")

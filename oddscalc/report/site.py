@@ -25,13 +25,15 @@ from pathlib import Path
 from oddscalc import __version__
 from oddscalc.analysis import Session
 from oddscalc.catalog import load_table, shipped_tables, tables_dir
+from oddscalc.datafile import TableError
 from oddscalc.exact import percent_str
 from oddscalc.files import write_atomic
 from oddscalc.games import GAMES
-from oddscalc.report import render_csv, render_json, render_markdown
+from oddscalc.report.csv import render_csv
+from oddscalc.report.json import render_json
+from oddscalc.report.markdown import render_markdown
 from oddscalc.report.svg import render_chart
 from oddscalc.results import Analysis
-from oddscalc.tables import TableError
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"  # in a checkout
 REPORTS = "reports"

@@ -11,7 +11,7 @@ from oddscalc.exact import decimal_str, frac_str, percent_str
 from oddscalc.filing.comparison import Comparison, letter
 from oddscalc.filing.paytools import Solution
 from oddscalc.report.cells import cell_json, cell_text
-from oddscalc.report.csv import _text
+from oddscalc.report.csv import sheet_text
 from oddscalc.report.json import section_data
 from oddscalc.report.markdown import section_markdown
 from oddscalc.tables import ratio_text
@@ -70,7 +70,8 @@ def compare_csv(c: Comparison) -> str:
         for i, row in enumerate(s.rows):
             for col, v in zip(s.columns, row):
                 exact = cell_json(v)
-                out.writerow([s.id, i, col.id, "" if exact is None else _text(str(exact)), _text(cell_text(v, col))])
+                out.writerow([s.id, i, col.id, "" if exact is None else sheet_text(str(exact)),
+                              sheet_text(cell_text(v, col))])
     return buf.getvalue()
 
 

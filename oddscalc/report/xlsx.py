@@ -19,7 +19,7 @@ from typing import Any
 from oddscalc import __version__
 from oddscalc.exact import frac_str
 from oddscalc.report.document import rules_text, wager_facts
-from oddscalc.report.html import _needs
+from oddscalc.report.html import needs
 from oddscalc.results import Analysis, Cell, Section, WagerResult
 
 EXACT_NUMBER = 2**53  # every integer up to here is a spreadsheet number exactly
@@ -118,7 +118,7 @@ def _section_sheet(ws: Any, s: Section, bold: Any) -> None:
 
 def render_xlsx(a: Analysis) -> bytes:
     """The whole report as an xlsx workbook."""
-    openpyxl = _needs("openpyxl")
+    openpyxl = needs("openpyxl")
     bold = openpyxl.styles.Font(bold=True)
     wb = openpyxl.Workbook()
     wb.properties.created = wb.properties.modified = _FIXED
@@ -162,7 +162,7 @@ def render_xlsx(a: Analysis) -> bytes:
 
 def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections: Sequence[Section]) -> bytes:
     """A workbook of report sections alone (``oddscalc compare``): a first sheet of facts, a sheet each."""
-    openpyxl = _needs("openpyxl")
+    openpyxl = needs("openpyxl")
     bold = openpyxl.styles.Font(bold=True)
     wb = openpyxl.Workbook()
     wb.properties.created = wb.properties.modified = _FIXED

@@ -34,23 +34,16 @@ from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from oddscalc.games.house_baccarat.game import (
-    COMPOSITIONS,
-    FINITE_EXACT_MAX_PLAYERS,
-    HouseBaccaratRules,
-    SeatCounter,
-    SeatCounts,
-    Strategy,
-    _ev_num,
-    best_by_composition,
-    seat_ev,
-    solve,
-)
+from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounter, SeatCounts
+from oddscalc.games.house_baccarat.game import FINITE_EXACT_MAX_PLAYERS
+from oddscalc.games.house_baccarat.settle import best_by_composition, seat_ev, solve
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.results import Cell, Column, Section
 from oddscalc.seats import search as seat_search
 from oddscalc.seats import two_seats
 from oddscalc.seats.proof import apart as proof_apart
 from oddscalc.seats.proof import search as common_search
+from oddscalc.seats.proof.branch import CommonSearch
 
 if TYPE_CHECKING:
     from oddscalc.analysis import Session
@@ -64,7 +57,7 @@ SEAT_GAME_MAX_PLAYERS = 5
 
 def is_best_reply(sc: SeatCounts, s: Strategy, pay: Fraction) -> bool:
     """Whether ``s`` is a best reply to the other seats of ``sc``: no composition gains by the other action."""
-    ev = _ev_num(sc, pay)
+    ev = sc.ev(pay)
     m = s.matrix
     for u, w in COMPOSITIONS:
         gap = ev[u, w, 1] - ev[u, w, 0] + (ev[w, u, 1] - ev[w, u, 0] if u != w else 0)
@@ -75,7 +68,7 @@ def is_best_reply(sc: SeatCounts, s: Strategy, pay: Fraction) -> bool:
 
 def gaps(sc: SeatCounts, pay: Fraction) -> list[Fraction]:
     """Per composition (COMPOSITIONS order): what drawing earns over standing, both orders of the cards."""
-    ev = _ev_num(sc, pay)
+    ev = sc.ev(pay)
     return [ev[u, w, 1] - ev[u, w, 0] + (ev[w, u, 1] - ev[w, u, 0] if u != w else 0) for u, w in COMPOSITIONS]
 
 
@@ -208,7 +201,7 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
 
 def _proved(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
             progress: Callable[[str], None] | None, prove: common_search.Proof, spread: proof_apart.Spread | None
-            ) -> tuple[Strategy, Fraction, common_search.CommonSearch]:
+            ) -> tuple[Strategy, Fraction, CommonSearch]:
     """The proof run as ``prove`` says, or, kept in a checkpoint with ``spread``, searched apart."""
     if prove.checkpoint is not None and spread is not None:
         return proof_apart.best_common(counter, players, pay, start, prove.checkpoint, spread, progress,
@@ -248,7 +241,7 @@ def _where(path: Path, apart: bool = False) -> str:
     return f"read from the finished checkpoint {path.name}{by}{earlier}"
 
 
-def _runs(search: common_search.CommonSearch) -> str:
+def _runs(search: CommonSearch) -> str:
     return "" if search.runs == 1 else f", over {search.runs} runs resumed from a checkpoint"
 
 

@@ -30,17 +30,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from oddscalc.games.house_baccarat.game import (
-    _TOTAL,
-    COMPOSITIONS,
-    LOSS,
-    WIN,
-    SeatCounter,
-    Strategy,
-    _six_index,
-    _slot_orderings,
-)
+from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, six_index, slot_orderings
 from oddscalc.games.house_baccarat.others import CLASSES
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, TOTAL, Strategy
 from oddscalc.games.shoe import Multisets
 
 Draws = frozenset[int]  # indices into COMPOSITIONS of the compositions drawn on
@@ -61,7 +53,7 @@ def never_drawn(some: np.ndarray) -> np.ndarray:
     return out
 
 
-def _on_cumulative(coef: np.ndarray) -> np.ndarray:
+def on_cumulative(coef: np.ndarray) -> np.ndarray:
     """Coefficients on class counts to the same linear form on cumulative counts (last axis):
     sum_k c_k N_k = c_0 A_0 + sum_{k=1..10} (c_k - c_{k+1}) A_k + c_11 A_11."""
     out = np.array(coef, dtype=object)
@@ -76,16 +68,16 @@ def gain_terms(counter: SeatCounter, pay: Fraction) -> tuple[np.ndarray, np.ndar
     The gain is (pay x wins - losses) drawn minus stood, over both orders of the two cards: the same
     sums as ``house_baccarat.seat_counts``, kept apart by multiset and class."""
     r = counter.rules
-    u = _slot_orderings(r.house_tableau, r.all_stand).astype(object)  # (4, 10, 2, 715, 12)
+    u = slot_orderings(r.house_tableau, r.all_stand).astype(object)  # (4, 10, 2, 715, 12)
     ev = u[WIN] * pay.numerator - u[LOSS] * pay.denominator  # (10 totals, 2 actions, 715, 12)
     weight = Multisets.of_size(6).weights(r.shoe, r.infinite)
-    six = _six_index()
+    six = six_index()
     rows = np.array([six[a, b] for a, b in COMPOSITIONS])
     coef = np.empty((len(COMPOSITIONS), rows.shape[1], CLASSES), dtype=object)
     for i, (a, b) in enumerate(COMPOSITIONS):
         orders = 1 if a == b else 2
-        t = _TOTAL[a, b]
-        coef[i] = _on_cumulative((ev[t, 1] - ev[t, 0]) * (weight[rows[i]] * orders)[:, None])
+        t = TOTAL[a, b]
+        coef[i] = on_cumulative((ev[t, 1] - ev[t, 0]) * (weight[rows[i]] * orders)[:, None])
     return rows, coef
 
 

@@ -27,16 +27,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from oddscalc.games.house_baccarat.game import (
-    _TOTAL,
-    LOSS,
-    WIN,
-    SeatCounts,
-    Strategy,
-    _six_index,
-    slot_orderings_by_third,
-)
+from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounts, six_index, slot_orderings_by_third
 from oddscalc.games.house_baccarat.others import CLASSES, NAT_CLASS, NATURAL, NONE_CLASS, others_finite
+from oddscalc.games.house_baccarat.strategy import TOTAL, Strategy
 from oddscalc.games.shoe import VALUES, Multisets, Shoe, from_limbs, to_limbs
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
@@ -78,7 +71,7 @@ def _exact(shoe: Shoe, draws: np.ndarray, lhs: np.ndarray, spec: str) -> np.ndar
     if bits < 4:
         raise OptionError(f"{shoe.label} is too large for the exact turn-order count's int64 limbs")
     limbs = to_limbs(six.weights(shoe), bits)  # (5005, L)
-    gathered = (rows[:, :, None] * limbs[:, None, :])[_six_index()].reshape(VALUES * VALUES, -1, CLASSES,
+    gathered = (rows[:, :, None] * limbs[:, None, :])[six_index()].reshape(VALUES * VALUES, -1, CLASSES,
                                                                              limbs.shape[-1])
     out: np.ndarray = from_limbs(np.einsum(f"{small},{big}l->{result}l", lhs, gathered), bits)
     return out
@@ -93,7 +86,7 @@ def _check(counts: np.ndarray, total: int) -> None:
 def late_counts(shoe: Shoe, first: Strategy, tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     """(4 outcomes, 10, 10, 12 sights, 2 actions) object: the second seat's counts, the first playing ``first``."""
     u = slot_orderings_by_third(tableau, all_stand).sum(axis=-1)  # (4, 10 totals, 2, 715, 12)
-    per_total = u[:, _TOTAL.reshape(-1)].transpose(1, 0, 2, 3, 4)  # (100, 4, 2, 715, 12)
+    per_total = u[:, TOTAL.reshape(-1)].transpose(1, 0, 2, 3, 4)  # (100, 4, 2, 715, 12)
     counts = _exact(shoe, first.matrix, per_total, "toamc,tmc->toac")  # (100, 4, 2, 12)
     out = counts.reshape(VALUES, VALUES, 4, 2, CLASSES).transpose(2, 0, 1, 4, 3)
     _check(out.sum(axis=3), shoe.ordered(9))
@@ -103,7 +96,7 @@ def late_counts(shoe: Shoe, first: Strategy, tableau: tuple[str, ...], all_stand
 def early_counts(shoe: Shoe, second: Late, tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     """(4, 10, 10, 2) object: the first seat's counts, the second seat playing ``second`` on its sight."""
     u = slot_orderings_by_third(tableau, all_stand)  # (4, 10 totals, 2, 715, 12, 10 your third)
-    per_total = u[:, _TOTAL.reshape(-1)].transpose(1, 0, 2, 3, 4, 5)  # (100, 4, 2, 715, 12, 10)
+    per_total = u[:, TOTAL.reshape(-1)].transpose(1, 0, 2, 3, 4, 5)  # (100, 4, 2, 715, 12, 10)
     counts = np.zeros((VALUES * VALUES, 4, 2), dtype=object)
     counts[:, :, 0] = _exact(shoe, second.draws[NONE_CLASS], per_total[:, :, 0].sum(axis=-1), "tomc,tmc->to")
     for z in range(VALUES):  # you drew a z: the other seat saw it
@@ -123,7 +116,7 @@ def late_reply(counts: np.ndarray, pay: Fraction, name: str = "best reply") -> L
 
 def early_reply(counts: np.ndarray, pay: Fraction, name: str = "best reply") -> Strategy:
     """The first seat's best play per composition."""
-    from oddscalc.games.house_baccarat.game import best_by_composition
+    from oddscalc.games.house_baccarat.settle import best_by_composition
 
     return best_by_composition(SeatCounts(counts, 0, None), pay, name)
 

@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, LOSS, WIN, SeatCounter, SeatCounts, Strategy
+from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, SeatCounts
 from oddscalc.games.house_baccarat.others import NATURAL
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.games.shoe import VALUES
 from oddscalc.seats.search import strategy_of
 

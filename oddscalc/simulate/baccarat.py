@@ -22,6 +22,7 @@ import numpy as np
 
 from oddscalc.analysis import Session
 from oddscalc.games.house_baccarat import game as house_game
+from oddscalc.games.house_baccarat.table import HouseBaccaratTable
 from oddscalc.games.punto_banco.game import PuntoBanco, PuntoBancoTable
 from oddscalc.games.punto_banco.side_bets import Rule
 from oddscalc.protocol import OptionError
@@ -286,7 +287,7 @@ def paired_estimate(decks: int, players: int, draws: BoolArray, tableau: Sequenc
 def house_baccarat_plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
     """Deal 3 * players + 3 cards a round; every seat plays one chart; settle each seat against the house."""
     model = table.model
-    assert isinstance(model, house_game.HouseBaccaratTable)
+    assert isinstance(model, HouseBaccaratTable)
     rules = model.rules
     resolved = house_game.HouseBaccarat().resolve(table, options)  # the game checks the options, once for both
     decks, players, finite_exact = resolved.decks, resolved.players, not resolved.infinite

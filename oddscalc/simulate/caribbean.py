@@ -16,7 +16,7 @@ import numpy as np
 from oddscalc.cards import parse_rank
 from oddscalc.files import is_path
 from oddscalc.games.caribbean.card import HANDS, RaiseCard, load_card
-from oddscalc.games.caribbean.game import CaribbeanTable
+from oddscalc.games.caribbean.table import CaribbeanTable
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.simulate.arrays import BoolArray, IntArray

@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 
 from oddscalc.cards import parse_rank
-from oddscalc.games.let_it_ride.game import LetItRideTable
+from oddscalc.games.let_it_ride.table import LetItRideTable
 from oddscalc.hands import colex_indices
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions

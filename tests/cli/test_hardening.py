@@ -28,14 +28,15 @@ from oracles.baccarat_brute import by_coup, settle_by_hand
 from oddscalc.analysis import Session
 from oddscalc.cache import Store, entry_path
 from oddscalc.catalog import shipped_tables
-from oddscalc.cli.main import EXIT_INPUT, EXIT_MISMATCH, EXIT_TABLE, main
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_INPUT, EXIT_MISMATCH, EXIT_TABLE
+from oddscalc.datafile import MAX_TABLE_BYTES
 from oddscalc.files import write_atomic
 from oddscalc.games.caribbean.raise_table import RaiseTable
 from oddscalc.games.punto_banco.coup_features import features
 from oddscalc.games.punto_banco.game import PuntoBanco
 from oddscalc.protocol import count_key
 from oddscalc.results import RunOptions
-from oddscalc.tables import MAX_TABLE_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ROOT / "tables"

@@ -18,7 +18,8 @@ from oracles.lir_brute import brute
 from oddscalc.analysis import Session
 from oddscalc.cards import reduced_deck
 from oddscalc.catalog import resolve_table
-from oddscalc.cli.main import EXIT_INPUT, main
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_INPUT
 from oddscalc.exact import frac_str
 from oddscalc.filing.comparison import compare
 from oddscalc.filing.paytools import (
@@ -31,7 +32,7 @@ from oddscalc.filing.paytools import (
     with_pay,
 )
 from oddscalc.games.caribbean.raise_table import STRATEGIES
-from oddscalc.games.let_it_ride.game import PAYING
+from oddscalc.games.let_it_ride.count import PAYING
 from oddscalc.report.tools import compare_text
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table

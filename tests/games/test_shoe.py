@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from oddscalc.catalog import load_table as load_table_file
+from oddscalc.datafile import TableError
 from oddscalc.games.shoe import (
     STANDARD_TABLEAU,
     Multisets,
@@ -26,7 +27,6 @@ from oddscalc.games.shoe import (
     to_limbs,
     value_grid,
 )
-from oddscalc.tables import TableError
 
 
 def test_eight_deck_shoe() -> None:

@@ -10,8 +10,10 @@ from collections import Counter
 
 import numpy as np
 
-from oddscalc.games.house_baccarat import game as hb
-from oddscalc.games.house_baccarat.game import LOSS, PUSH, SIT_OUT, WIN, SeatCounts, Strategy, TableRules
+from oddscalc.games.house_baccarat import count as hb
+from oddscalc.games.house_baccarat.count import LOSS, PUSH, SIT_OUT, WIN, SeatCounts
+from oddscalc.games.house_baccarat.strategy import Strategy
+from oddscalc.games.house_baccarat.table import TableRules
 from oddscalc.games.shoe import Shoe
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}

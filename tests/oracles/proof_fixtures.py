@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from oddscalc.games.house_baccarat.game import SeatCounter, Strategy, seat_ev
+from oddscalc.games.house_baccarat.count import SeatCounter
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.shoe import Shoe
-from oddscalc.seats.proof.search import CommonSearch, best_common
+from oddscalc.seats.proof.branch import CommonSearch
+from oddscalc.seats.proof.search import best_common
 from oddscalc.seats.search import Draws, strategy_of
 from oracles.seat_fixtures import seat_counter
 
@@ -27,12 +30,13 @@ NEVER = strategy_of(frozenset(), "never")
 def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches without the pair bound, whose trees on these small shoes are a node or three: for the tests of
     what is done with a tree (split apart, stopped and resumed, estimated), which need a few nodes."""
+    from oddscalc.seats.proof import apart as proof_apart
     from oddscalc.seats.proof import estimate as proof_estimate
     from oddscalc.seats.proof import search as common_search
 
     plain = functools.partial(CommonSearch, pair_bound=False)
-    monkeypatch.setattr(common_search, "CommonSearch", plain)
-    monkeypatch.setattr(proof_estimate, "CommonSearch", plain)
+    for module in (common_search, proof_apart, proof_estimate):  # each module that makes a search
+        monkeypatch.setattr(module, "CommonSearch", plain)
 
 
 @functools.cache

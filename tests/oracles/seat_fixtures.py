@@ -7,7 +7,8 @@ from dataclasses import dataclass, fields
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
-from oddscalc.games.house_baccarat.game import HouseBaccarat, HouseBaccaratRules, SeatCounter
+from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounter
+from oddscalc.games.house_baccarat.game import HouseBaccarat
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from oddscalc.games.house_baccarat.game import SHEET_TABLEAU
+from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
 from oddscalc.games.shoe import Shoe, tableau_array
 from oddscalc.seats import turn_order as to
 

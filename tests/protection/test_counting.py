@@ -18,8 +18,10 @@ from oracles import baccarat_brute
 from oracles.house_brute import VALUE, brute_one
 
 from oddscalc.analysis import Session
-from oddscalc.cli.main import EXIT_INPUT, main
-from oddscalc.games.house_baccarat.game import HouseBaccaratRules, Strategy
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_INPUT
+from oddscalc.games.house_baccarat.count import HouseBaccaratRules
+from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.punto_banco.coup_features import Cards, count_cells
 from oddscalc.games.punto_banco.game import PuntoBancoRules, settle
 from oddscalc.protection import counting, study
@@ -169,7 +171,9 @@ def _house_rules(sessions: Callable[[str], Session]) -> HouseBaccaratRules:
 
 def test_the_house_games_per_coup_ev_against_a_brute_force_and_a_full_recount(
         sessions: Callable[[str], Session]) -> None:
-    from oddscalc.games.house_baccarat.game import LOSS, WIN, TableRules, seat_counts, seat_ev
+    from oddscalc.games.house_baccarat.count import LOSS, WIN, seat_counts
+    from oddscalc.games.house_baccarat.settle import seat_ev
+    from oddscalc.games.house_baccarat.table import TableRules
     from oddscalc.protection import house_study
 
     rules = _house_rules(sessions)

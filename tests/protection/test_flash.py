@@ -19,7 +19,8 @@ from oddscalc.analysis import Session
 from oddscalc.cards import Deck, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import main
-from oddscalc.games.caribbean.game import dealer_counts_of, settle_counts
+from oddscalc.games.caribbean.count import dealer_counts_of
+from oddscalc.games.caribbean.settle import settle_counts
 from oddscalc.hands import HAND_CLASSES, HandClass, hand_value
 from oddscalc.protection import flash
 

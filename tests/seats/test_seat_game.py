@@ -15,16 +15,9 @@ from oracles.house_brute import LITERAL, brute_two, seat_counts
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
-from oddscalc.games.house_baccarat.game import (
-    COMPOSITIONS,
-    LOSS,
-    WIN,
-    SeatCounter,
-    Strategy,
-    best_by_composition,
-    seat_ev,
-    solve,
-)
+from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter
+from oddscalc.games.house_baccarat.settle import best_by_composition, seat_ev, solve
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats import search as seat_search

@@ -17,7 +17,9 @@ from oracles.seat_fixtures import seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, SeatCounter, seat_ev
+from oddscalc.games.house_baccarat.count import SeatCounter
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats import two_seats

@@ -15,7 +15,9 @@ from oracles.house_brute import LITERAL, VALUE, compare, house_final
 
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import EXIT_INPUT, main
-from oddscalc.games.house_baccarat.game import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Strategy
+from oddscalc.games.house_baccarat.count import LOSS, SIT_OUT, WIN
+from oddscalc.games.house_baccarat.strategy import Strategy
+from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
 from oddscalc.games.shoe import Shoe
 from oddscalc.seats import turn_order as to
 

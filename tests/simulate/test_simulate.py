@@ -21,7 +21,10 @@ from click.testing import CliRunner
 from oddscalc.analysis import Session
 from oddscalc.cards import parse_cards
 from oddscalc.cli.main import EXIT_INPUT, main
-from oddscalc.games.house_baccarat.game import SHEET_TABLEAU, Strategy, seat_counts, seat_ev
+from oddscalc.games.house_baccarat.count import seat_counts
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import Strategy
+from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
 from oddscalc.games.shoe import Shoe
 from oddscalc.protocol import OptionError
 from oddscalc.results import RunOptions

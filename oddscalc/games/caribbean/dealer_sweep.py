@@ -1,7 +1,7 @@
 """Caribbean Stud's count by a strength sweep: every dealer hand visited once, weakest first.
 
-Counting argument. As in ``dealer_counts``, the dealer hands that contain the up card u, avoid the
-player's hand P and are weaker than a threshold x number
+Counting argument. As in the binary-search kernel it replaced (the tests' oracle ``dealer_search``), the dealer
+hands that contain the up card u, avoid the player's hand P and are weaker than a threshold x number
 
     L(P, u, x) = sum over S subset of P, |S| <= 4, of (-1)^|S| * g(S + {u}, x),
 

@@ -27,7 +27,8 @@ from oddscalc.games.shoe import VALUES
 CLASSES = 12
 NAT_CLASS, NONE_CLASS = 0, 1
 NAT, STAND, DRAW = range(3)
-_C = np.array([[math.comb(p, i) for i in range(VALUES)] for p in range(64)], dtype=np.int64)
+# COMB[p, i] = C(p, i): the binomials of a multiset's colex rank (``ranks_of``), handed to every kernel that ranks
+COMB = np.array([[math.comb(p, i) for i in range(VALUES)] for p in range(64)], dtype=np.int64)
 
 
 def fits(n: int) -> bool:
@@ -89,7 +90,7 @@ def _rank2(pre: np.ndarray, u: int, w: int) -> int:
 
 
 @numba.njit(cache=True)
-def _deals(rr: np.ndarray, u: int, w: int) -> int:
+def two_card_deals(rr: np.ndarray, u: int, w: int) -> int:
     """Ordered two-card deals of values u and w from ``rr`` cards left per value."""
     return int(rr[u] * (rr[w] - (1 if u == w else 0)) * (1 if u == w else 2))
 
@@ -223,7 +224,7 @@ def _two_seats_row(q: int, size: int, c: np.ndarray, kinds: np.ndarray, natural:
             kind = kinds[u, w]
             if kind == NAT:
                 continue
-            m = _deals(rr, u, w)
+            m = two_card_deals(rr, u, w)
             if m <= 0:
                 continue
             i = _rank2(pre, u, w)
@@ -318,7 +319,7 @@ def seats_limbs(size: int, seats: int, c: np.ndarray, kinds: np.ndarray, natural
             acc = out[r]
             for u in range(VALUES):
                 for w in range(u, VALUES):
-                    m = _deals(rr, u, w)
+                    m = two_card_deals(rr, u, w)
                     if kinds[u, w] == NAT or m <= 0:
                         continue
                     i = _rank2(pre, u, w)
@@ -366,15 +367,15 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
 
     def seat(t: int) -> np.ndarray:
         if t not in one:
-            one[t] = one_seat(t, c, natural, standing, drawing, _C)
+            one[t] = one_seat(t, c, natural, standing, drawing, COMB)
         return one[t]
 
     level: dict[int, np.ndarray] = {}
     for s in sorted(sizes[2]):
         for t in [t for t in one if t < s + 2]:
             del one[t]
-        drawn = third_card(s + 2, c, seat(s + 3), _C)
-        level[s] = two_seats(s, c, kinds, natural, seat(s + 2), drawn, bits, needed(2), _C)
+        drawn = third_card(s + 2, c, seat(s + 3), COMB)
+        level[s] = two_seats(s, c, kinds, natural, seat(s + 2), drawn, bits, needed(2), COMB)
         del drawn
     keep(1, one)  # the last two-seat size asked for the one-seat level at the top size + 3 (seats - 1)
     keep(2, level)
@@ -384,8 +385,8 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
         width = max(max(a.shape[2] for a in level.values()) + 2, needed(j))
         above: dict[int, np.ndarray] = {}
         for s in sorted(sizes[j]):
-            drawn = third_card_limbs(s + 2, c, level[s + 3], bits, _C)
-            above[s] = seats_limbs(s, j, c, kinds, natural, level[s + 2], drawn, bits, width, _C)
+            drawn = third_card_limbs(s + 2, c, level[s + 3], bits, COMB)
+            above[s] = seats_limbs(s, j, c, kinds, natural, level[s + 2], drawn, bits, width, COMB)
             del drawn
         level = above
         keep(j, level)
@@ -394,5 +395,5 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
     sz = rows.sum(axis=1)
     for s, arr in level.items():
         pick = np.flatnonzero(sz == s)
-        out[pick, :, :arr.shape[2]] = arr[ranks_of(np.ascontiguousarray(rows[pick], dtype=np.int64), _C)]
+        out[pick, :, :arr.shape[2]] = arr[ranks_of(np.ascontiguousarray(rows[pick], dtype=np.int64), COMB)]
     return out

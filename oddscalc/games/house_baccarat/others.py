@@ -42,16 +42,16 @@ def _compositions(draws: np.ndarray) -> list[tuple[int, int, int]]:
 
 _AT_MOST = np.tril(np.ones((VALUES, VALUES), dtype=np.int64))  # [z, m]: m <= z
 _BELOW = np.triu(np.ones((VALUES, VALUES), dtype=np.int64), 1)  # [z, m]: z < m
-_CHUNK = 16384  # states per block: bounds the memory of the (states, 10, 12, limbs) temporaries
+CHUNK = 16384  # states per block: bounds the memory of the (states, 10, 12, limbs) temporaries
 _WORKERS = min(8, os.cpu_count() or 1)
 
 
-def _decode(keys: np.ndarray) -> np.ndarray:
+def decode(keys: np.ndarray) -> np.ndarray:
     """Packed multiset keys back to (M, 10) count vectors."""
     return (keys[:, None] >> (5 * np.arange(VALUES, dtype=np.int64))) & 31
 
 
-def _merge(runs: np.ndarray) -> np.ndarray:
+def merge(runs: np.ndarray) -> np.ndarray:
     """Sorted distinct values of a flat array made of sorted runs."""
     runs.sort(kind="stable")  # timsort: linear-ish on a few sorted runs, unlike np.unique's hashing
     keep = np.empty(len(runs), dtype=bool)
@@ -60,15 +60,15 @@ def _merge(runs: np.ndarray) -> np.ndarray:
     return runs[keep]
 
 
-def _grow(keys: np.ndarray) -> np.ndarray:
+def grow(keys: np.ndarray) -> np.ndarray:
     """Sorted keys of every multiset with one more card than one of the sorted ``keys``."""
-    return _merge((VALUE_KEYS[:, None] + keys[None, :]).ravel())
+    return merge((VALUE_KEYS[:, None] + keys[None, :]).ravel())
 
 
 def _in_blocks(rows: int, work: Callable[[slice], None]) -> None:
     """Run ``work`` on blocks of rows, on every core: numpy releases the GIL in these kernels and each
     block writes only its own rows, so the integer results are the same in any order."""
-    blocks = [slice(start, start + _CHUNK) for start in range(0, rows, _CHUNK)]
+    blocks = [slice(start, start + CHUNK) for start in range(0, rows, CHUNK)]
     if len(blocks) < 2 or _WORKERS < 2:
         for b in blocks:
             work(b)
@@ -85,7 +85,7 @@ def _third_card(limbs: np.ndarray, states: np.ndarray, keys: np.ndarray, counts:
 
     def work(part: slice) -> None:
         kk = keys[part]
-        left = np.maximum(counts - _decode(kk), 0)
+        left = np.maximum(counts - decode(kk), 0)
         g = limbs[np.searchsorted(states, kk[:, None] + VALUE_KEYS)] * left[:, :, None, None]  # (m, z, class, L)
         high = g[:, :, 2:]
         o = out[part]
@@ -197,7 +197,7 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
         standing = 1 - natural - drawing
 
         def work1(part: slice) -> None:
-            rr = np.maximum(c - _decode(keys[part]), 0)
+            rr = np.maximum(c - decode(keys[part]), 0)
             nn = rr.sum(axis=1)
             o = out1[part, :, 0]
             o[:, NAT_CLASS] = pairs(rr, natural) * (nn - 2)
@@ -212,8 +212,8 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
 
     # every multiset with two or three more cards: a slight superset of the states the seat can reach,
     # grown one card at a time because that is far cheaper than enumerating (state, composition) pairs
-    plus2 = _grow(_grow(np.sort(keys)))
-    states = _merge(np.concatenate([plus2, _grow(plus2)]))
+    plus2 = grow(grow(np.sort(keys)))
+    states = merge(np.concatenate([plus2, grow(plus2)]))
     below = _others_limbs(c, seats - 1, draws, states, bits, n_top)  # (states, 12, L)
     stand = np.flatnonzero(kind == STAND)
     drawn = np.flatnonzero(kind == DRAW)
@@ -225,7 +225,7 @@ def _others_limbs(c: np.ndarray, seats: int, draws: np.ndarray, keys: np.ndarray
 
     def work(part: slice) -> None:
         kk = keys[part]
-        rr = np.maximum(c - _decode(kk), 0)
+        rr = np.maximum(c - decode(kk), 0)
         nn = rr.sum(axis=1)
         m = rr[:, cu] * (rr[:, cw] - (cu == cw)) * order  # (m, compositions): ordered deals of each
         o = out_l[part]

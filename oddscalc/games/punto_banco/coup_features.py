@@ -286,7 +286,7 @@ def _rank_tuples(ranks: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     return _value_index(np.array(RANK_POINTS)[t]), _partitions(t)
 
 
-def _first_four_product(ranks: tuple[int, ...], suits: int, copies: int,
+def first_four_product(ranks: tuple[int, ...], suits: int, copies: int,
                         infinite: bool) -> tuple[np.ndarray, np.ndarray]:
     """W for a ranks x suits shoe as (FOUR, patterns) int64 rank sequences by value index and rank
     pattern, times (patterns, 16) object: suit sequences x falling products of the meet, by relation."""
@@ -304,7 +304,7 @@ def _first_four_product(ranks: tuple[int, ...], suits: int, copies: int,
     return by_rank, k
 
 
-def _first_four_classes(copies: tuple[int, ...], infinite: bool) -> np.ndarray:
+def first_four_classes(copies: tuple[int, ...], infinite: bool) -> np.ndarray:
     """(FOUR, 16) int64: W for any shoe, over its class tuples; refuses a shoe too big for int64 sums."""
     size = sum(copies)
     if (size**4 if infinite else falling(size, 4)) >= 2**63:
@@ -400,8 +400,8 @@ def count_cells(cards: Cards, drawing: Drawing, infinite: bool = False) -> np.nd
     draws = _draws(Cards(copies).shoe.counts, drawing, infinite).T  # (OUTCOMES, groups)
     if product is not None:
         ranks, suits, d = product
-        by_rank, k = _first_four_product(ranks, len(suits), d, infinite)
+        by_rank, k = first_four_product(ranks, len(suits), d, infinite)
         cells = exact_matmul(draws, _by_group(by_rank)).dot(k)
     else:
-        cells = exact_matmul(draws, _by_group(_first_four_classes(copies, infinite)))
+        cells = exact_matmul(draws, _by_group(first_four_classes(copies, infinite)))
     return np.asarray(cells, dtype=object).ravel()

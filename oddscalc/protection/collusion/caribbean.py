@@ -25,7 +25,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.caribbean.game import CaribbeanRules, RaisePays, _pay_classes, pay_list, qualifier_strength
+from oddscalc.games.caribbean.count import pay_classes, qualifier_strength
+from oddscalc.games.caribbean.game import CaribbeanRules
+from oddscalc.games.caribbean.settle import pay_list
+from oddscalc.games.caribbean.table import RaisePays
 from oddscalc.hands import BINOM, hand_table
 from oddscalc.protection.collusion import paired
 from oddscalc.protection.collusion.paired import Sample
@@ -170,7 +173,7 @@ def settle_rep(job: Rep) -> np.ndarray:
     win_units = int((1 + 2 * pay) * den)
     if (win_units + 4 * den) * math.comb(len(rest), 4) >= 2**62:
         raise OptionError("these pays are too large for the exact int64 decisions of the partners count")
-    c = int(_pay_classes(job.deck, player[None, :])[0])
+    c = int(pay_classes(job.deck, player[None, :])[0])
     member = np.zeros((len(hands), len(rest)), dtype=np.int64)
     np.put_along_axis(member, hands, 1, axis=1)
     onehot = np.zeros((len(hands), 5), dtype=np.int64)

@@ -32,15 +32,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.let_it_ride.game import (
-    PAYING,
-    HoldingCounts,
-    LetItRideRules,
-    count_holdings,
-    main_wager,
-    pay_classes,
-    solve,
-)
+from oddscalc.games.let_it_ride.count import PAYING, HoldingCounts, count_holdings, pay_classes
+from oddscalc.games.let_it_ride.game import LetItRideRules
+from oddscalc.games.let_it_ride.settle import solve
+from oddscalc.games.let_it_ride.wagers import main_wager
 from oddscalc.hands import colex_indices
 from oddscalc.protection.collusion import paired
 from oddscalc.protection.collusion.paired import Sample

@@ -43,9 +43,9 @@ from itertools import combinations_with_replacement
 import numba
 import numpy as np
 
-from oddscalc.games.house_baccarat.game import COMPOSITIONS
-from oddscalc.games.house_baccarat.levels import _C, ranks_of
+from oddscalc.games.house_baccarat.levels import COMB, ranks_of
 from oddscalc.games.house_baccarat.others import CLASSES, limb_bits, others_finite
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.games.shoe import VALUES, Multisets, to_limbs
 
 # R of the module docstring: three seats drawing on one composition at once is the last term kept by
@@ -206,7 +206,7 @@ def rows_and_taken(counts: Sequence[int], seats: int, drawn: frozenset[int], ask
     cum = np.concatenate(levels) if levels else np.zeros((1, 11))
     comps = np.array([COMPOSITIONS[i] for i in which], dtype=np.int64).reshape(-1, 2)
     zs, size, low, orders = _third_cards(terms)
-    p = _sums(np.asarray(counts, dtype=np.int64), six, comps, cum, offset, zs, size, low, orders, terms, _C)
+    p = _sums(np.asarray(counts, dtype=np.int64), six, comps, cum, offset, zs, size, low, orders, terms, COMB)
     for r in range(1, terms + 1):
         p[r] *= math.comb(seats, r)
     slack = _MARGIN * p[1:].sum(axis=0) + 1
@@ -304,7 +304,7 @@ def pair_taken(pairs: Pairs, compositions: Sequence[tuple[int, int]], weight: np
     cards = np.array([[*COMPOSITIONS[i], *COMPOSITIONS[j]] for i, j in compositions], dtype=np.int64)
     level = pairs.level if pairs.level is not None else np.zeros((1, 11))
     sums = _pair_sums(pairs.counts, Multisets.of_size(6).counts, cards, level, pairs.level is None,
-                      np.ascontiguousarray(weight[:, :11], dtype=np.float64), _C)
+                      np.ascontiguousarray(weight[:, :11], dtype=np.float64), COMB)
     sums *= pairs.seats * (pairs.seats - 1)
     return sums * (1 + _MARGIN) + 1
 
@@ -323,5 +323,5 @@ def _by_rank(counts: Sequence[int], seats: int, draws: np.ndarray, size: int, bi
     ms = Multisets.of_size(size).counts
     rows = np.asarray(others_finite(counts, seats, draws, ms), dtype=object)
     out = np.empty_like(rows)
-    out[ranks_of(np.ascontiguousarray(ms, dtype=np.int64), _C)] = rows
+    out[ranks_of(np.ascontiguousarray(ms, dtype=np.int64), COMB)] = rows
     return to_limbs(out, bits)

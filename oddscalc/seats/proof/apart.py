@@ -29,12 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from oddscalc.cache import Store
-from oddscalc.games.house_baccarat.game import SeatCounter, Strategy, round_total
+from oddscalc.games.house_baccarat.count import SeatCounter, round_total
+from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.protocol import OptionError
 from oddscalc.replay import code_digest
 from oddscalc.seats.proof import search as common_search
+from oddscalc.seats.proof.branch import Anchors, CommonSearch
 from oddscalc.seats.proof.checkpoint import SEARCH, Box, Checkpoint
-from oddscalc.seats.proof.search import Anchors, CommonSearch, Job
+from oddscalc.seats.proof.search import Job
 from oddscalc.seats.search import Draws, strategy_of
 
 Signed = tuple[str, Job, float]  # a box's job, the digest of the search code the proof is kept by, its seconds
@@ -70,7 +72,7 @@ def _search(job: Job) -> CommonSearch:
     problem = (rules, type(game), players, pay, by_levels)  # the game object is stateless: its class names it
     kept: tuple[tuple[Any, ...], CommonSearch] | None = getattr(_here, "kept", None)
     if kept is None or kept[0] != problem:
-        kept = _here.kept = problem, common_search.CommonSearch(SeatCounter(rules, Store(None), game), players, pay,
+        kept = _here.kept = problem, CommonSearch(SeatCounter(rules, Store(None), game), players, pay,
                                                                 by_levels=by_levels)
     return kept[1]
 
@@ -101,7 +103,7 @@ def best_common(counter: SeatCounter, players: int, pay: Fraction, start: Strate
     (begun from ``start`` when the file does not exist yet; another version's taken over when ``take_over``)
     searched by ``spread``, the file rewritten as each box comes back. A finished proof is read, not searched."""
     kept = Checkpoint(checkpoint, common_search.problem(counter.rules, players, pay))
-    search = common_search.CommonSearch(counter, players, pay, progress)
+    search = CommonSearch(counter, players, pay, progress)
     state, boxes = common_search.begin(search, start, kept, take_over)
     save = common_search.saver(search, kept, state)
     if state is None or not state.done:  # a finished proof is read as it was written (no box left to send)

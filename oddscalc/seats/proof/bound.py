@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from oddscalc.seats.proof.search import CommonSearch
+from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.search import Draws
 
 

@@ -8,9 +8,10 @@ inherited from their parents, which on an infinite shoe saves evaluations and on
 
 The state is written atomically after every node (a stopped run, even killed, loses one node at most),
 under a header holding the sha256 of the rest, with the problem it is a proof of (the shoe, the house's
-rules, the seats, the pay) and the digest of the code that wrote it: every package file the search runs or
-may run (``replay.closure`` of ``common_search``), so that a proof of days survives changes to the reports or
-the other games, and no change to its bounds. A file that is damaged, of another problem or written by other
+rules, the seats, the pay) and the digest of the code that wrote it: the contents of every package file the search
+runs or may run (``replay.closure`` of ``SEARCH``; by content only, so a file moved with its bytes unchanged keeps
+the digest), so that a proof of days survives changes to the reports or the other games, and no change to its
+bounds. A file that is damaged, of another problem or written by other
 code is refused with a message saying which, never used: boxes settled by other bounds are not this code's
 proof. A finished proof of other code is read, as that version's record: there is nothing left to resume.
 
@@ -31,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from oddscalc.files import write_atomic
-from oddscalc.games.house_baccarat.game import COMPOSITIONS
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.replay import code_digest
 
 Draws = frozenset[int]

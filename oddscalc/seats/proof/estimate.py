@@ -22,8 +22,9 @@ from fractions import Fraction
 from statistics import mean, stdev
 from typing import Protocol
 
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, SeatCounter, Strategy
-from oddscalc.seats.proof.search import Anchors, CommonSearch
+from oddscalc.games.house_baccarat.count import SeatCounter
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
+from oddscalc.seats.proof.branch import Anchors, CommonSearch
 from oddscalc.seats.search import Draws
 
 Choose = Callable[[int], int]  # given a node's number of children, which one the probe follows

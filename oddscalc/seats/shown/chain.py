@@ -38,7 +38,7 @@ from functools import cache
 
 import numpy as np
 
-from oddscalc.games.house_baccarat.others import _CHUNK, CLASSES, NAT_CLASS, NATURAL, NONE_CLASS, _decode, _grow, _merge
+from oddscalc.games.house_baccarat.others import CHUNK, CLASSES, NAT_CLASS, NATURAL, NONE_CLASS, decode, grow, merge
 from oddscalc.games.shoe import VALUE_KEYS, VALUES, Multisets, Shoe, falling
 from oddscalc.protocol import OptionError
 
@@ -108,7 +108,7 @@ class _Moves:
 
     @staticmethod
     def of(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, after: int) -> _Moves:
-        rr = np.maximum(counts - _decode(keys), 0)
+        rr = np.maximum(counts - decode(keys), 0)
         pairs, draw = _pairs(rr), _draws(play)
         unused = np.maximum(rr.sum(axis=1) - 2 - after, 0)  # the unused third slot: any card left at the end
         stand = (pairs * unused[:, None])[:, :, None] * ~draw
@@ -122,7 +122,7 @@ def _stand_class() -> np.ndarray:
 
 def _blocks(rows: int, width: int) -> list[slice]:
     """Blocks of states whose temporaries stay near 2**23 entries."""
-    step = max(16, min(_CHUNK, (1 << 23) // max(width, 1)))
+    step = max(16, min(CHUNK, (1 << 23) // max(width, 1)))
     return [slice(a, a + step) for a in range(0, rows, step)]
 
 
@@ -180,7 +180,7 @@ def _gather(counts: np.ndarray, play: np.ndarray, keys: np.ndarray, plus2: np.nd
 
     trail = below[0].shape[2:]
     flat = [b.reshape(len(states), CLASSES, -1) for b in below]
-    left = np.maximum(counts - _decode(plus2), 0)  # (plus2, 10): the third card
+    left = np.maximum(counts - decode(plus2), 0)  # (plus2, 10): the third card
     nxt3 = _at(states, plus2[:, None] + VALUE_KEYS)
     on = _on(starts)
     drawing = np.flatnonzero((_draws(play) & on).any(axis=1))
@@ -261,12 +261,12 @@ def _chain(counts: np.ndarray, plays: Sequence[np.ndarray], keys: np.ndarray, pr
 def _reach(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted keys with two more cards than one of ``keys``, and with two or three more: a slight superset of
     where a seat leads, kept to multisets the shoe holds."""
-    def grow(k: np.ndarray) -> np.ndarray:
-        out = _grow(k)
-        return out[(_decode(out) <= counts).all(axis=1)]
+    def held(k: np.ndarray) -> np.ndarray:
+        out = grow(k)
+        return out[(decode(out) <= counts).all(axis=1)]
 
-    plus2 = grow(grow(np.sort(keys)))
-    return plus2, _merge(np.concatenate([plus2, grow(plus2)]))
+    plus2 = held(held(np.sort(keys)))
+    return plus2, merge(np.concatenate([plus2, held(plus2)]))
 
 
 def _at(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:

@@ -30,8 +30,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from oddscalc.games.house_baccarat.game import Strategy, _six_index, slot_orderings_by_third
+from oddscalc.games.house_baccarat.count import six_index, slot_orderings_by_third
 from oddscalc.games.house_baccarat.others import CLASSES, NONE_CLASS
+from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.shoe import VALUES, Multisets, Shoe
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
@@ -57,7 +58,7 @@ def seat_counts(shoe: Shoe, plays: Sequence[Late], k: int, tableau: tuple[str, .
     six = Multisets.of_size(6)
     u = slot_orderings_by_third(tableau, all_stand)  # (4, 10 totals, 2, 715, 12 final, 10 your third)
     stood, drew = u[:, :, 0].sum(axis=-1), u[:, :, 1]
-    index = _six_index()
+    index = six_index()
     if max(int(stood.max()) * stood[0, 0].size, int(drew.max()) * drew[0, 0].size) * primes[0] >= 2**53:
         raise AssertionError("the tableau's orderings are too many for an exact float64 sum")
     # float64 is exact here: every term is a non-negative integer and every partial sum is below 2**53

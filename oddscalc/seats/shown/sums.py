@@ -19,7 +19,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from oddscalc.games.house_baccarat.levels import _deals
+from oddscalc.games.house_baccarat.levels import two_card_deals
 
 
 @numba.njit(cache=True)
@@ -131,7 +131,7 @@ def _last_sums(keys: np.ndarray, counts: np.ndarray, cu: np.ndarray, cw: np.ndar
             byz[:] = 0
             for c in range(cu.size):
                 u, w = cu[c], cw[c]
-                deals = _deals(rr, u, w)
+                deals = two_card_deals(rr, u, w)
                 if deals <= 0:
                     continue
                 if draw[c, s]:  # the cards z left once the seat holds its two: rr[z] less its own

@@ -15,23 +15,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import dealer_search
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, parse_cards, rank_of, reduced_deck
 from oddscalc.catalog import load_table, resolve_table
 from oddscalc.filing.paytools import with_pay
-from oddscalc.games.caribbean import dealer_counts, dealer_sweep, raise_table
-from oddscalc.games.caribbean.game import (
-    Caribbean,
-    RaisePays,
-    dealer_counts_of,
-    main_wager,
-    pay_list,
-    qualifier_strength,
-    settle_counts,
-)
+from oddscalc.games.caribbean import dealer_sweep, raise_table
+from oddscalc.games.caribbean.count import dealer_counts_of, qualifier_strength
+from oddscalc.games.caribbean.game import Caribbean
 from oddscalc.games.caribbean.raise_table import STRATEGIES, RaiseTable
+from oddscalc.games.caribbean.settle import pay_list, settle_counts
+from oddscalc.games.caribbean.table import RaisePays
+from oddscalc.games.caribbean.wagers import main_wager
 from oddscalc.hands import BINOM, HAND_CLASSES, HandClass, colex_combos, hand_table, hand_value
 from oddscalc.progress import Progress
 from oddscalc.protocol import OptionError
@@ -141,8 +138,8 @@ def test_other_qualifier_equals_brute_force() -> None:
                                              (Deck((0, 1, 2, 3, 11, 12), 4), "any")])
 def test_sweep_equals_search(deck: Deck, qualifier: str) -> None:
     # the strength sweep against the earlier binary-search kernel: two methods, one answer
-    sweep = dealer_counts_of(deck, qualifier, method="sweep")
-    search = dealer_counts_of(deck, qualifier, method="search")
+    sweep = dealer_counts_of(deck, qualifier)
+    search = dealer_search.dealer_counts_search(deck, qualifier)
     assert (sweep.counts == search.counts).all()
 
 
@@ -162,7 +159,7 @@ def test_full_deck_counts_match_brute_force_on_random_hands() -> None:
     q = ht.strength_at_least(HandClass.HIGH_CARD, (12, 11))
     hands = [sorted(rng.sample(range(52), 5)) for _ in range(3)] + [sorted(parse_cards("As Ks Qs Js Ts")),
                                                                      sorted(parse_cards("Ah Kd 7c 5s 2h"))]
-    got = dealer_counts.counter(FULL_DECK, q)(np.array(hands, dtype=np.int8))
+    got = dealer_search.counter(FULL_DECK, q)(np.array(hands, dtype=np.int8))
     swept = dealer_sweep.count_all(FULL_DECK, q, np.array(hands, dtype=np.int8), Progress(False, ""))
     assert (swept == got).all()  # the sweep and the search agree; both are checked against brute force below
     holes = colex_combos(46, 4).astype(np.int64)
@@ -403,7 +400,7 @@ def test_shortlist_is_the_plain_sort_of_every_slot_without_a_win(rows: int) -> N
 
 @functools.cache
 def _full_counter() -> Callable[[np.ndarray], np.ndarray]:
-    return dealer_counts.counter(FULL_DECK, qualifier_strength(FULL_DECK, "ace-king"))
+    return dealer_search.counter(FULL_DECK, qualifier_strength(FULL_DECK, "ace-king"))
 
 
 @settings(max_examples=12, deadline=None)

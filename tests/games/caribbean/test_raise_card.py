@@ -19,13 +19,14 @@ from oddscalc.analysis import Session
 from oddscalc.cards import RANK_CHARS, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import main
+from oddscalc.datafile import TableError
 from oddscalc.games.caribbean.card import HANDS, Card, RaiseCard, load_card, play
-from oddscalc.games.caribbean.game import CARD, dealer_counts_of, settle_counts
+from oddscalc.games.caribbean.count import dealer_counts_of
 from oddscalc.games.caribbean.raise_table import RaiseTable, up_cards
+from oddscalc.games.caribbean.settle import CARD, settle_counts
 from oddscalc.results import RunOptions
 from oddscalc.simulate.caribbean import card_raises
 from oddscalc.simulate.evaluator import strength
-from oddscalc.tables import TableError
 
 ROOT = Path(__file__).resolve().parents[3]
 CARDS = ROOT / "cards" / "caribbean"

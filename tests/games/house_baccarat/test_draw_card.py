@@ -14,12 +14,14 @@ from click.testing import CliRunner
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
+from oddscalc.datafile import TableError
 from oddscalc.games.house_baccarat import card as draw_card
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, SeatCounter, Strategy, solve
+from oddscalc.games.house_baccarat.count import SeatCounter
+from oddscalc.games.house_baccarat.settle import solve
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.results import RunOptions
 from oddscalc.seats.proof.checkpoint import Checkpoint
 from oddscalc.seats.search import strategy_of
-from oddscalc.tables import TableError
 
 CARDS = Path(__file__).resolve().parents[3] / "cards" / "house-baccarat"
 HEAD = 'card = "house-baccarat"\ntitle = "a test card"\n'

@@ -13,16 +13,12 @@ import pytest
 from oracles.house_brute import LITERAL, ON_0_5, brute_infinite, brute_one, brute_two, mixed_strategy, seat_counts
 from oracles.seat_fixtures import seat_counter
 
-from oddscalc.games.house_baccarat.game import (
-    COMPOSITIONS,
-    LOSS,
-    WIN,
-    Strategy,
-    TableRules,
-    solve,
-    strategy_sections,
-)
+from oddscalc.games.house_baccarat.count import LOSS, WIN
 from oddscalc.games.house_baccarat.others import NATURAL
+from oddscalc.games.house_baccarat.sections import strategy_sections
+from oddscalc.games.house_baccarat.settle import solve
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
+from oddscalc.games.house_baccarat.table import TableRules
 from oddscalc.games.shoe import Shoe
 from oddscalc.report.sections import render_sections
 from oddscalc.results import Section

@@ -18,7 +18,9 @@ from oddscalc.cache import Store
 from oddscalc.cards import Deck, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.exact import decimal_str
-from oddscalc.games.let_it_ride.game import BONUS_EVENTS, PAYING, LetItRide, count_holdings, solve, three_card_event
+from oddscalc.games.let_it_ride.count import BONUS_EVENTS, PAYING, count_holdings, three_card_event
+from oddscalc.games.let_it_ride.game import LetItRide
+from oddscalc.games.let_it_ride.settle import solve
 from oddscalc.hands import HandClass, hand_value
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table

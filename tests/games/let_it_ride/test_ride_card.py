@@ -22,12 +22,14 @@ from oddscalc.analysis import Session
 from oddscalc.cards import FULL_DECK, RANK_CHARS, Deck, parse_card, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import main
+from oddscalc.datafile import TableError
 from oddscalc.games.let_it_ride.card import Card, RideCard, play
-from oddscalc.games.let_it_ride.game import PAYING, count_holdings, solve
+from oddscalc.games.let_it_ride.count import PAYING, count_holdings
 from oddscalc.games.let_it_ride.holdings import HANDS, shapes
+from oddscalc.games.let_it_ride.settle import solve
 from oddscalc.hands import HandClass
 from oddscalc.results import Analysis, RunOptions
-from oddscalc.tables import Table, TableError
+from oddscalc.tables import Table
 
 ROOT = Path(__file__).resolve().parents[3]
 WIZARD = ROOT / "cards" / "let-it-ride" / "wizard-of-odds.toml"

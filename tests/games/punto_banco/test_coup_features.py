@@ -95,9 +95,9 @@ def test_whole_decks_pair_counts_and_the_general_path() -> None:
         suited = 52 * d * (d - 1) * (shoe.size - 2) * (shoe.size - 3) * (shoe.size - 4) * (shoe.size - 5)
         assert sum(cells[f.player_pair & f.player_suited]) == suited
     # the class-by-class path agrees with the ranks x suits path on whole decks
-    from oddscalc.games.punto_banco.coup_features import _first_four_classes, _first_four_product
-    by_rank, k = _first_four_product(tuple(range(13)), 4, 2, False)
-    assert (by_rank.astype(object).dot(k) == _first_four_classes(Cards.of_decks(2).copies, False)).all()
+    from oddscalc.games.punto_banco.coup_features import first_four_classes, first_four_product
+    by_rank, k = first_four_product(tuple(range(13)), 4, 2, False)
+    assert (by_rank.astype(object).dot(k) == first_four_classes(Cards.of_decks(2).copies, False)).all()
 
 
 def test_shipped_tables_settle_as_by_hand() -> None:

@@ -16,7 +16,7 @@ from oddscalc.analysis import Session
 from oddscalc.catalog import resolve_table, shipped_tables
 from oddscalc.cli.main import main
 from oddscalc.games import GAMES
-from oddscalc.games.house_baccarat.game import HouseBaccaratTable
+from oddscalc.games.house_baccarat.table import HouseBaccaratTable
 from oddscalc.games.punto_banco.game import PuntoBancoTable
 from oddscalc.games.shoe import STANDARD_TABLEAU, Shoe
 from oddscalc.protocol import OptionError

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from oddscalc.cards import Deck, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import main
-from oddscalc.games.let_it_ride.game import PAYING, count_holdings
+from oddscalc.games.let_it_ride.count import PAYING, count_holdings
 from oddscalc.hands import HandClass, hand_value
 from oddscalc.protection.collusion import let_it_ride as collusion
 

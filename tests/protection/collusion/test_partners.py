@@ -16,7 +16,9 @@ from click.testing import CliRunner
 from oddscalc.cards import reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import EXIT_INPUT, main
-from oddscalc.games.caribbean.game import dealer_counts_of, main_wager, pay_list, settle_counts
+from oddscalc.games.caribbean.count import dealer_counts_of
+from oddscalc.games.caribbean.settle import pay_list, settle_counts
+from oddscalc.games.caribbean.wagers import main_wager
 from oddscalc.hands import HAND_CLASSES, HandClass, hand_value
 from oddscalc.protection.collusion import caribbean as partners
 from oddscalc.symmetry import suit_classes

@@ -13,10 +13,10 @@ import pytest
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.games.house_baccarat import others as seats
-from oddscalc.games.house_baccarat.game import COMPOSITIONS
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.games.shoe import Shoe
 from oddscalc.seats.proof.anchors import Taken, pair_taken, rows_and_taken
-from oddscalc.seats.proof.search import CommonSearch
+from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.search import Draws
 
 SHOE = tuple(4 * 4 if v == 0 else 4 for v in range(10))  # one deck by point value

@@ -17,9 +17,12 @@ from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import main
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, seat_ev
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.games.shoe import Shoe
-from oddscalc.seats.proof.search import Apart, CommonSearch, Found, Job, _blend, _blends, _in_x, best_common
+from oddscalc.seats.proof.blends import blend, in_x, sides_and_means
+from oddscalc.seats.proof.branch import CommonSearch
+from oddscalc.seats.proof.search import Apart, Found, Job, best_common
 from oddscalc.seats.search import Draws, strategy_of
 
 ONE = Fraction(1)
@@ -92,7 +95,7 @@ def test_three_seats_bounds_and_optimum_against_every_strategy_of_a_small_shoe()
 
 
 def test_each_blend_is_the_weighted_mean_of_the_two_sides_at_every_point() -> None:
-    """``_blends``: the L side in x, the H side in y = 1 - x, and each mean k : n - k, times n, in x (and one of
+    """``sides_and_means``: the L side in x, the H side in y = 1 - x, and each mean k : n - k, times n, in x (and one of
     the finer means the search tries next); written out at every point of five variables, with integer terms of
     both signs."""
     rng = random.Random(3)
@@ -109,16 +112,16 @@ def test_each_blend_is_the_weighted_mean_of_the_two_sides_at_every_point() -> No
                                                                   for i, j in combinations(range(n), 2))
 
     low, high = side(), side()
-    blends = _blends([low, high], 4)
+    blends = sides_and_means([low, high], 4)
     assert [(flip, scale) for *_, flip, scale in blends] == [(False, 1), (True, 1), (False, 4), (False, 4), (False, 4)]
     for point in range(1 << n):
         x = tuple((point >> b) & 1 for b in range(n))
         y = tuple(1 - v for v in x)
         from_l, from_h = at(*low, x), at(*high, y)
         assert at(*blends[0][:3], x) == from_l and at(*blends[1][:3], y) == from_h
-        for k, blend in enumerate(blends[2:], start=1):
-            assert at(*blend[:3], x) == k * from_l + (4 - k) * from_h
-        assert at(*_blend(low, _in_x(high), 5, 32)[:3], x) == 5 * from_l + 27 * from_h  # as the search refines
+        for k, mean in enumerate(blends[2:], start=1):
+            assert at(*mean[:3], x) == k * from_l + (4 - k) * from_h
+        assert at(*blend(low, in_x(high), 5, 32)[:3], x) == 5 * from_l + 27 * from_h  # as the search refines
 
 
 def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone() -> None:

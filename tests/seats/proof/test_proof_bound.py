@@ -15,12 +15,15 @@ from oracles.seat_fixtures import seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
-from oddscalc.games.house_baccarat.game import COMPOSITIONS, HouseBaccaratRules, SeatCounter, seat_ev
+from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounter
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
 from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats.proof.bound import bound, box_bound
+from oddscalc.seats.proof.branch import Anchors, CommonSearch
 from oddscalc.seats.proof.checkpoint import Checkpoint, State
-from oddscalc.seats.proof.search import Anchors, CommonSearch, problem
+from oddscalc.seats.proof.search import problem
 from oddscalc.seats.search import Draws, strategy_of
 
 

@@ -13,8 +13,8 @@ from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.games.shoe import Shoe
+from oddscalc.seats.proof.branch import Anchors, CommonSearch
 from oddscalc.seats.proof.estimate import Choose, Probe, Tree, estimate, probe
-from oddscalc.seats.proof.search import Anchors, CommonSearch
 from oddscalc.seats.search import Draws, strategy_of
 
 

@@ -14,9 +14,11 @@ from click.testing import CliRunner
 from oracles.shown_brute import brute_shown, random_late
 
 from oddscalc.cli.main import EXIT_INPUT, main
-from oddscalc.games.house_baccarat import game as hb
-from oddscalc.games.house_baccarat.game import SHEET_TABLEAU, WIN, Strategy
+from oddscalc.games.house_baccarat import count as hb
+from oddscalc.games.house_baccarat.count import WIN
 from oddscalc.games.house_baccarat.others import CLASSES
+from oddscalc.games.house_baccarat.strategy import Strategy
+from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
 from oddscalc.games.shoe import Shoe
 from oddscalc.protocol import OptionError
 from oddscalc.seats import turn_order as to

@@ -14,9 +14,13 @@ import pytest
 from click.testing import CliRunner
 from oracles.shown_brute import brute_shown, random_late
 
-from oddscalc.cli.main import EXIT_INPUT, main
-from oddscalc.games.house_baccarat import game as hb
-from oddscalc.games.house_baccarat.game import LOSS, SHEET_TABLEAU, SIT_OUT, WIN, Strategy
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_INPUT
+from oddscalc.games.house_baccarat import count as hb
+from oddscalc.games.house_baccarat.count import LOSS, SIT_OUT, WIN
+from oddscalc.games.house_baccarat.settle import seat_ev
+from oddscalc.games.house_baccarat.strategy import Strategy
+from oddscalc.games.house_baccarat.table import SHEET_TABLEAU
 from oddscalc.games.shoe import Shoe
 from oddscalc.seats import turn_order as to
 from oddscalc.seats.shown import chain as shown_chain
@@ -141,7 +145,7 @@ def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> No
     found = ss.sections(SMALL, 3, SHEET_TABLEAU, "never", PAY, s, hidden.counts, [s])
     table, by_sight = found
     blind = table.rows[-1]
-    assert blind[2:5] == (hb.seat_ev(hidden, s, PAY),) * 3 and len(table.rows) >= 2
+    assert blind[2:5] == (seat_ev(hidden, s, PAY),) * 3 and len(table.rows) >= 2
     assert len(by_sight.rows) == 11 and len(by_sight.rows[0]) == 3  # a row per sight, a column per later seat
     other = hb.seat_counts(SMALL, 3, Strategy.by_totals("draw-0-3", range(4)), SHEET_TABLEAU, "never", False)
     with pytest.raises(AssertionError, match="hidden game's counts"):

@@ -1,4 +1,7 @@
-"""Caribbean Stud's stage 1: dealer hands that do not qualify, lose or tie, per player hand and up card.
+"""An oracle for Caribbean Stud's count: the binary-search kernel the strength sweep (``dealer_sweep``) replaced.
+
+A second method of counting the dealer hands that do not qualify, lose or tie, per player hand and up card,
+kept for the tests to hold the sweep to (two methods, one answer) and for ``benchmarks/bench_caribbean.py``.
 
 Counting argument. For a player hand P, up card u and a strength threshold x, the number of
 dealer hands that contain u, avoid P and are weaker than x is, by inclusion and exclusion over
@@ -23,6 +26,7 @@ import numba
 import numpy as np
 
 from oddscalc.cards import Deck
+from oddscalc.games.caribbean.count import DealerCounts, pay_classes, player_hands, qualifier_strength
 from oddscalc.hands import BINOM, hand_table
 from oddscalc.interrupts import held
 from oddscalc.progress import Progress
@@ -232,3 +236,10 @@ def count_all(deck: Deck, qualifier: int, hands: np.ndarray, progress: Progress)
         parts.append(count(hands[idx]))
     progress.finish()
     return np.concatenate(parts)
+
+
+def dealer_counts_search(deck: Deck, qualifier: str, symmetry: bool = True) -> DealerCounts:
+    """``count.dealer_counts_of`` by this kernel: the same counts, by binary search instead of one sweep."""
+    reps, weights = player_hands(deck, symmetry)
+    counts = count_all(deck, qualifier_strength(deck, qualifier), reps, Progress(False, ""))
+    return DealerCounts(deck, reps, weights, counts, pay_classes(deck, reps))

@@ -1,0 +1,83 @@
+"""Caribbean Stud's table file: the ``[rules]`` and ``[pays]`` a table may hold, validated at load."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from pydantic import field_validator
+
+from oddscalc.cards import parse_rank
+from oddscalc.games.caribbean.raise_table import STRATEGIES
+from oddscalc.games.progressive import StakedPrizes
+from oddscalc.hands import HandClass
+from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
+
+
+def parse_qualifier(text: str) -> tuple[HandClass, tuple[int, ...]]:
+    """"ace-king" -> (high card, (A, K)); "pair of fours" / "pair-of-4s" -> (pair, (4,)); "ace-queen" ..."""
+    t = text.strip().lower().replace("_", " ").replace("-", " ")
+    m = re.fullmatch(r"(?:a )?pair of (\w+)", t) or re.fullmatch(r"pair (\w+)", t)
+    if m:
+        return HandClass.PAIR, (parse_rank(m.group(1)),)
+    parts = t.split()
+    if len(parts) == 2:
+        hi, lo = parse_rank(parts[0]), parse_rank(parts[1])
+        if hi > lo:
+            return HandClass.HIGH_CARD, (hi, lo)
+    if t in ("any", "none", "no qualifier"):
+        return HandClass.HIGH_CARD, ()
+    raise ValueError(f"not a qualifier: {text!r} (use e.g. 'ace-king', 'ace-queen', 'pair of fours')")
+
+
+class TableRules(Strict):
+    """The ``[rules]`` of a Caribbean Stud table."""
+
+    dealer_qualifier: str = "ace-king"
+    strategy: str = "optimal"
+    jackpot_paid_on_fold: bool = True
+
+    @field_validator("dealer_qualifier")
+    @classmethod
+    def _q(cls, v: str) -> str:
+        parse_qualifier(v)
+        return v
+
+    @field_validator("strategy")
+    @classmethod
+    def _s(cls, v: str) -> str:
+        if v not in STRATEGIES:
+            raise ValueError(f"unknown strategy {v!r}; one of: {', '.join(STRATEGIES)}")
+        return v
+
+
+class RaisePays(HandPays):
+    """What the raise (call) bet pays when the player beats a qualifying dealer, "to 1"."""
+
+    high_card: Ratio  # only ace-king (or whatever beats a qualifying dealer) can win with it
+
+
+class JackpotPays(StakedPrizes):
+    """Prizes paid on the player's own five cards: amounts (2500, "0.50"; the stake is kept), odds ("50:1";
+    the stake comes back) or shares of a progressive meter ("100% meter", with a ``meter`` block)."""
+
+    royal_flush: Prize
+    straight_flush: Prize | None = None
+    four_of_a_kind: Prize | None = None
+    full_house: Prize | None = None
+    flush: Prize | None = None
+
+
+class Pays(Strict):
+    """The ``[pays]`` of a Caribbean Stud table."""
+
+    main: RaisePays
+    jackpot: JackpotPays | None = None
+
+
+class CaribbeanTable(TableModel):
+    """A Caribbean Stud table file."""
+
+    GAME: ClassVar[str] = "caribbean"
+    rules: TableRules = TableRules()
+    pays: Pays

@@ -1,0 +1,66 @@
+"""Let It Ride's table file: the ``[rules]`` and ``[pays]`` a table may hold, validated at load."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import field_validator
+
+from oddscalc.cards import parse_rank
+from oddscalc.games.progressive import StakedPrizes
+from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
+
+
+class TableRules(Strict):
+    """The ``[rules]`` of a Let It Ride table."""
+
+    min_pair: str = "tens"
+    ride_on_zero: bool = False
+
+    @field_validator("min_pair")
+    @classmethod
+    def _rank(cls, v: str) -> str:
+        parse_rank(v)
+        return v
+
+
+class BonusPays(Strict):
+    """The three-card bonus: pays on the player's own three cards."""
+
+    mini_royal: Ratio
+    straight_flush: Ratio
+    three_of_a_kind: Ratio
+    straight: Ratio
+    flush: Ratio
+    pair: Ratio
+
+
+class FiveCardBonus(StakedPrizes):
+    """A bonus with its own stake, paid on the final five-card hand: amounts, odds or meter shares
+    (see ``tables.Prize``; a progressive has a ``meter`` block)."""
+
+    royal_flush: Prize
+    straight_flush: Prize | None = None
+    four_of_a_kind: Prize | None = None
+    full_house: Prize | None = None
+    flush: Prize | None = None
+    straight: Prize | None = None
+    three_of_a_kind: Prize | None = None
+    two_pair: Prize | None = None
+    pair: Prize | None = None  # any pair: the bonus does not read the main bet's minimum
+
+
+class Pays(Strict):
+    """The ``[pays]`` of a Let It Ride table."""
+
+    main: HandPays  # the pair pays only from the table's min_pair up
+    three_card_bonus: BonusPays | None = None
+    five_card_bonus: FiveCardBonus | None = None
+
+
+class LetItRideTable(TableModel):
+    """A Let It Ride table file."""
+
+    GAME: ClassVar[str] = "let-it-ride"
+    rules: TableRules = TableRules()
+    pays: Pays
