@@ -100,6 +100,14 @@ def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, ta
     return checkpoint
 
 
+def _counter(session: Any, rules: Any) -> SeatCounter:
+    """A counter of the seats' outcomes through the session's store that counts only what is asked of it: the
+    game's own count would first count the table's equilibrium, which a proof or a reply does not need."""
+    from oddscalc.games.house_baccarat.count import SeatCounter
+
+    return SeatCounter(rules, session.store, session.game)
+
+
 def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
     """The strategy ``--others`` names: draw-A-B, ``alone`` (the best for a seat playing alone, from the
     ``counts``), or a strategy card file."""
@@ -193,7 +201,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     if prove_common and shown:
         raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
     checkpoint = _usable(checkpoint, rules, players, take_over)
-    stated = None if others is None else _others(others, lambda: session.counts(rules))
+    stated = None if others is None else _others(others, lambda: _counter(session, rules))
     if scheduler is not None and not shown and not prove_common:
         raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
                           "runs here in seconds")
@@ -367,7 +375,7 @@ def _bound(checkpoint: Path, asked: dict[str, Any], state: State, table_ref: str
         raise OptionError(f"checkpoint {checkpoint}: a proof of another table or shoe than {rules.table.id} with "
                           f"{rules.shoe.label}; name the table and decks it was run with (--table, --decks)")
     bar = Progress(show_progress(), f"proof: bounding {len(state.open)} open box(es)")
-    found = bound(CommonSearch(session.counts(rules), players, rules.pay), state.best[0], state.open, bar.say)
+    found = bound(CommonSearch(_counter(session, rules), players, rules.pay), state.best[0], state.open, bar.say)
     bar.finish()
     upper, best = Fraction(found.upper, unit), Fraction(found.best, unit)
     row = ("no common strategy gives more than", f"{upper} ({float(upper):+.4%}): the best common strategy's EV per "
