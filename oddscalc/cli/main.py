@@ -68,7 +68,7 @@ class Commands(click.Group):
             click.echo("Aborted!", err=True)
             sys.exit(EXIT_INTERRUPTED)
         except Exception as e:
-            from oddscalc.datafile import TableError
+            from oddscalc.datafile import TableError  # loaded already if a table was read: the fast paths never need it
 
             if isinstance(e, TableError):
                 _fail(f"bad {e.what}:\n{e}", EXIT_TABLE)

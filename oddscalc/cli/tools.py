@@ -279,8 +279,8 @@ def simulate(game: str, table_ref: str | None, rounds: int | None, seed: int, st
     Prints each figure with its 99% confidence interval and whether the exact value lies inside.
     Exits 0 either way (a value outside now and then is statistics); the last line sums it up.
     """
-    from oddscalc.report import RENDERERS
     from oddscalc.simulate import run
+    from oddscalc.simulate.render import RENDERERS
 
     sim = run(game, table_ref, rounds, seed, strategy, decks, players, progress=show_progress())
     click.echo(RENDERERS[fmt](sim), nl=False)
