@@ -171,6 +171,7 @@ class CaribbeanRules(Rules):
 
 
 N_CLOSE = 10  # closest decisions reported
+LOSE = "lose"  # the event id of a row that wins nothing (the public vocabulary, DESIGN.md)
 CARD = "card"  # the strategy name of a strategy card file
 
 
@@ -334,7 +335,7 @@ def main_wager(dc: RaiseTable, pays: RaisePays, st: Settled) -> WagerResult:
                     sum(t[k][1] for k in range(N_PAY)), Fraction(3)))
     rows.append(Row("push", "Push", "", Fraction(0), sum(t[k][3] for k in range(N_PAY)), Fraction(3)))
     rows.append(Row("fold", "Fold", "", Fraction(-1), sum(t[k][0] for k in range(N_PAY)), Fraction(1)))
-    rows.append(Row("dealer_wins", "Dealer wins", "", Fraction(-3), sum(t[k][4] for k in range(N_PAY)), Fraction(3)))
+    rows.append(Row(LOSE, "Dealer wins", "", Fraction(-3), sum(t[k][4] for k in range(N_PAY)), Fraction(3)))
     raised = dc.total - rows[-2].combinations
     return WagerResult(
         wager="main", title="Caribbean Stud (ante and raise)", strategy=st.strategy,
@@ -367,7 +368,7 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
         text, units, coef = prize_units(amount, jp.stake, jp.meter.shown if jp.meter else None)
         rows.append(Row(c.value, c.label, text, units, n, pay_ref=f"jackpot.{c.value}", pay_coef=coef))
     no_prize = "No prize" + ("" if paid_on_fold else " (or folded)")
-    rows.append(Row("no_prize", no_prize, "", Fraction(-1), dc.total - won))
+    rows.append(Row(LOSE, no_prize, "", Fraction(-1), dc.total - won))
     kind = "progressive" if jp.meter is not None else "fixed prizes"
     return WagerResult(
         wager="jackpot", title=f"Jackpot ({kind}, stake {money_text(jp.stake)})", strategy=st.strategy,
@@ -377,7 +378,7 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
     )
 
 
-_OUTCOME_EVENTS = ("fold", "dealer_not_qualified", None, "push", "dealer_wins")  # tally columns; None: a win
+_OUTCOME_EVENTS = ("fold", "dealer_not_qualified", None, "push", LOSE)  # tally columns; None: a win
 
 
 def joint_main_jackpot(st: Settled, jp: JackpotPays, paid_on_fold: bool) -> dict[tuple[str, str], int]:
@@ -390,7 +391,7 @@ def joint_main_jackpot(st: Settled, jp: JackpotPays, paid_on_fold: bool) -> dict
             if not n:
                 continue
             main_event = event or f"win_{WIN_EVENTS[k]}"
-            jp_event = HAND_CLASSES[k].value if prize is not None and (paid_on_fold or o != 0) else "no_prize"
+            jp_event = HAND_CLASSES[k].value if prize is not None and (paid_on_fold or o != 0) else LOSE
             out[(main_event, jp_event)] = out.get((main_event, jp_event), 0) + n
     return out
 

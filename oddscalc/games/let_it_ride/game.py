@@ -301,6 +301,7 @@ def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = 
 
 
 OPTIMAL = "optimal: each bet rides iff its EV > 0"
+LOSE = "lose"  # the event id of a row that wins nothing (the public vocabulary, DESIGN.md)
 
 
 def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], min_rank: int,
@@ -313,7 +314,7 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
             label = cls.label if k < 8 else f"Pair of {rank_name(min_rank, True)} or better"
             pay, ev, unit = pays[k], cls.value, pays[k]
         else:
-            label, pay, ev, unit = "Losing hand", Fraction(0), "loss", Fraction(-1)
+            label, pay, ev, unit = "Losing hand", Fraction(0), LOSE, Fraction(-1)
         for bets in (1, 2, 3):
             rows.append(Row(
                 event=f"{ev}_{bets}_bet{'s' if bets > 1 else ''}",
@@ -371,7 +372,7 @@ def bonus_wager(counts: HoldingCounts, pays: BonusPays) -> WagerResult:
     rows = [Row(e, e.replace("_", " ").capitalize(), ratio_text(getattr(pays, e)), getattr(pays, e),
                 int(counts.bonus[i]), pay_ref=f"three_card_bonus.{e}", pay_coef=Fraction(1))
             for i, e in enumerate(BONUS_EVENTS)]
-    rows.append(Row("loss", "No pair or better", "", Fraction(-1), int(counts.bonus[-1])))
+    rows.append(Row(LOSE, "No pair or better", "", Fraction(-1), int(counts.bonus[-1])))
     n = counts.deck.size
     return WagerResult(
         wager="three_card_bonus", title="Three-card bonus", strategy="none (no decision)",
@@ -394,7 +395,7 @@ def five_card_bonus_wager(deck: Deck, bonus: FiveCardBonus) -> WagerResult:
         won += n
         rows.append(Row(cls.value, cls.label, text, units, n, pay_ref=f"five_card_bonus.{cls.value}", pay_coef=coef))
     total = math.comb(deck.size, 5)
-    rows.append(Row("no_prize", "No prize", "", Fraction(-1), total - won))
+    rows.append(Row(LOSE, "No prize", "", Fraction(-1), total - won))
     return WagerResult(
         wager="five_card_bonus",
         title=f"Five-card bonus ({'progressive, ' if bonus.meter else ''}stake {money_text(bonus.stake)})",

@@ -99,6 +99,15 @@ def parse_decks(value: Any) -> int | str:
 
 Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(percent_text)]
 
+# The main bets' own rows, named by what happens to the bet (the public vocabulary, DESIGN.md "The JSON
+# report"): the player and banker bets win, push (or lose) on a tie, lose; the tie bet wins or loses to
+# either hand (two rows, kept apart so the coup's outcomes stay visible).
+WIN = "win"
+LOSE_ON_TIE = "lose_tie"  # the player or banker bet on a tie, when the table says a tie loses
+LOSE_BANKER_WINS = "lose_banker_wins"  # the tie bet when the banker wins
+LOSE_PLAYER_WINS = "lose_player_wins"  # the tie bet when the player wins
+MAIN_EVENTS = (WIN, PUSH, LOSE, LOSE_ON_TIE, LOSE_BANKER_WINS, LOSE_PLAYER_WINS)
+
 
 class CoupBet(Strict):
     """The tie bet: its win, and exceptions (rules) tried first."""
@@ -106,7 +115,7 @@ class CoupBet(Strict):
     win: Ratio
     rules: Annotated[tuple[Rule, ...], BeforeValidator(as_tuple)] = ()
 
-    STANDARD: ClassVar[tuple[str, ...]] = ("tie", "banker_wins", "player_wins")
+    STANDARD: ClassVar[tuple[str, ...]] = MAIN_EVENTS
 
     @model_validator(mode="after")
     def _reach(self) -> CoupBet:
@@ -285,7 +294,7 @@ def _rows(wager: str, lines: Sequence[Line], cells: np.ndarray, keep: Fraction =
     return rows
 
 
-_SIDES = {"banker": ("Banker", "banker_wins"), "player": ("Player", "player_wins")}
+_SIDES = {"banker": "Banker", "player": "Player"}
 
 
 def _hand_bet(wager: str, title: str, bet: HandBet, cells: np.ndarray, keep: Fraction, less: str,
@@ -293,11 +302,11 @@ def _hand_bet(wager: str, title: str, bet: HandBet, cells: np.ndarray, keep: Fra
     f = features()
     other = "player" if wager == "banker" else "banker"
     exceptions, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
-    name, win_event = _SIDES[wager]
-    won = Line(win_event, f"{name} wins" + (" (every other hand)" if bet.rules else ""), bet.win,
+    name = _SIDES[wager]
+    won = Line(WIN, f"{name} wins" + (" (every other hand)" if bet.rules else ""), bet.win,
                free & (f.winner == wager), False)
-    tie = Line("tie", "Tie", bet.tie, free & (f.winner == "tie"), False)
-    lost = Line(_SIDES[other][1], f"{_SIDES[other][0]} wins", LOSE, free & (f.winner == other), False)
+    tie = Line(PUSH if bet.tie == PUSH else LOSE_ON_TIE, "Tie", bet.tie, free & (f.winner == "tie"), False)
+    lost = Line(LOSE, f"{_SIDES[other]} wins", LOSE, free & (f.winner == other), False)
     rows = _rows(wager, [won], cells, keep, less)
     rows[0] = dataclasses.replace(rows[0], pay_ref=f"{wager}.win", pay_coef=keep)
     rows += _rows(wager, [*exceptions, tie, lost], cells, keep, less)
@@ -329,11 +338,11 @@ def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
     wagers.append(_hand_bet("player", "Player (punto)", pays.player, cells, Fraction(1), "", player_notes, nat))
 
     exceptions, free = rule_lines(pays.tie.rules, np.ones(CELLS, dtype=bool))
-    tie_won = _rows("tie", [Line("tie", "Tie", pays.tie.win, free & (f.winner == "tie"), False)], cells)
+    tie_won = _rows("tie", [Line(WIN, "Tie", pays.tie.win, free & (f.winner == "tie"), False)], cells)
     tie_won[0] = dataclasses.replace(tie_won[0], pay_ref="tie.win", pay_coef=Fraction(1))
-    rows = tie_won + _rows("tie", [*exceptions, Line("banker_wins", "Banker wins", LOSE, free & (f.winner == "banker"),
-                                                     False),
-                                   Line("player_wins", "Player wins", LOSE, free & (f.winner == "player"), False)],
+    rows = tie_won + _rows("tie", [*exceptions, Line(LOSE_BANKER_WINS, "Banker wins", LOSE,
+                                                     free & (f.winner == "banker"), False),
+                                   Line(LOSE_PLAYER_WINS, "Player wins", LOSE, free & (f.winner == "player"), False)],
                            cells)
     total = int(cells.sum())
     wagers.append(WagerResult("tie", "Tie", STRATEGY, total, tuple(rows), "unit staked"))

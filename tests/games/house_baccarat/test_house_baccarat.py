@@ -303,7 +303,7 @@ def test_two_players_fixed_point_and_sitting_out(session: Session) -> None:
     a = session.analyze(t, RunOptions(players=2))
     w = a.wager("main")
     assert w.total_combinations == math.perm(416, 9)
-    assert w.row("sit_out").combinations > 0
+    assert w.row("push_sit_out").combinations > 0
     game = HouseBaccarat()
     rules = game.resolve(t, RunOptions(players=2))
     solved = solve(game.count(rules, Store(None)), 2, Fraction(1), "optimal")

@@ -71,7 +71,7 @@ def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table) -> None:
     pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
     plain = brute(deck, pays, 8, False)
     assert {r.event: r.combinations for r in main.rows if r.combinations} == {
-        f"{name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in plain.items()}
+        f"{'lose' if name == 'loss' else name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in plain.items()}
     assert not a.published_applies and not a.checks  # published figures are for the full deck
 
 
@@ -133,7 +133,7 @@ def test_jacks_or_better_is_worse_and_flags_assumption(session: Session) -> None
 def test_bonus_three_card_counts(analysis: Analysis) -> None:
     rows = {r.event: r.combinations for r in analysis.wager("three_card_bonus").rows}
     assert rows == {"mini_royal": 4, "straight_flush": 44, "three_of_a_kind": 52, "straight": 720,
-                    "flush": 1096, "pair": 3744, "loss": 16440}
+                    "flush": 1096, "pair": 3744, "lose": 16440}
 
 
 def _total(a: Analysis, section: str, column: str) -> int:
@@ -182,7 +182,7 @@ def test_five_card_bonus_on_the_final_hand(tmp_path: Path) -> None:
     w = a.wager("five_card_bonus")
     # every final hand of the reduced deck, classed by the plain evaluator
     plain = Counter(hand_value(h)[0].value for h in itertools.combinations(deck.cards, 5))
-    assert {r.event: r.combinations for r in w.rows if r.event != "no_prize"} == {
+    assert {r.event: r.combinations for r in w.rows if r.event != "lose"} == {
         k: plain[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
                               "three_of_a_kind")}
     units = {r.event: r.units for r in w.rows}
