@@ -28,7 +28,7 @@ def wager_facts(w: WagerResult, strong: Callable[[str], str] = str) -> list[str]
     """The figures of one wager, one line each (``strong`` marks the headline numbers)."""
     eor = w.element_of_risk
     lines = [
-        f"Strategy: {w.strategy}",
+        f"Strategy: {w.strategy_title or w.strategy}",
         f"Expected value per {w.unit}: {strong(decimal_str(w.expected_value, 8))} (exact {frac_str(w.expected_value)})",
         f"House edge: {strong(percent_str(w.house_edge))} of the {w.unit}",
     ]

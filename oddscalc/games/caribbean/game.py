@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -171,6 +172,15 @@ class CaribbeanRules(Rules):
 
 
 N_CLOSE = 10  # closest decisions reported
+STRATEGY_TITLES = {  # each named strategy in words, beside its id in the report
+    "optimal": "optimal: raise exactly when raising's EV beats folding's",
+    "raise-pair-plus": "raise a pair or better",
+    "raise-ak-plus": "raise ace-king or better",
+    "always-raise": "always raise",
+    "rules-of-thumb": "rules of thumb: a pair or better; ace-king by the up card and the queens and jacks held",
+    "ace-king-jack-8-3": "raise a pair or better, and any other hand at or above A-K-J-8-3",
+    "matching-rank": "raise a pair or better; ace-king when a card matches the up card's rank",
+}
 LOSE = "lose"  # the event id of a row that wins nothing (the public vocabulary, DESIGN.md)
 CARD = "card"  # the strategy name of a strategy card file
 
@@ -528,9 +538,14 @@ class Caribbean:
         if model.pays.jackpot is not None:
             jp = model.pays.jackpot
             wagers.append(jackpot_wager(dc, jp, st, rules.jackpot_paid_on_fold))
-            if jp.meter is not None:
-                meter_sections.append(progressive_section(progressive(wagers[-1], jp.meter_shares(), jp.stake,
-                                                                      jp.meter)))
+        # the strategy as an id (a name, or the card's file name without .toml) and in words beside it
+        sid = rules.strategy if rules.card is None else rules.card.path.stem
+        title = STRATEGY_TITLES.get(sid, sid) if rules.card is None else str(rules.shown()["strategy"])
+        wagers = [dataclasses.replace(w, strategy=sid, strategy_title=title) for w in wagers]
+        if model.pays.jackpot is not None and model.pays.jackpot.meter is not None:
+            jp = model.pays.jackpot
+            meter_sections.append(progressive_section(progressive(wagers[-1], jp.meter_shares(), jp.stake,
+                                                                  jp.meter)))
         compared = _comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
             sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st), compared,

@@ -156,6 +156,11 @@ class LetItRideRules(Rules):
                 "ride_on_zero": self.ride_on_zero, "strategy": self.strategy_text}
 
     @property
+    def strategy_id(self) -> str:
+        """The strategy's id: optimal, or the strategy card's (its file name without .toml)."""
+        return "optimal" if self.card is None else self.card.path.stem
+
+    @property
     def strategy_text(self) -> str:
         """The strategy as the report names it."""
         if self.card is None:
@@ -300,12 +305,13 @@ def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = 
     return Solution(np.asarray(ride1, dtype=bool), np.asarray(ride2, dtype=bool), s3, s4, den, tally)
 
 
-OPTIMAL = "optimal: each bet rides iff its EV > 0"
+OPTIMAL = "optimal"
+OPTIMAL_TITLE = "optimal: each bet rides iff its EV > 0"
 LOSE = "lose"  # the event id of a row that wins nothing (the public vocabulary, DESIGN.md)
 
 
 def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], min_rank: int,
-               ride_on_zero: bool, strategy: str = OPTIMAL) -> WagerResult:
+               ride_on_zero: bool, strategy: str = OPTIMAL, strategy_title: str = OPTIMAL_TITLE) -> WagerResult:
     """The three bets, per base bet."""
     rows = []
     for k in range(CLASSES):
@@ -343,13 +349,13 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
     result = WagerResult(
         wager="main", title="Let It Ride (three equal bets)", strategy=strategy,
         total_combinations=counts.total, rows=tuple(rows), unit="base bet (one of the three equal bets)",
-        stake_varies=True, extras=extras,
+        stake_varies=True, extras=extras, strategy_title=strategy_title,
     )
     if strategy != OPTIMAL:
         note = ("Bet 3 (the $ bet) always plays; bets 1 and 2 ride as the strategy card decides, on "
                 f"{ride3:,} of {n3:,} three-card and {ride4:,} of {n4:,} four-card holdings.")
         return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
-                           result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE))
+                           result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE), strategy_title)
     # Zero-EV holdings change the stake, never the EV: the other convention's figures follow exactly.
     shift = Fraction(zero3, n3) + Fraction(zero4, n4)
     other = result.average_stake + (-shift if ride_on_zero else shift)
@@ -360,7 +366,7 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
             f"gives {decimal_str(other, 6)} bets in play and an element of risk of "
             f"{percent_str(result.house_edge / other)}.")
     return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
-                       result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE))
+                       result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE), strategy_title)
 
 
 UNSEEN_NOTE = ("Cards dealt to other seats and never seen change no expected value: to the player they are like the "
@@ -375,7 +381,7 @@ def bonus_wager(counts: HoldingCounts, pays: BonusPays) -> WagerResult:
     rows.append(Row(LOSE, "No pair or better", "", Fraction(-1), int(counts.bonus[-1])))
     n = counts.deck.size
     return WagerResult(
-        wager="three_card_bonus", title="Three-card bonus", strategy="none (no decision)",
+        wager="three_card_bonus", title="Three-card bonus", strategy="none", strategy_title="none (no decision)",
         total_combinations=math.comb(n, 3), rows=tuple(rows), unit="unit staked",
         notes=(f"Counted over the C({n},3) = {math.comb(n, 3):,} three-card hands: the community cards do not "
                "matter.",),
@@ -399,7 +405,7 @@ def five_card_bonus_wager(deck: Deck, bonus: FiveCardBonus) -> WagerResult:
     return WagerResult(
         wager="five_card_bonus",
         title=f"Five-card bonus ({'progressive, ' if bonus.meter else ''}stake {money_text(bonus.stake)})",
-        strategy="none (no decision)",
+        strategy="none", strategy_title="none (no decision)",
         total_combinations=total, rows=tuple(rows), unit=f"stake of {money_text(bonus.stake)}",
         notes=(f"Counted over the C({deck.size},5) = {total:,} final hands (the player's three cards and the two "
                "community cards as a set): the decisions on the main bets do not change the final hand.",
@@ -508,7 +514,7 @@ class LetItRide:
             assert shapes3 is not None and shapes4 is not None
             sol, card_cost = _play_card(rules.card, counts, pays, sol, shapes3, shapes4, rules.min_rank)
         wagers = [main_wager(counts, sol, pays, rules.min_rank, rules.ride_on_zero,
-                             OPTIMAL if rules.card is None else rules.strategy_text)]
+                             *((OPTIMAL, OPTIMAL_TITLE) if rules.card is None else (rules.strategy_id, rules.strategy_text)))]
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
         sections = [_by_hand_section(sol, pays, rules.min_rank)]

@@ -17,7 +17,7 @@ from oddscalc.catalog import resolve_table, shipped_tables
 from oddscalc.cli.main import main
 from oddscalc.games import GAMES
 from oddscalc.games.house_baccarat.game import HouseBaccaratTable
-from oddscalc.games.punto_banco.game import PuntoBancoTable
+from oddscalc.games.punto_banco.game import RULE_ALIASES, PuntoBancoTable
 from oddscalc.games.shoe import STANDARD_TABLEAU, Shoe
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
@@ -227,9 +227,31 @@ def test_tie_switch_and_banca_natural_switch(tmp_path: Path, session: Session) -
     assert a.wager("player").expected_value == base.wager("player").expected_value
     assert "The banker bet loses on a tie." in a.wager("banker").notes
     assert a.wager("banker").row("lose_tie").combinations == ties  # a tie that loses is no push
-    path.write_text(text.replace("[rules]\n", "[rules]\nbanca_natural_stops_punto = false\n"))
+    path.write_text(text.replace("[rules]\n", "[rules]\nbanker_natural_stops_player = false\n"))
     b = session.analyze(str(path))
-    assert b.rules["banca_natural_stops_punto"] is False
+    assert b.rules["banker_natural_stops_player"] is False
     assert b.wager("banker").expected_value != base.wager("banker").expected_value
     section = b.section("drawing_rules")
     assert any("does not stop punto drawing" in line for line in section.intro)
+
+
+def test_rules_say_player_and_banker_and_take_the_sheets_names_as_aliases(tmp_path: Path, session: Session) -> None:
+    # the seed table keeps the sheet's punto/banca keys; written as player/banker it is the same table
+    seed = (ROOT / "tables" / "punto-banco" / "seed.toml").read_text()
+    assert "banca_tableau = [" in seed and "player_draws_on" not in seed.split("[pays")[0].split("#")[0]
+    renamed = seed
+    for new, old in RULE_ALIASES.items():
+        renamed = renamed.replace(f"\n{old} = ", f"\n{new} = ")
+    assert renamed != seed
+    path = tmp_path / "punto-banco" / "renamed.toml"
+    path.parent.mkdir()
+    path.write_text(renamed)
+    a, b = session.analyze("seed"), session.analyze(str(path))
+    assert [w.rows for w in a.wagers] == [w.rows for w in b.wagers] and a.rules == b.rules
+    assert set(a.rules) >= set(RULE_ALIASES) and not set(a.rules) & set(RULE_ALIASES.values())
+    # both names of one key: exit 3, naming the file, the line of [rules] and both keys
+    path.write_text(seed.replace("\nbanca_tableau = [", "\nbanker_tableau = []\nbanca_tableau = [", 1))
+    r = CliRunner().invoke(main, ["report", "punto-banco", "--table", str(path)])
+    assert r.exit_code == 3, r.output
+    assert re.search(r"renamed\.toml:\d+: rules: banker_tableau and its alias banca_tableau are both given",
+                     r.output), r.output
