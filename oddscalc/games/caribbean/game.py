@@ -20,10 +20,10 @@ optimal decisions are a prefix of each hand's up cards, decided exactly, for any
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Callable
-import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path

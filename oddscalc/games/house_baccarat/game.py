@@ -724,8 +724,8 @@ class HouseBaccarat:
             notes.append(f"Strategy: fixed point of best responses, reached after {played.iterations} evaluation(s).")
         wager = main_wager(played.counts, played.strategy, pay, _strategy_text(played.strategy), notes)
         # the strategy's id (a name, "table", or the card's file name without .toml), its words beside
-        card = rules.options.strategy if rules.options.strategy is not None and is_path(rules.options.strategy) else None
-        sid = Path(card).stem if card is not None else rules.strategy
+        given = rules.options.strategy
+        sid = Path(given).stem if given is not None and is_path(given) else rules.strategy
         wager = WagerResult(wager.wager, wager.title, sid, wager.total_combinations, wager.rows,
                             wager.unit, extras={"expected_value_optimal_play": ev_opt}, notes=wager.notes,
                             strategy_title=wager.strategy)

@@ -514,7 +514,7 @@ class LetItRide:
             assert shapes3 is not None and shapes4 is not None
             sol, card_cost = _play_card(rules.card, counts, pays, sol, shapes3, shapes4, rules.min_rank)
         wagers = [main_wager(counts, sol, pays, rules.min_rank, rules.ride_on_zero,
-                             *((OPTIMAL, OPTIMAL_TITLE) if rules.card is None else (rules.strategy_id, rules.strategy_text)))]
+                             rules.strategy_id, OPTIMAL_TITLE if rules.card is None else rules.strategy_text)]
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
         sections = [_by_hand_section(sol, pays, rules.min_rank)]
