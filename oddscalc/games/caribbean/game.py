@@ -542,10 +542,10 @@ class Caribbean:
         sid = rules.strategy if rules.card is None else rules.card.path.stem
         title = STRATEGY_TITLES.get(sid, sid) if rules.card is None else str(rules.shown()["strategy"])
         wagers = [dataclasses.replace(w, strategy=sid, strategy_title=title) for w in wagers]
-        if model.pays.jackpot is not None and model.pays.jackpot.meter is not None:
-            jp = model.pays.jackpot
-            meter_sections.append(progressive_section(progressive(wagers[-1], jp.meter_shares(), jp.stake,
-                                                                  jp.meter)))
+        jackpot = model.pays.jackpot
+        if jackpot is not None and jackpot.meter is not None:
+            meter_sections.append(progressive_section(progressive(wagers[-1], jackpot.meter_shares(), jackpot.stake,
+                                                                  jackpot.meter)))
         compared = _comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
             sections: tuple[Section, ...] = (_ak_section(st), _closest_section(dc, st), compared,
