@@ -89,7 +89,7 @@ def test_final_hand_counts_are_the_five_card_counts_times_20(analysis: Analysis)
     # every five-card hand is the final hand of exactly 20 deals
     assert by["royal_flush"] == 4 * 20 and by["straight_flush"] == 36 * 20 and by["flush"] == 5108 * 20
     assert by["pair"] == 422_400 * 20  # published: one pair of tens or better
-    assert by["loss"] == (2_598_960 - 4 - 36 - 624 - 3744 - 5108 - 10200 - 54912 - 123552 - 422_400) * 20
+    assert by["lose"] == (2_598_960 - 4 - 36 - 624 - 3744 - 5108 - 10200 - 54912 - 123552 - 422_400) * 20
 
 
 def test_ride_on_zero_matches_published_average_stake(session: Session, standard: Table) -> None:
