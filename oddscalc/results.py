@@ -90,13 +90,14 @@ class WagerResult:
 
     wager: str  # "main", "jackpot", "three_card_bonus", "banker", ...
     title: str
-    strategy: str
+    strategy: str  # an id: "optimal", "rules-of-thumb", a strategy card's id, "none" (no decision)
     total_combinations: int
     rows: tuple[Row, ...]
     unit: str = "unit bet"  # what EV is per ("ante", "base bet", "unit staked")
     stake_varies: bool = False  # element of risk is only meaningful when the stake can change
     extras: Mapping[str, Figure] = field(default_factory=dict)  # game-specific exact figures
     notes: tuple[str, ...] = ()
+    strategy_title: str = ""  # the strategy in words, beside its id
 
     def __post_init__(self) -> None:
         s = sum(r.combinations for r in self.rows)

@@ -131,7 +131,9 @@ class HouseShoes:
 
 def deal(job: HouseShoes) -> tuple[np.ndarray, int]:
     """((4, shoes) int64: count bets, count won x pay den, EV bets, EV won x pay den per shoe), coups."""
-    ranks_all = np.repeat(np.arange(len(RANKS)), SUITS * job.rules.decks)
+    # aces first, then 2..K: the unshuffled shoe as it was laid before the ranks took cards.py's order, so that
+    # a seed deals the same shoes
+    ranks_all = np.repeat(np.roll(np.arange(len(RANKS)), 1), SUITS * job.rules.decks)
     points = np.array(RANK_POINTS)
     tag_of = np.array(job.tags, dtype=np.int64)
     house = tableau_array(job.rules.house_tableau)

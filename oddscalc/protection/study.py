@@ -86,7 +86,10 @@ class Shoes:
 def deal(job: Shoes) -> tuple[np.ndarray, int]:
     """((4, shoes) int64: count bets, count won x den, EV bets, EV won x den per shoe), coups dealt."""
     cards = job.rules.cards
-    deck = np.repeat(np.arange(len(RANKS) * SUITS), cards.copies)
+    # the unshuffled shoe lists the aces first, then 2..K, as it did before the card classes took cards.py's
+    # rank order: a seed deals the same shoes as it did then
+    laid = np.roll(np.arange(len(RANKS) * SUITS), SUITS)
+    deck = np.repeat(laid, np.asarray(cards.copies)[laid])
     tag_of = np.array(job.tags, dtype=np.int64)
     settle_unit, side, _ = _payout(job.fast, job.wager)
     out = np.zeros((4, job.last - job.first), dtype=np.int64)

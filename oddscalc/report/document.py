@@ -29,7 +29,7 @@ def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callab
     may come from a file, such as a card's title or a side bet's note, literal in the document's markup)."""
     eor = w.element_of_risk
     lines = [
-        f"Strategy: {text(w.strategy)}",
+        f"Strategy: {text(w.strategy_title or w.strategy)}",
         f"Expected value per {w.unit}: {strong(decimal_str(w.expected_value, 8))} (exact {frac_str(w.expected_value)})",
         f"House edge: {strong(percent_str(w.house_edge))} of the {w.unit}",
     ]

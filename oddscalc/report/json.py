@@ -11,6 +11,11 @@ from oddscalc.exact import frac_str
 from oddscalc.report.cells import cell_json
 from oddscalc.results import Analysis, Section, WagerResult
 
+# The version of this contract (DESIGN.md, "The JSON report"): bumped whenever a field or an id is renamed or
+# removed, each renamed id listed in CHANGELOG.md. 2: the first stated version (one event vocabulary, strategy
+# ids, player/banker rule keys); the reports before it had no contract field and count as version 1.
+CONTRACT = 2
+
 
 def _jsonable(x: Any) -> Any:
     if isinstance(x, Fraction):
@@ -29,6 +34,7 @@ def wager_data(w: WagerResult) -> dict[str, Any]:
         "wager": w.wager,
         "title": w.title,
         "strategy": w.strategy,
+        "strategy_title": w.strategy_title,
         "unit": w.unit,
         "total_combinations": w.total_combinations,
         "expected_value": frac_str(w.expected_value),
@@ -69,6 +75,7 @@ def wager_data(w: WagerResult) -> dict[str, Any]:
 def to_data(a: Analysis) -> dict[str, Any]:
     """The whole report as JSON-able data."""
     return {
+        "contract": CONTRACT,
         "oddscalc_version": __version__,
         "game": a.game,
         "table": a.table.id,

@@ -150,9 +150,9 @@ def punto_banco_plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis 
             out[wager] = Outcome(_first_match(bet.rules, feats, Fraction(1), np.full(n, rest)))
         return out
 
-    rules_out = {"decks": decks, "punto_draws_on": list(rules.punto_draws_on),
-                 "banca_draws_when_punto_stands": list(rules.banca_draws_when_punto_stands),
-                 "banca_natural_stops_punto": rules.banca_natural_stops_punto}
+    rules_out = {"decks": decks, "player_draws_on": list(rules.punto_draws_on),
+                 "banker_draws_when_player_stands": list(rules.banca_draws_when_punto_stands),
+                 "banker_natural_stops_player": rules.banca_natural_stops_punto}
     return Plan(play, "none (the drawing rules decide)", RunOptions(decks=options.decks), rules_out,
                 chunk=_chunk_rounds(52 * decks),
                 notes=[f"Each coup is dealt from a freshly shuffled shoe of {decks} deck(s) (no cut card)."]), None

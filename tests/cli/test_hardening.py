@@ -259,7 +259,7 @@ def test_solve_works_for_every_game(game: str, pay: str, edge: str) -> None:
 def test_solve_says_plainly_when_a_value_is_no_pay_of_the_outcomes() -> None:
     r = cli("solve", "punto-banco", "--pay", "banker.commission", "--edge", "1%")
     assert r.exit_code == EXIT_INPUT and "no pay 'banker.commission' in this table; pays: player.win" in r.output
-    r = cli("solve", "punto-banco", "--pay", "player_pair.player_pair", "--edge", "1%")
+    r = cli("solve", "punto-banco", "--pay", "player_pair.pair", "--edge", "1%")
     assert r.exit_code == 0 and "exact pay:" in r.output
 
 

@@ -18,6 +18,7 @@ from oracles import baccarat_brute
 from oracles.house_brute import VALUE, brute_one
 
 from oddscalc.analysis import Session
+from oddscalc.cards import RANK_CHARS
 from oddscalc.cli.main import main
 from oddscalc.cli.options import EXIT_INPUT
 from oddscalc.games.house_baccarat.count import HouseBaccaratRules
@@ -106,8 +107,10 @@ def test_a_studys_shoes_replayed_plainly(dragon: PuntoBancoRules) -> None:
     bets = [[0] * shoes for _ in st.plays]
     won = [[Fraction(0)] * shoes for _ in st.plays]
     for shoe in range(shoes):
-        order = [int(c) for c in np.random.default_rng((5, shoe)).permutation(np.repeat(np.arange(52), copies))]
-        cards = [("A23456789TJQK"[c // 4], c % 4) for c in order]  # a card is 4 x rank + suit
+        laid = np.roll(np.arange(52), 4)  # the unshuffled shoe: aces first, then 2..K
+        shoe_laid = np.repeat(laid, np.asarray(copies)[laid])
+        order = [int(c) for c in np.random.default_rng((5, shoe)).permutation(shoe_laid)]
+        cards = [(RANK_CHARS[c // 4], c % 4) for c in order]  # a card is 4 x rank + suit, as cards.card
         left, i, running = [0] * 13, 0, 0
         for c in order:
             left[c // 4] += 1
@@ -160,7 +163,8 @@ def test_the_house_games_removal_effects_balance_exactly(sessions: Callable[[str
     fx = counting.house_effects(rules)
     assert fx.base["house_game"] == s.analyze("seed").wager("main").expected_value  # the one-seat optimum
     assert fx.balance("house_game") == 0  # the full shoe's play held fixed: burning a card changes nothing
-    assert len(set(fx.effect["house_game"][9:])) == 1  # T, J, Q and K are all worth 0
+    tens = slice(RANK_CHARS.index("T"), RANK_CHARS.index("K") + 1)
+    assert len(set(fx.effect["house_game"][tens])) == 1  # T, J, Q and K are all worth 0
 
 
 def _house_rules(sessions: Callable[[str], Session]) -> HouseBaccaratRules:

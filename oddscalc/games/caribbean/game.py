@@ -5,6 +5,7 @@ The counting argument is the package's docstring (:mod:`oddscalc.games.caribbean
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,6 +34,17 @@ from oddscalc.verify import named_sections
 
 if TYPE_CHECKING:
     from oddscalc.games.caribbean.card import Card
+
+
+STRATEGY_TITLES = {  # each named strategy in words, beside its id in the report
+    "optimal": "optimal: raise exactly when raising's EV beats folding's",
+    "raise-pair-plus": "raise a pair or better",
+    "raise-ak-plus": "raise ace-king or better",
+    "always-raise": "always raise",
+    "rules-of-thumb": "rules of thumb: a pair or better; ace-king by the up card and the queens and jacks held",
+    "ace-king-jack-8-3": "raise a pair or better, and any other hand at or above A-K-J-8-3",
+    "matching-rank": "raise a pair or better; ace-king when a card matches the up card's rank",
+}
 
 
 @dataclass(frozen=True)
@@ -111,11 +123,15 @@ class Caribbean:
         wagers = [main_wager(dc, model.pays.main, st)]
         meter_sections: list[Section] = []
         if model.pays.jackpot is not None:
-            jp = model.pays.jackpot
-            wagers.append(jackpot_wager(dc, jp, st, rules.jackpot_paid_on_fold))
-            if jp.meter is not None:
-                meter_sections.append(progressive_section(progressive(wagers[-1], jp.meter_shares(), jp.stake,
-                                                                      jp.meter)))
+            wagers.append(jackpot_wager(dc, model.pays.jackpot, st, rules.jackpot_paid_on_fold))
+        # the strategy as an id (a name, or the card's file name without .toml) and in words beside it
+        sid = rules.strategy if rules.card is None else rules.card.path.stem
+        title = STRATEGY_TITLES.get(sid, sid) if rules.card is None else str(rules.shown()["strategy"])
+        wagers = [dataclasses.replace(w, strategy=sid, strategy_title=title) for w in wagers]
+        jackpot = model.pays.jackpot
+        if jackpot is not None and jackpot.meter is not None:
+            meter_sections.append(progressive_section(progressive(wagers[-1], jackpot.meter_shares(), jackpot.stake,
+                                                                  jackpot.meter)))
         compared = comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
             sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st), compared,

@@ -19,6 +19,8 @@ WIN_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card
 WIN_EVENTS = [c.value for c in HAND_CLASSES[:9]] + ["ace_king", "other_high_card"]
 
 
+LOSE = "lose"  # the event id of a row that wins nothing (the public vocabulary, DESIGN.md)
+
 def main_wager(dc: RaiseTable, pays: RaisePays, st: Settled) -> WagerResult:
     """The ante and raise, per ante."""
     t = [[int(x) for x in row] for row in st.tally.tolist()]
@@ -33,7 +35,7 @@ def main_wager(dc: RaiseTable, pays: RaisePays, st: Settled) -> WagerResult:
                     sum(t[k][1] for k in range(N_PAY)), Fraction(3)))
     rows.append(Row("push", "Push", "", Fraction(0), sum(t[k][3] for k in range(N_PAY)), Fraction(3)))
     rows.append(Row("fold", "Fold", "", Fraction(-1), sum(t[k][0] for k in range(N_PAY)), Fraction(1)))
-    rows.append(Row("dealer_wins", "Dealer wins", "", Fraction(-3), sum(t[k][4] for k in range(N_PAY)), Fraction(3)))
+    rows.append(Row(LOSE, "Dealer wins", "", Fraction(-3), sum(t[k][4] for k in range(N_PAY)), Fraction(3)))
     raised = dc.total - rows[-2].combinations
     return WagerResult(
         wager="main", title="Caribbean Stud (ante and raise)", strategy=st.strategy,
@@ -66,7 +68,7 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
         text, units, coef = prize_units(amount, jp.stake, jp.meter.shown if jp.meter else None)
         rows.append(Row(c.value, c.label, text, units, n, pay_ref=f"jackpot.{c.value}", pay_coef=coef))
     no_prize = "No prize" + ("" if paid_on_fold else " (or folded)")
-    rows.append(Row("no_prize", no_prize, "", Fraction(-1), dc.total - won))
+    rows.append(Row(LOSE, no_prize, "", Fraction(-1), dc.total - won))
     kind = "progressive" if jp.meter is not None else "fixed prizes"
     return WagerResult(
         wager="jackpot", title=f"Jackpot ({kind}, stake {money_text(jp.stake)})", strategy=st.strategy,
@@ -76,7 +78,7 @@ def jackpot_wager(dc: RaiseTable, jp: JackpotPays, st: Settled, paid_on_fold: bo
     )
 
 
-_OUTCOME_EVENTS = ("fold", "dealer_not_qualified", None, "push", "dealer_wins")  # tally columns; None: a win
+_OUTCOME_EVENTS = ("fold", "dealer_not_qualified", None, "push", LOSE)  # tally columns; None: a win
 
 
 def joint_main_jackpot(st: Settled, jp: JackpotPays, paid_on_fold: bool) -> dict[tuple[str, str], int]:
@@ -89,7 +91,7 @@ def joint_main_jackpot(st: Settled, jp: JackpotPays, paid_on_fold: bool) -> dict
             if not n:
                 continue
             main_event = event or f"win_{WIN_EVENTS[k]}"
-            jp_event = HAND_CLASSES[k].value if prize is not None and (paid_on_fold or o != 0) else "no_prize"
+            jp_event = HAND_CLASSES[k].value if prize is not None and (paid_on_fold or o != 0) else LOSE
             out[(main_event, jp_event)] = out.get((main_event, jp_event), 0) + n
     return out
 

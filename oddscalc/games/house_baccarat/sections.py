@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
 from oddscalc.exact import frac_str, percent_str
+from oddscalc.files import is_path
 from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounts
 from oddscalc.games.house_baccarat.others import NATURAL
 from oddscalc.games.house_baccarat.settle import Solved, best_by_composition, best_by_total, main_wager, seat_ev
@@ -170,8 +172,12 @@ def analysis(key: str, rules: HouseBaccaratRules, optimum: Solved, played: Solve
     if rules.fixed is None and players > 1:
         notes.append(f"Strategy: fixed point of best responses, reached after {played.iterations} evaluation(s).")
     wager = main_wager(played.counts, played.strategy, pay, strategy_text(played.strategy), notes)
-    wager = WagerResult(wager.wager, wager.title, wager.strategy, wager.total_combinations, wager.rows,
-                        wager.unit, extras={"expected_value_optimal_play": ev_opt}, notes=wager.notes)
+    # the strategy's id (a name, "table", or the card's file name without .toml), its words beside
+    given = rules.options.strategy
+    sid = Path(given).stem if given is not None and is_path(given) else rules.strategy
+    wager = WagerResult(wager.wager, wager.title, sid, wager.total_combinations, wager.rows,
+                        wager.unit, extras={"expected_value_optimal_play": ev_opt}, notes=wager.notes,
+                        strategy_title=wager.strategy)
 
     label = (("Exact on a " if exact_finite else "Exact on an ") + (f"finite shoe of {shoe.label}" if exact_finite
              else "infinite shoe") + (f", {players} players; the other seats play this report's strategy."

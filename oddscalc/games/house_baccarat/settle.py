@@ -113,22 +113,22 @@ def main_wager(sc: SeatCounts, you: Strategy, pay: Fraction, strategy_text: str,
             agg[row] += sc.counts[:, u, w, int(m[u, w])]
     p = ratio_text(pay)
     rows = [
-        Row("natural_win", "Your natural beats the house's two cards", p, pay, int(agg[0, WIN]),
+        Row("win_natural", "Your natural beats the house's two cards", p, pay, int(agg[0, WIN]),
             pay_ref="main.win", pay_coef=Fraction(1)),
-        Row("natural_push", "Your natural ties the house's two cards", "push", Fraction(0), int(agg[0, PUSH])),
-        Row("natural_loss", "Your natural loses to a higher house natural", "", Fraction(-1), int(agg[0, LOSS])),
+        Row("push_natural", "Your natural ties the house's two cards", "push", Fraction(0), int(agg[0, PUSH])),
+        Row("lose_natural", "Your natural loses to a higher house natural", "", Fraction(-1), int(agg[0, LOSS])),
     ]
     sit = int(agg[1, SIT_OUT] + agg[2, SIT_OUT])
     if sit:
-        rows.append(Row("sit_out", "Another player shows a natural: you sit out", "push", Fraction(0), sit))
+        rows.append(Row("push_sit_out", "Another player shows a natural: you sit out", "push", Fraction(0), sit))
     for r, word in ((1, "stand"), (2, "draw")):
         verb = "You stand" if r == 1 else "You draw"
         for o, ev_id, text, units, shown in ((WIN, "win", "and win", pay, p),
                                              (PUSH, "push", "and tie", Fraction(0), "push"),
-                                             (LOSS, "loss", "and lose", Fraction(-1), "")):
+                                             (LOSS, "lose", "and lose", Fraction(-1), "")):
             if agg[r, o]:
                 ref, coef = ("main.win", Fraction(1)) if o == WIN else ("", Fraction(0))
-                rows.append(Row(f"{word}_{ev_id}", f"{verb} {text}", shown, units, int(agg[r, o]), pay_ref=ref,
+                rows.append(Row(f"{ev_id}_{word}", f"{verb} {text}", shown, units, int(agg[r, o]), pay_ref=ref,
                                 pay_coef=coef))
     return WagerResult("main", "Your hand against the house", strategy_text, sc.total, tuple(rows), "unit staked",
                        notes=tuple(notes))

@@ -19,7 +19,7 @@ from oddscalc.files import is_path
 from oddscalc.games.let_it_ride import holdings as ride_holdings
 from oddscalc.games.let_it_ride.capabilities import CAPABILITIES
 from oddscalc.games.let_it_ride.count import HOLDING_ARRAYS, PAYING, HoldingCounts, count_holdings
-from oddscalc.games.let_it_ride.settle import OPTIMAL, Solution, solve
+from oddscalc.games.let_it_ride.settle import OPTIMAL_TITLE, Solution, solve
 from oddscalc.games.let_it_ride.table import LetItRideTable
 from oddscalc.games.let_it_ride.wagers import bonus_wager, by_hand_section, five_card_bonus_wager, main_wager
 from oddscalc.games.let_it_ride.wording import strategy_section
@@ -58,6 +58,11 @@ class LetItRideRules(Rules):
         """The rules as the report states them."""
         return {"deck": self.deck.describe(), "min_pair": f"pair of {rank_name(self.min_rank, True)}",
                 "ride_on_zero": self.ride_on_zero, "strategy": self.strategy_text}
+
+    @property
+    def strategy_id(self) -> str:
+        """The strategy's id: optimal, or the strategy card's (its file name without .toml)."""
+        return "optimal" if self.card is None else self.card.path.stem
 
     @property
     def strategy_text(self) -> str:
@@ -145,7 +150,7 @@ class LetItRide:
             assert shapes3 is not None and shapes4 is not None
             sol, card_cost = _play_card(rules.card, counts, pays, sol, shapes3, shapes4, rules.min_rank)
         wagers = [main_wager(counts, sol, pays, rules.min_rank, rules.ride_on_zero,
-                             OPTIMAL if rules.card is None else rules.strategy_text)]
+                             rules.strategy_id, OPTIMAL_TITLE if rules.card is None else rules.strategy_text)]
         if model.pays.three_card_bonus is not None:
             wagers.append(bonus_wager(counts, model.pays.three_card_bonus))
         sections = [by_hand_section(sol, pays, rules.min_rank)]

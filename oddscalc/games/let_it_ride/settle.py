@@ -48,4 +48,5 @@ def solve(counts: HoldingCounts, pays: Sequence[Fraction], ride_on_zero: bool = 
     return Solution(np.asarray(ride1, dtype=bool), np.asarray(ride2, dtype=bool), s3, s4, den, tally)
 
 
-OPTIMAL = "optimal: each bet rides iff its EV > 0"
+OPTIMAL = "optimal"
+OPTIMAL_TITLE = "optimal: each bet rides iff its EV > 0"

@@ -11,15 +11,16 @@ import numpy as np
 from oddscalc.cards import Deck, rank_name
 from oddscalc.exact import decimal_str, percent_str
 from oddscalc.games.let_it_ride.count import BONUS_EVENTS, CLASSES, PAYING, HoldingCounts
-from oddscalc.games.let_it_ride.settle import OPTIMAL, Solution
+from oddscalc.games.let_it_ride.settle import OPTIMAL, OPTIMAL_TITLE, Solution
 from oddscalc.games.let_it_ride.table import BonusPays, FiveCardBonus
 from oddscalc.hands import HAND_CLASSES, hand_table
 from oddscalc.results import Cell, Column, Row, Section, WagerResult
 from oddscalc.tables import Odds, money_text, prize_units, ratio_text
 
+LOSE = "lose"  # the event id of a row that wins nothing (the public vocabulary, DESIGN.md)
 
 def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], min_rank: int,
-               ride_on_zero: bool, strategy: str = OPTIMAL) -> WagerResult:
+               ride_on_zero: bool, strategy: str = OPTIMAL, strategy_title: str = OPTIMAL_TITLE) -> WagerResult:
     """The three bets, per base bet."""
     rows = []
     for k in range(CLASSES):
@@ -28,7 +29,7 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
             label = cls.label if k < 8 else f"Pair of {rank_name(min_rank, True)} or better"
             pay, ev, unit = pays[k], cls.value, pays[k]
         else:
-            label, pay, ev, unit = "Losing hand", Fraction(0), "loss", Fraction(-1)
+            label, pay, ev, unit = "Losing hand", Fraction(0), LOSE, Fraction(-1)
         for bets in (1, 2, 3):
             rows.append(Row(
                 event=f"{ev}_{bets}_bet{'s' if bets > 1 else ''}",
@@ -57,13 +58,13 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
     result = WagerResult(
         wager="main", title="Let It Ride (three equal bets)", strategy=strategy,
         total_combinations=counts.total, rows=tuple(rows), unit="base bet (one of the three equal bets)",
-        stake_varies=True, extras=extras,
+        stake_varies=True, extras=extras, strategy_title=strategy_title,
     )
     if strategy != OPTIMAL:
         note = ("Bet 3 (the $ bet) always plays; bets 1 and 2 ride as the strategy card decides, on "
                 f"{ride3:,} of {n3:,} three-card and {ride4:,} of {n4:,} four-card holdings.")
         return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
-                           result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE))
+                           result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE), strategy_title)
     # Zero-EV holdings change the stake, never the EV: the other convention's figures follow exactly.
     shift = Fraction(zero3, n3) + Fraction(zero4, n4)
     other = result.average_stake + (-shift if ride_on_zero else shift)
@@ -74,7 +75,7 @@ def main_wager(counts: HoldingCounts, sol: Solution, pays: Sequence[Fraction], m
             f"gives {decimal_str(other, 6)} bets in play and an element of risk of "
             f"{percent_str(result.house_edge / other)}.")
     return WagerResult(result.wager, result.title, result.strategy, result.total_combinations, result.rows,
-                       result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE))
+                       result.unit, result.stake_varies, result.extras, (note, UNSEEN_NOTE), strategy_title)
 
 
 UNSEEN_NOTE = ("Cards dealt to other seats and never seen change no expected value: to the player they are like the "
@@ -86,10 +87,10 @@ def bonus_wager(counts: HoldingCounts, pays: BonusPays) -> WagerResult:
     rows = [Row(e, e.replace("_", " ").capitalize(), ratio_text(getattr(pays, e)), getattr(pays, e),
                 int(counts.bonus[i]), pay_ref=f"three_card_bonus.{e}", pay_coef=Fraction(1))
             for i, e in enumerate(BONUS_EVENTS)]
-    rows.append(Row("loss", "No pair or better", "", Fraction(-1), int(counts.bonus[-1])))
+    rows.append(Row(LOSE, "No pair or better", "", Fraction(-1), int(counts.bonus[-1])))
     n = counts.deck.size
     return WagerResult(
-        wager="three_card_bonus", title="Three-card bonus", strategy="none (no decision)",
+        wager="three_card_bonus", title="Three-card bonus", strategy="none", strategy_title="none (no decision)",
         total_combinations=math.comb(n, 3), rows=tuple(rows), unit="unit staked",
         notes=(f"Counted over the C({n},3) = {math.comb(n, 3):,} three-card hands: the community cards do not "
                "matter.",),
@@ -109,11 +110,11 @@ def five_card_bonus_wager(deck: Deck, bonus: FiveCardBonus) -> WagerResult:
         won += n
         rows.append(Row(cls.value, cls.label, text, units, n, pay_ref=f"five_card_bonus.{cls.value}", pay_coef=coef))
     total = math.comb(deck.size, 5)
-    rows.append(Row("no_prize", "No prize", "", Fraction(-1), total - won))
+    rows.append(Row(LOSE, "No prize", "", Fraction(-1), total - won))
     return WagerResult(
         wager="five_card_bonus",
         title=f"Five-card bonus ({'progressive, ' if bonus.meter else ''}stake {money_text(bonus.stake)})",
-        strategy="none (no decision)",
+        strategy="none", strategy_title="none (no decision)",
         total_combinations=total, rows=tuple(rows), unit=f"stake of {money_text(bonus.stake)}",
         notes=(f"Counted over the C({deck.size},5) = {total:,} final hands (the player's three cards and the two "
                "community cards as a set): the decisions on the main bets do not change the final hand.",

@@ -42,15 +42,16 @@ from typing import Protocol
 
 import numpy as np
 
+from oddscalc.cards import N_SUITS, RANK_CHARS
 from oddscalc.games.shoe import VALUES, Shoe, exact_matmul, falling, tableau_array, totals_mask
 
 OUTCOMES = 400
 RELATIONS = 4  # bit 0: the side's first two cards share a rank; bit 1: they share a suit
 CELLS = OUTCOMES * RELATIONS * RELATIONS
-RANKS = "A23456789TJQK"
-RANK_POINTS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0)
-SUITS = 4
-CLASSES = len(RANKS) * SUITS  # a card class is rank index * 4 + suit
+RANKS = RANK_CHARS  # one rank order for card integers: cards.py's, "2".."A" (a class is its card id there)
+RANK_POINTS = tuple(1 if r == "A" else 0 if r in "TJQK" else int(r) for r in RANKS)  # baccarat point values
+SUITS = N_SUITS
+CLASSES = len(RANKS) * SUITS  # a card class is rank index * 4 + suit, as cards.card(rank, suit)
 FOUR = 10**4  # point-value sequences of the first four cards (punto, banca, punto, banca)
 
 

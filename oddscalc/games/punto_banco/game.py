@@ -13,7 +13,7 @@ from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
+from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
 from oddscalc.cache import Store
 from oddscalc.exact import decimal_str, frac_str, parse_fraction, percent_str
@@ -82,6 +82,15 @@ def parse_decks(value: Any) -> int | str:
 
 Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(percent_text)]
 
+# The main bets' own rows, named by what happens to the bet (the public vocabulary, DESIGN.md "The JSON
+# report"): the player and banker bets win, push (or lose) on a tie, lose; the tie bet wins or loses to
+# either hand (two rows, kept apart so the coup's outcomes stay visible).
+WIN = "win"
+LOSE_ON_TIE = "lose_tie"  # the player or banker bet on a tie, when the table says a tie loses
+LOSE_BANKER_WINS = "lose_banker_wins"  # the tie bet when the banker wins
+LOSE_PLAYER_WINS = "lose_player_wins"  # the tie bet when the player wins
+MAIN_EVENTS = (WIN, PUSH, LOSE, LOSE_ON_TIE, LOSE_BANKER_WINS, LOSE_PLAYER_WINS)
+
 
 class CoupBet(Strict):
     """The tie bet: its win, and exceptions (rules) tried first."""
@@ -89,7 +98,7 @@ class CoupBet(Strict):
     win: Ratio
     rules: Annotated[tuple[Rule, ...], BeforeValidator(as_tuple)] = ()
 
-    STANDARD: ClassVar[tuple[str, ...]] = ("tie", "banker_wins", "player_wins")
+    STANDARD: ClassVar[tuple[str, ...]] = MAIN_EVENTS
 
     @model_validator(mode="after")
     def _reach(self) -> CoupBet:
@@ -140,14 +149,59 @@ class PuntoBancoPays(BaseModel):
         return dict(self.__pydantic_extra__ or {})
 
 
+# [rules] keys say player and banker, as [pays] does; the rule sheet's Spanish names (punto, banca) stay
+# accepted as aliases, since the seed tables and the sheet they transcribe use them. Both at once is an error.
+RULE_ALIASES = {
+    "player_draws_on": "punto_draws_on",
+    "banker_tableau": "banca_tableau",
+    "banker_draws_when_player_stands": "banca_draws_when_punto_stands",
+    "banker_natural_stops_player": "banca_natural_stops_punto",
+}
+
+
+def _either(key: str, default: Any) -> Any:
+    return Field(default, validation_alias=AliasChoices(key, RULE_ALIASES[key]))
+
+
 class TableRules(Strict):
-    """The ``[rules]`` of a punto banco table: the shoe and the drawing rules."""
+    """The ``[rules]`` of a punto banco table: the shoe and the drawing rules (punto/banca names accepted as
+    aliases of the player/banker ones: ``RULE_ALIASES``)."""
 
     decks: Annotated[int | Literal["infinite"], BeforeValidator(parse_decks)] = 8
-    punto_draws_on: Totals = (0, 1, 2, 3, 4, 5)
-    banca_tableau: Tableau = STANDARD_TABLEAU
-    banca_draws_when_punto_stands: Totals = (0, 1, 2, 3, 4, 5)
-    banca_natural_stops_punto: bool = True  # a banca two-card 8 or 9 ends the coup before punto draws
+    player_draws_on: Totals = _either("player_draws_on", (0, 1, 2, 3, 4, 5))
+    banker_tableau: Tableau = _either("banker_tableau", STANDARD_TABLEAU)
+    banker_draws_when_player_stands: Totals = _either("banker_draws_when_player_stands", (0, 1, 2, 3, 4, 5))
+    banker_natural_stops_player: bool = _either("banker_natural_stops_player", True)  # a banker 8 or 9 ends the coup
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_name(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            both = [f"{k} and its alias {a}" for k, a in RULE_ALIASES.items() if k in data and a in data]
+            if both:
+                raise ValueError(f"{'; '.join(both)} are both given: keep one")
+        return data
+
+    # The drawing code (coup_features.Drawing, the simulator, counting) reads the sheet's names.
+    @property
+    def punto_draws_on(self) -> tuple[int, ...]:
+        """Player's (punto's) two-card totals that draw."""
+        return self.player_draws_on
+
+    @property
+    def banca_tableau(self) -> tuple[str, ...]:
+        """The banker's (banca's) tableau."""
+        return self.banker_tableau
+
+    @property
+    def banca_draws_when_punto_stands(self) -> tuple[int, ...]:
+        """The banker's (banca's) totals that draw when the player stood."""
+        return self.banker_draws_when_player_stands
+
+    @property
+    def banca_natural_stops_punto(self) -> bool:
+        """A banker (banca) two-card 8 or 9 ends the coup before the player draws."""
+        return self.banker_natural_stops_player
 
 
 class PuntoBancoTable(TableModel):
@@ -190,10 +244,10 @@ class PuntoBancoRules(Rules):
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
         r = self.drawing
-        return {"decks": "infinite" if self.infinite else self.decks, "punto_draws_on": list(r.punto_draws_on),
-                "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
-                "banca_natural_stops_punto": r.banca_natural_stops_punto,
-                "banca_tableau": list(r.banca_tableau)}
+        return {"decks": "infinite" if self.infinite else self.decks, "player_draws_on": list(r.player_draws_on),
+                "banker_draws_when_player_stands": list(r.banker_draws_when_player_stands),
+                "banker_natural_stops_player": r.banker_natural_stops_player,
+                "banker_tableau": list(r.banker_tableau)}
 
 
 # --- the second method: outcomes from point values alone ---------------------------------------
@@ -268,7 +322,7 @@ def _rows(wager: str, lines: Sequence[Line], cells: np.ndarray, keep: Fraction =
     return rows
 
 
-_SIDES = {"banker": ("Banker", "banker_wins"), "player": ("Player", "player_wins")}
+_SIDES = {"banker": "Banker", "player": "Player"}
 
 
 def _hand_bet(wager: str, title: str, bet: HandBet, cells: np.ndarray, keep: Fraction, less: str,
@@ -276,19 +330,21 @@ def _hand_bet(wager: str, title: str, bet: HandBet, cells: np.ndarray, keep: Fra
     f = features()
     other = "player" if wager == "banker" else "banker"
     exceptions, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
-    name, win_event = _SIDES[wager]
-    won = Line(win_event, f"{name} wins" + (" (every other hand)" if bet.rules else ""), bet.win,
+    name = _SIDES[wager]
+    won = Line(WIN, f"{name} wins" + (" (every other hand)" if bet.rules else ""), bet.win,
                free & (f.winner == wager), False)
-    tie = Line("tie", "Tie", bet.tie, free & (f.winner == "tie"), False)
-    lost = Line(_SIDES[other][1], f"{_SIDES[other][0]} wins", LOSE, free & (f.winner == other), False)
+    tie = Line(PUSH if bet.tie == PUSH else LOSE_ON_TIE, "Tie", bet.tie, free & (f.winner == "tie"), False)
+    lost = Line(LOSE, f"{_SIDES[other]} wins", LOSE, free & (f.winner == other), False)
     rows = _rows(wager, [won], cells, keep, less)
     rows[0] = dataclasses.replace(rows[0], pay_ref=f"{wager}.win", pay_coef=keep)
     rows += _rows(wager, [*exceptions, tie, lost], cells, keep, less)
     total = sum(r.combinations for r in rows)
-    return WagerResult(wager, title, STRATEGY, total, tuple(rows), "unit staked", extras=extras, notes=tuple(notes))
+    return WagerResult(wager, title, STRATEGY, total, tuple(rows), "unit staked", extras=extras, notes=tuple(notes),
+                       strategy_title=STRATEGY_TITLE)
 
 
-STRATEGY = "none (the drawing rules decide)"
+STRATEGY = "none"  # nobody decides anything: the strategy id, and in words
+STRATEGY_TITLE = "none (the drawing rules decide)"
 
 
 def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
@@ -312,14 +368,14 @@ def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
     wagers.append(_hand_bet("player", "Player (punto)", pays.player, cells, Fraction(1), "", player_notes, nat))
 
     exceptions, free = rule_lines(pays.tie.rules, np.ones(CELLS, dtype=bool))
-    tie_won = _rows("tie", [Line("tie", "Tie", pays.tie.win, free & (f.winner == "tie"), False)], cells)
+    tie_won = _rows("tie", [Line(WIN, "Tie", pays.tie.win, free & (f.winner == "tie"), False)], cells)
     tie_won[0] = dataclasses.replace(tie_won[0], pay_ref="tie.win", pay_coef=Fraction(1))
-    rows = tie_won + _rows("tie", [*exceptions, Line("banker_wins", "Banker wins", LOSE, free & (f.winner == "banker"),
-                                                     False),
-                                   Line("player_wins", "Player wins", LOSE, free & (f.winner == "player"), False)],
+    rows = tie_won + _rows("tie", [*exceptions, Line(LOSE_BANKER_WINS, "Banker wins", LOSE,
+                                                     free & (f.winner == "banker"), False),
+                                   Line(LOSE_PLAYER_WINS, "Player wins", LOSE, free & (f.winner == "player"), False)],
                            cells)
     total = int(cells.sum())
-    wagers.append(WagerResult("tie", "Tie", STRATEGY, total, tuple(rows), "unit staked"))
+    wagers.append(WagerResult("tie", "Tie", STRATEGY, total, tuple(rows), "unit staked", strategy_title=STRATEGY_TITLE))
 
     for wager, bet in pays.side_bets.items():
         lines, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
@@ -329,7 +385,7 @@ def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
         elif _total(cells, free):
             raise AssertionError(f"{wager}: coups no rule pays (the table check should have refused it)")
         wagers.append(WagerResult(wager, bet.title, STRATEGY, total, tuple(_rows(wager, lines, cells)), "unit staked",
-                                  notes=bet.notes))
+                                  notes=bet.notes, strategy_title=STRATEGY_TITLE))
     return tuple(wagers)
 
 

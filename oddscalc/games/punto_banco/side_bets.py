@@ -5,7 +5,7 @@ the coup (``coup_features.FEATURES``) and what it pays::
 
     [pays.dragon_7]
     title = "Dragon 7"
-    otherwise = { event = "no_dragon_7", label = "Anything else" }   # pays "lose" unless told
+    otherwise = { event = "lose", label = "Anything else" }          # pays "lose" unless told
 
     [[pays.dragon_7.rules]]
     event = "dragon_7"

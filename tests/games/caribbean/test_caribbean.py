@@ -71,14 +71,14 @@ def _deals(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]]) -> list[Dea
                 elif dk == hk:
                     outcome["push"] += 1
                 else:
-                    outcome["dealer_wins"] += 1
+                    outcome["lose"] += 1
             out.append((cls, ranks, is_ak, win_event, rank_of(up), outcome))
     return out
 
 
 def _raises_optimally(outcome: Counter[str], win_event: str, pay: Fraction) -> bool:
     """Raising (antes won over the holes, per hole) beats folding's -1; an exact tie folds."""
-    gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["dealer_wins"]
+    gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * pay) - 3 * outcome["lose"]
     return gain / Fraction(sum(outcome.values())) > -1
 
 
@@ -352,7 +352,7 @@ def test_closest_decisions_are_the_nearest_ties_of_every_deal(small_counts: Rais
     every = set()
     for cls, _, _, win_event, _, outcome in _deals(SMALL, (HandClass.HIGH_CARD, (12, 11))):
         n = sum(outcome.values())
-        gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * table[cls]) - 3 * outcome["dealer_wins"]
+        gain = outcome["dealer_not_qualified"] + outcome[win_event] * (1 + 2 * table[cls]) - 3 * outcome["lose"]
         every.add(Fraction(gain + n, n))
     assert [abs(g) for g in near] == sorted(abs(g) for g in near) and set(near) <= every
     assert abs(near[0]) == min(abs(g) for g in every)

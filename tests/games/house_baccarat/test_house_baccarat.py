@@ -154,7 +154,7 @@ def test_one_player_optimum(session: Session, table: str, draw_on: list[int], ev
     assert w.total_combinations == 4_998_398_275_503_360
     assert sum((w.probability(r) for r in w.rows), Fraction(0)) == 1
     assert w.expected_value == ev > 0
-    assert w.strategy.startswith("optimal: draw on " + ", ".join(map(str, draw_on)))
+    assert w.strategy == "optimal" and w.strategy_title.startswith("optimal: draw on " + ", ".join(map(str, draw_on)))
     # the report leads with who the game favours, with the exact figure
     assert a.headline[0].startswith("This game favours the PLAYER")
     assert str(ev.numerator) in a.headline[0]
@@ -178,7 +178,8 @@ def test_one_player_optimum(session: Session, table: str, draw_on: list[int], ev
 def test_named_strategies_and_draw_on(session: Session, tmp_path: Path) -> None:
     t = resolve_table("house-baccarat", "seed")
     a = session.analyze(t, RunOptions(strategy="draw-0-5"))
-    assert a.wager("main").strategy.startswith("draw-0-5: draw on 0, 1, 2, 3, 4, 5")
+    assert a.wager("main").strategy == "draw-0-5"
+    assert a.wager("main").strategy_title.startswith("draw-0-5: draw on 0, 1, 2, 3, 4, 5")
     assert a.wager("main").expected_value < a.wager("main").extras["expected_value_optimal_play"]
     assert a.headline[0].startswith("This game favours the PLAYER: under optimal play")  # one seat
     with pytest.raises(OptionError):
@@ -191,7 +192,8 @@ def test_named_strategies_and_draw_on(session: Session, tmp_path: Path) -> None:
     (d / "fixed.toml").write_text(text)
     fixed = load_table(d / "fixed.toml")
     a = session.analyze(fixed)
-    assert a.wager("main").strategy == "draw_on (table): draw on 0, 1, 2, 3, stand otherwise"
+    assert a.wager("main").strategy == "table"
+    assert a.wager("main").strategy_title == "draw_on (table): draw on 0, 1, 2, 3, stand otherwise"
     (d / "both.toml").write_text(text.replace("draw_on = [0, 1, 2, 3]", 'draw_on = [0, 1]\nstrategy = "optimal"'))
     with pytest.raises(TableError, match="either strategy or draw_on"):
         load_table(d / "both.toml")
@@ -202,7 +204,7 @@ def test_two_players_fixed_point_and_sitting_out(session: Session) -> None:
     a = session.analyze(t, RunOptions(players=2))
     w = a.wager("main")
     assert w.total_combinations == math.perm(416, 9)
-    assert w.row("sit_out").combinations > 0
+    assert w.row("push_sit_out").combinations > 0
     game = HouseBaccarat()
     rules = game.resolve(t, RunOptions(players=2))
     solved = solve(game.count(rules, Store(None)), 2, Fraction(1), "optimal")

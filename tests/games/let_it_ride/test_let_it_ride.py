@@ -73,7 +73,7 @@ def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table) -> None:
     pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
     plain = brute(deck, pays, 8, False)
     assert {r.event: r.combinations for r in main.rows if r.combinations} == {
-        f"{name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in plain.items()}
+        f"{'lose' if name == 'loss' else name}_{b}_bet{'s' if b > 1 else ''}": n for (name, b), n in plain.items()}
     assert not a.published_applies and not a.checks  # published figures are for the full deck
 
 
@@ -91,7 +91,7 @@ def test_final_hand_counts_are_the_five_card_counts_times_20(analysis: Analysis)
     # every five-card hand is the final hand of exactly 20 deals
     assert by["royal_flush"] == 4 * 20 and by["straight_flush"] == 36 * 20 and by["flush"] == 5108 * 20
     assert by["pair"] == 422_400 * 20  # published: one pair of tens or better
-    assert by["loss"] == (2_598_960 - 4 - 36 - 624 - 3744 - 5108 - 10200 - 54912 - 123552 - 422_400) * 20
+    assert by["lose"] == (2_598_960 - 4 - 36 - 624 - 3744 - 5108 - 10200 - 54912 - 123552 - 422_400) * 20
 
 
 def test_ride_on_zero_matches_published_average_stake(session: Session, standard: Table) -> None:
@@ -135,7 +135,7 @@ def test_jacks_or_better_is_worse_and_flags_assumption(session: Session) -> None
 def test_bonus_three_card_counts(analysis: Analysis) -> None:
     rows = {r.event: r.combinations for r in analysis.wager("three_card_bonus").rows}
     assert rows == {"mini_royal": 4, "straight_flush": 44, "three_of_a_kind": 52, "straight": 720,
-                    "flush": 1096, "pair": 3744, "loss": 16440}
+                    "flush": 1096, "pair": 3744, "lose": 16440}
 
 
 def _total(a: Analysis, section: str, column: str) -> int:
@@ -184,7 +184,7 @@ def test_five_card_bonus_on_the_final_hand(tmp_path: Path) -> None:
     w = a.wager("five_card_bonus")
     # every final hand of the reduced deck, classed by the plain evaluator
     plain = Counter(hand_value(h)[0].value for h in itertools.combinations(deck.cards, 5))
-    assert {r.event: r.combinations for r in w.rows if r.event != "no_prize"} == {
+    assert {r.event: r.combinations for r in w.rows if r.event != "lose"} == {
         k: plain[k] for k in ("royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush", "straight",
                               "three_of_a_kind")}
     units = {r.event: r.units for r in w.rows}

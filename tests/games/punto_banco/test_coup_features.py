@@ -33,7 +33,7 @@ STANDARD = TableRules()
 SEED = resolve_table("punto-banco", "seed").model
 assert isinstance(SEED, PuntoBancoTable)
 SHEET = SEED.rules
-NO_BANCA_STOP = TableRules(banca_natural_stops_punto=False)
+NO_BANCA_STOP = TableRules(banker_natural_stops_player=False)
 RULES = {"standard": STANDARD, "sheet": SHEET, "banca-natural-does-not-stop": NO_BANCA_STOP}
 
 # ranks x suits, one copy each (the fast path); and an irregular shoe (every class counted directly)

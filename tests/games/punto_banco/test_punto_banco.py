@@ -17,7 +17,7 @@ from oddscalc.catalog import resolve_table, shipped_tables
 from oddscalc.cli.main import main
 from oddscalc.games import GAMES
 from oddscalc.games.house_baccarat.table import HouseBaccaratTable
-from oddscalc.games.punto_banco.game import PuntoBancoTable
+from oddscalc.games.punto_banco.game import RULE_ALIASES, PuntoBancoTable
 from oddscalc.games.shoe import STANDARD_TABLEAU, Shoe
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
@@ -48,7 +48,7 @@ def test_banker_edge_is_the_commission_formula(analyses: dict[str, Analysis]) ->
     # the published counts are asserted by test_verify; the 5% commission gives the banker edge exactly
     # (0.05 * wins + player wins - banker wins) / total
     banker = analyses["standard"].wager("banker")
-    wins, losses = banker.row("banker_wins").combinations, banker.row("player_wins").combinations
+    wins, losses = banker.row("win").combinations, banker.row("lose").combinations
     assert banker.house_edge == Fraction(losses - wins * Fraction(19, 20), TOTAL_8)
 
 
@@ -120,8 +120,8 @@ def test_cli_json_report() -> None:
     banker = wagers["banker"]
     assert banker["total_combinations"] == TOTAL_8
     rows = {r["event"]: r["combinations"] for r in banker["rows"]}
-    assert rows == {"banker_wins": 2_292_252_566_437_888, "tie": 475_627_426_473_216,
-                    "player_wins": 2_230_518_282_592_256}
+    assert rows == {"win": 2_292_252_566_437_888, "push": 475_627_426_473_216,
+                    "lose": 2_230_518_282_592_256}
     assert banker["extras"] == {"banker_natural_8": 472_508_456_071_680, "banker_natural_9": 474_361_430_409_216}
     assert round(banker["house_edge_decimal"], 4) == 0.0106
     assert round(wagers["player"]["house_edge_decimal"], 4) == 0.0124
@@ -158,7 +158,7 @@ def test_banker_win_with_any_total_paying_half(tmp_path: Path, session: Session,
     path.write_text(text)
     banker = session.analyze(str(path)).wager("banker")
     wins, edge = HALF_PAY[total]
-    assert banker.row("banker_wins_with_6").combinations == wins
+    assert banker.row("win_with_6").combinations == wins
     assert parse_expected(edge).holds(banker.house_edge)
 
 
@@ -180,14 +180,14 @@ DRAGON = 'when = { winner = "banker", banker_total = 7, banker_cards = 3 }\npays
     (DRAGON, DRAGON.replace('winner = "banker"', "banker_natural = true"), "rule 'dragon_7' can never hold"),
     (DRAGON, DRAGON.replace('"40:1"', '"forty"'), "bad ratio 'forty'"),
     ('event = "dragon_7"', 'event = "Dragon 7"', "an event id is lower case letters"),
-    ('otherwise = { event = "no_dragon_7", label = "Anything else" }\n', "",
+    ('otherwise = { event = "lose", label = "Anything else" }\n', "",
      "no rule pays some coups (e.g. winner tie, player 0 with 2 cards, banker 0 with 2 cards); add an otherwise"),
-    ('otherwise = { event = "no_dragon_7", label = "Anything else" }\n',
-     'otherwise = { event = "no_dragon_7" }\n\n[[pays.dragon_7.rules]]\nevent = "all"\nwhen = { cards = [4, 5, 6] }\n'
+    ('otherwise = { event = "lose", label = "Anything else" }\n',
+     'otherwise = { event = "lose" }\n\n[[pays.dragon_7.rules]]\nevent = "all"\nwhen = { cards = [4, 5, 6] }\n'
      'pays = "1:1"\n', "rule 2 ('dragon_7') is never reached"),
     ('[pays.panda_8]\ntitle = "Panda 8"', '[pays.panda_8]\nlimit = 5\ntitle = "Panda 8"',
      "pays.panda_8.limit: unknown key"),
-    ('event = "banker_wins_three_card_7"', 'event = "tie"', "event 'tie' is taken by the wager's own rows"),
+    ('event = "push_three_card_7"', 'event = "push"', "event 'push' is taken by the wager's own rows"),
 ])
 def test_bad_rules_name_file_line_and_key(tmp_path: Path, old: str, new: str, message: str) -> None:
     r = _variant(tmp_path, old, new)
@@ -197,7 +197,7 @@ def test_bad_rules_name_file_line_and_key(tmp_path: Path, old: str, new: str, me
 
 
 def test_a_side_bet_in_the_old_form_says_how_to_write_it(tmp_path: Path) -> None:
-    r = _variant(tmp_path, 'title = "Panda 8"\notherwise = { event = "no_panda_8", label = "Anything else" }',
+    r = _variant(tmp_path, 'title = "Panda 8"\notherwise = { event = "lose", label = "Anything else" }',
                  'win = "25:1"')
     text = r.output
     assert r.exit_code == 3 and "a side bet is a list of rules ([[pays.<wager>.rules]]" in text, text
@@ -212,7 +212,7 @@ def test_either_side_rules_share_one_row_and_one_pay(session: Session) -> None:
     f = features()
     assert either.row("pair").combinations == int(both[f.player_pair | f.banker_pair].sum())
     assert player.row("pair").combinations + banker.row("pair").combinations > either.row("pair").combinations
-    assert [r.event for r in either.rows] == ["pair", "no_pair"]
+    assert [r.event for r in either.rows] == ["pair", "lose"]
 
 
 def test_tie_switch_and_banca_natural_switch(tmp_path: Path, session: Session) -> None:
@@ -222,13 +222,36 @@ def test_tie_switch_and_banca_natural_switch(tmp_path: Path, session: Session) -
     path.write_text(text.replace('[pays.banker]\nwin = "1:1"', '[pays.banker]\nwin = "1:1"\ntie = "lose"'))
     a = session.analyze(str(path))
     base = session.analyze("standard")
-    ties = base.wager("banker").row("tie").combinations
+    ties = base.wager("banker").row("push").combinations
     assert a.wager("banker").expected_value == base.wager("banker").expected_value - Fraction(ties, TOTAL_8)
     assert a.wager("player").expected_value == base.wager("player").expected_value
     assert "The banker bet loses on a tie." in a.wager("banker").notes
-    path.write_text(text.replace("[rules]\n", "[rules]\nbanca_natural_stops_punto = false\n"))
+    assert a.wager("banker").row("lose_tie").combinations == ties  # a tie that loses is no push
+    path.write_text(text.replace("[rules]\n", "[rules]\nbanker_natural_stops_player = false\n"))
     b = session.analyze(str(path))
-    assert b.rules["banca_natural_stops_punto"] is False
+    assert b.rules["banker_natural_stops_player"] is False
     assert b.wager("banker").expected_value != base.wager("banker").expected_value
     section = b.section("drawing_rules")
     assert any("does not stop punto drawing" in line for line in section.intro)
+
+
+def test_rules_say_player_and_banker_and_take_the_sheets_names_as_aliases(tmp_path: Path, session: Session) -> None:
+    # the seed table keeps the sheet's punto/banca keys; written as player/banker it is the same table
+    seed = (ROOT / "tables" / "punto-banco" / "seed.toml").read_text()
+    assert "banca_tableau = [" in seed and "player_draws_on" not in seed.split("[pays")[0].split("#")[0]
+    renamed = seed
+    for new, old in RULE_ALIASES.items():
+        renamed = renamed.replace(f"\n{old} = ", f"\n{new} = ")
+    assert renamed != seed
+    path = tmp_path / "punto-banco" / "renamed.toml"
+    path.parent.mkdir()
+    path.write_text(renamed)
+    a, b = session.analyze("seed"), session.analyze(str(path))
+    assert [w.rows for w in a.wagers] == [w.rows for w in b.wagers] and a.rules == b.rules
+    assert set(a.rules) >= set(RULE_ALIASES) and not set(a.rules) & set(RULE_ALIASES.values())
+    # both names of one key: exit 3, naming the file, the line of [rules] and both keys
+    path.write_text(seed.replace("\nbanca_tableau = [", "\nbanker_tableau = []\nbanca_tableau = [", 1))
+    r = CliRunner().invoke(main, ["report", "punto-banco", "--table", str(path)])
+    assert r.exit_code == 3, r.output
+    assert re.search(r"renamed\.toml:\d+: rules: banker_tableau and its alias banca_tableau are both given",
+                     r.output), r.output
