@@ -273,7 +273,7 @@ def _block_problems(block: str, key: str, value: Any, wagers: Sequence[str]) -> 
     known = ", ".join(wagers)
     if key == DIFFERS:
         entries = value if isinstance(value, list) else [value]
-        out = []
+        out: list[tuple[tuple[str, ...], str]] = []
         for i, e in enumerate(entries):
             where = (block, DIFFERS, str(i))
             if not isinstance(e, dict) or set(e) != set(DIFFERS_KEYS) or not all(

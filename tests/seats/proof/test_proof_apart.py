@@ -26,6 +26,7 @@ from oddscalc.seats import game as seat_game
 from oddscalc.seats.proof import apart as proof_apart
 from oddscalc.seats.proof import search as common_search
 from oddscalc.seats.proof.apart import Signed, Spread
+from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.proof.checkpoint import SEARCH, Checkpoint, State
 
 
@@ -151,7 +152,7 @@ def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: p
 
 def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path) -> None:
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
-    search = common_search.CommonSearch(counter, 3, PAY)
+    search = CommonSearch(counter, 3, PAY)
     job = (counter.rules, counter.game, 3, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))
     digest = code_digest(SEARCH)
     first = proof_apart.worked((digest, job, 0.0))
