@@ -54,12 +54,12 @@ class GameChoice(click.Choice):  # type: ignore[type-arg]
         return super().convert(value, param, ctx)
 
 
-game_argument = click.argument("game", type=GameChoice())
+game_argument = click.argument("game", type=GameChoice(), metavar="GAME")
 
 
 def game_for(analysis: str, command: str | None = None) -> Callable[[F], F]:
     """The GAME argument of a command that only the games declaring ``analysis`` support."""
-    return click.argument("game", type=GameChoice(analysis, command))
+    return click.argument("game", type=GameChoice(analysis, command), metavar="GAME")
 
 
 def declared(game: str) -> Capabilities:
