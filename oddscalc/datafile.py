@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from oddscalc.files import note_read
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
@@ -115,6 +117,7 @@ def read_text(path: Path) -> tuple[str, bytes]:
     if st.st_size > MAX_TABLE_BYTES:
         raise TableError([Problem(name, None, "", f"too large for a table file ({st.st_size:,} bytes; "
                                                   f"the limit is {MAX_TABLE_BYTES:,})")])
+    note_read(path)  # read from here on: no output of this command may replace it
     try:
         with path.open("rb") as f:
             raw = f.read(MAX_TABLE_BYTES + 1)

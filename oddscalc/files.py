@@ -63,3 +63,22 @@ def real_path(path: Path) -> Path:
     """The absolute path with every symbolic link followed as far as it goes: unlike ``Path.resolve`` it never
     raises on a loop of links (reading the file then fails with an OSError, reported like any other)."""
     return Path(os.path.realpath(path))
+
+
+_READ: set[Path] = set()  # every input file this command has read, by real path
+
+
+def note_read(path: Path) -> None:
+    """Record that the running command reads ``path`` (a table, a strategy card, a profile, a checkpoint): no
+    output of the command may then be written over it (:func:`read_here`)."""
+    _READ.add(real_path(path))
+
+
+def read_here(path: Path) -> bool:
+    """Whether ``path`` (or the file it links to) is one the running command has read."""
+    return real_path(path) in _READ
+
+
+def forget_reads() -> None:
+    """A new command begins: nothing is read yet."""
+    _READ.clear()

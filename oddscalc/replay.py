@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
-from oddscalc.files import cache_dir, write_atomic
+from oddscalc.files import cache_dir, note_read, write_atomic
 
 MAGIC = b"oddscalc-report "
 _PACKAGE = Path(__file__).resolve().parent
@@ -89,6 +89,7 @@ def folder() -> Path | None:
 
 
 def _digest(path: Path) -> str | None:
+    note_read(path)  # a report answered from the store read its table and card all the same
     try:
         if not path.is_file() or path.stat().st_size > 1 << 20:
             return None

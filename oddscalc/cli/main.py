@@ -43,6 +43,7 @@ from oddscalc.cli.options import (
     with_checks,
     write_output,
 )
+from oddscalc.files import forget_reads
 from oddscalc.protocol import OptionError
 
 __all__ = ["EXIT_CHECK", "EXIT_INPUT", "EXIT_INTERRUPTED", "EXIT_MISMATCH", "EXIT_TABLE", "Commands", "Failure", "main"]
@@ -58,6 +59,7 @@ class Commands(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, mapping user errors to exit codes."""
+        forget_reads()  # what an earlier command in this process read is not this one's input
         try:
             return super().invoke(ctx)
         except (OptionError, CardError) as e:

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 import click
 
-from oddscalc.files import write_atomic
+from oddscalc.files import read_here, real_path, write_atomic
 from oddscalc.games import DECLARED, DEFAULT_TABLES, GAME_KEYS, supporting
 from oddscalc.protocol import Capabilities, OptionError
 
@@ -197,8 +197,8 @@ def open_session(game: str, strategy: str | None = None, decks: int | None = Non
 
 def write_output(output: Path, text: str | bytes, protect: tuple[Path, ...] = ()) -> None:
     """Write a report: a file atomically, through a symbolic link to the file it names (the link stays); a
-    terminal, /dev/null or a pipe by writing to it, never by putting a file in its place; never over a table
-    file the run reads."""
+    terminal, /dev/null or a pipe by writing to it, never by putting a file in its place; never over a file the
+    command reads (its table, strategy card, profiles, or ``protect``), whatever the option that names it."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         mode = os.stat(output).st_mode  # through links
@@ -212,11 +212,11 @@ def write_output(output: Path, text: str | bytes, protect: tuple[Path, ...] = ()
         _write_stream(output, data, stat.S_ISFIFO(mode))
         return
     target = Path(os.path.realpath(output))
-    if any(target == p.resolve() for p in protect):
-        raise Failure(f"-o {output} is the table file this report reads; write the report elsewhere", EXIT_INPUT)
+    if read_here(target) or any(target == real_path(p) for p in protect):
+        raise Failure(f"{output} is a file this command reads (a table, a strategy card, a profile); write the "
+                      "output elsewhere", EXIT_INPUT)
     try:
-        write_atomic(target, data)
-        os.chmod(target, stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())  # as a plain write leaves it
+        write_atomic(target, data, mode=stat.S_IMODE(mode) if mode is not None else 0o666 & ~_umask())
     except OSError as e:
         raise Failure(f"cannot write {output}: {e.strerror or e}", EXIT_INPUT) from None
 

@@ -97,7 +97,7 @@ def test_output_never_overwrites_the_table_it_reads(tmp_path: Path) -> None:
     text = (ROOT / "tables" / "let-it-ride" / "standard.toml").read_text()
     table.write_text(text)
     r = CliRunner().invoke(main, ["report", "let-it-ride", "--table", str(table), "-o", str(table)])
-    assert r.exit_code == EXIT_INPUT and "is the table file this report reads" in r.output
+    assert r.exit_code == EXIT_INPUT and "is a file this command reads" in r.output
     assert table.read_text() == text
 
 
@@ -118,7 +118,7 @@ def test_output_goes_through_links_and_into_pipes_never_in_their_place(tmp_path:
     to_table = tmp_path / "table-link.md"
     to_table.symlink_to(table.name)
     r = CliRunner().invoke(main, ["report", "punto-banco", "--table", str(table), "-o", str(to_table)])
-    assert r.exit_code == EXIT_INPUT and "is the table file this report reads" in r.output
+    assert r.exit_code == EXIT_INPUT and "is a file this command reads" in r.output
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     r = CliRunner().invoke(main, ["report", "punto-banco", "-o", str(fifo)])
