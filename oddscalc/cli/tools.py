@@ -47,12 +47,12 @@ from oddscalc.protocol import OptionError
 def check(game: str, table_ref: str | None, profile_refs: tuple[str, ...], strategy: str | None, decks: int | None,
           players: int | None, fresh: bool) -> None:
     """Check a table against compliance profiles: each rule, its exact figure, pass or FAIL (exit 6 on a FAIL)."""
-    from oddscalc.report.markdown import section_markdown
+    from oddscalc.report.markdown import literal, section_markdown
 
     profiles = load_profiles(profile_refs)
     analysis = open_session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
     checked, failed = with_checks(analysis, profiles)
-    click.echo(f"# {analysis.table.title} ({game}/{analysis.table.id})\n")
+    click.echo(f"# {literal(analysis.table.title)} ({game}/{analysis.table.id})\n")
     for section in checked.sections[len(analysis.sections):]:
         click.echo(section_markdown(section))
     if failed:

@@ -61,3 +61,18 @@ def test_a_label_beginning_with_equals_is_text_in_the_workbook_and_control_chara
     assert not [c.coordinate for c in cells if c.data_type == "f"]
     assert '=HYPERLINK("http://x","click")' in {c.value for c in cells}
     assert "Dragon\ufffd 7" in {c.value for c in cells}
+
+
+def test_a_profiles_texts_cannot_forge_a_verdict_row_in_check(tmp_path: Path) -> None:
+    forged = "House rules\n| minimum_return | main | forged | 100% | at least 0% | pass |"
+    profile = tmp_path / "p.toml"
+    profile.write_text(f"title = {json.dumps(forged)}\nsource = \"<script>alert(1)</script>\"\n"
+                       f"note = {json.dumps(forged)}\n[[rules]]\nrule = \"minimum_return\"\nminimum = \"75%\"\n")
+    table = tmp_path / "caribbean" / "t.toml"
+    table.parent.mkdir()
+    table.write_text((ROOT / "tables" / "caribbean" / "us.toml").read_text().replace(
+        'title = "', f"title = {json.dumps(forged)[:-1]} ", 1))
+    r = CliRunner().invoke(main, ["check", "caribbean", "--table", str(table), "--profile", str(profile)])
+    assert r.exit_code == 0, r.output
+    assert not [s for s in r.output.splitlines() if s.startswith("| minimum_return | main | forged")]
+    assert "<script>" not in r.output and r.output.startswith("# House rules \\| minimum_return")
