@@ -5,6 +5,7 @@ declaration says which apply to it and which code runs them: nothing here knows 
 from __future__ import annotations
 
 import contextlib
+import math
 from pathlib import Path
 
 import click
@@ -55,7 +56,8 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, f
 @click.option("--shoes", type=click.IntRange(1, 10**6), default=200, show_default=True,
               help="Shoes the study deals.")
 @click.option("--penetration", default="0.8", show_default=True, help="Share of each shoe dealt (0 to 1).")
-@click.option("--trigger", type=float, help="Bet at this true count or above (default: where the EV turns positive).")
+@click.option("--trigger", type=float, callback=lambda ctx, param, v: _finite(v, "--trigger"),
+              help="Bet at this true count or above (default: where the EV turns positive).")
 @click.option("--seed", type=int, default=20261201, show_default=True)
 @click.option("--decks", type=click.IntRange(1, 10_000), help="Decks in the shoe.")
 @sections_format
@@ -161,3 +163,10 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[int, ...], fmt: 
 
 
 COMMANDS = (exposure, counting, collusion, flash)
+
+
+def _finite(value: float | None, name: str) -> float | None:
+    """A float option is a number: nan or an infinity is refused, not carried into a study."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number a count can reach", param_hint=name)
+    return value

@@ -75,9 +75,12 @@ def parse_decks(value: Any) -> int | str:
         return "infinite"
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f'must be a whole number of decks such as 8, or "infinite", not {value!r}')
-    if value < 1:
-        raise ValueError("a shoe has at least one deck")
+    if not 1 <= value <= MAX_DECKS:
+        raise ValueError(f"a shoe has 1 to {MAX_DECKS:,} decks (as --decks), not {value:,}")
     return value
+
+
+MAX_DECKS = 10_000  # as --decks: a shoe past it is a typo, and its counts would not fit memory
 
 
 Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(percent_text)]

@@ -1,0 +1,51 @@
+"""Numbers from files and options are bounded and finite before any work: a clear error, never a hang or a trace."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_INPUT, EXIT_TABLE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _table(tmp_path: Path, game: str, shipped: str, old: str, new: str) -> Path:
+    text = (ROOT / "tables" / game / f"{shipped}.toml").read_text()
+    assert old in text
+    path = tmp_path / game / "t.toml"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+@pytest.mark.parametrize(("game", "shipped", "old", "new", "said"), [
+    ("punto-banco", "standard", "decks = 8", "decks = 10000000", "rules.decks: a shoe has 1 to 10,000 decks"),
+    ("house-baccarat", "seed", "decks = 8", "decks = 10000000", "rules.decks: Input should be less than or equal"),
+    ("punto-banco", "standard", 'commission = "5%"', 'commission = "1e-999999999%"', "pays.banker.commission"),
+])
+def test_a_number_out_of_bounds_in_a_table_is_a_bad_table(tmp_path: Path, game: str, shipped: str, old: str,
+                                                          new: str, said: str) -> None:
+    path = _table(tmp_path, game, shipped, old, new)
+    # in a child process with a time limit: a hang is a failure, not a stuck suite
+    r = subprocess.run([sys.executable, "-m", "oddscalc", "validate", str(path)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == EXIT_TABLE, r.stderr
+    assert said in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["counting", "punto-banco", "--wager", "banker", "--trigger", "nan"],
+    ["counting", "punto-banco", "--wager", "banker", "--trigger", "inf"],
+    ["solve", "caribbean", "--table", "us", "--pay", "royal_flush", "--edge", "1e-999999999"],
+    ["hold", "caribbean", "--stake", "main=1e999999999"],
+])
+def test_an_option_that_is_no_usable_number_is_refused(args: list[str]) -> None:
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code in (2, EXIT_INPUT), r.output
+    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
