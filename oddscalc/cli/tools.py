@@ -87,6 +87,8 @@ def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: st
         if name not in [w.wager for w in analysis.wagers] or value <= 0:
             raise OptionError(f"--stake {item!r}: write WAGER=AMOUNT with a wager of this table "
                               f"({', '.join(w.wager for w in analysis.wagers)}) and an amount above 0")
+        if name in money:
+            raise OptionError(f"--stake {item!r}: the stake on {name} is given twice; give each wager's once")
         money[name] = value
     seats = [(a, b, money[a], money[b]) for a, b in analysis.joint if a in money and b in money]
     if money and not seats:

@@ -49,3 +49,8 @@ def test_an_option_that_is_no_usable_number_is_refused(args: list[str]) -> None:
     r = CliRunner().invoke(main, args)
     assert r.exit_code in (2, EXIT_INPUT), r.output
     assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_a_stake_given_twice_is_refused_not_overwritten() -> None:
+    r = CliRunner().invoke(main, ["hold", "caribbean", "--stake", "main=5", "--stake", "main=10"])
+    assert r.exit_code == EXIT_INPUT and "the stake on main is given twice" in r.output
