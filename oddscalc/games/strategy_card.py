@@ -108,7 +108,7 @@ def first_match(card: Card[Any], rules: Sequence[Rule], key: str, shape: tuple[i
     """
     free = np.ones(shape, dtype=bool)
     chosen = np.zeros(shape, dtype=bool)
-    rule = np.full(shape, len(rules), dtype=np.int8)
+    rule = np.full(shape, len(rules), dtype=np.int32)  # a card may list more rules than an int8 counts
     for i, r in enumerate(rules):
         take = np.broadcast_to(holds(r), shape) & free
         if not take.any():

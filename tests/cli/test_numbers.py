@@ -54,3 +54,14 @@ def test_an_option_that_is_no_usable_number_is_refused(args: list[str]) -> None:
 def test_a_stake_given_twice_is_refused_not_overwritten() -> None:
     r = CliRunner().invoke(main, ["hold", "caribbean", "--stake", "main=5", "--stake", "main=10"])
     assert r.exit_code == EXIT_INPUT and "the stake on main is given twice" in r.output
+
+
+def test_a_card_of_more_rules_than_an_int8_counts_is_read(tmp_path: Path) -> None:
+    rule = '[[rules]]\nlabel = "Pair or better {i}"\nwhen = { hand = "pair" }\naction = "raise"\n'
+    card = tmp_path / "many.toml"
+    card.write_text('card = "caribbean"\ntitle = "Many rules"\notherwise = "fold"\n'
+                    + "".join(rule.replace("{i}", str(i)) for i in range(143)))
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--strategy", str(card)])
+    # the second rule can never decide (the first took every pair): a bad card, said plainly
+    assert r.exit_code == EXIT_TABLE and "Pair or better 1 is never reached" in r.output, r.output
+    assert "Traceback" not in r.output

@@ -158,7 +158,7 @@ class Played:
     """A card played over every (hand, up card) slot of the count."""
 
     raised: np.ndarray  # (m, nu) bool by up-card slot
-    rule: np.ndarray  # (m, nu) int8: the rule that decided (len(rules) for otherwise)
+    rule: np.ndarray  # (m, nu) int32: the rule that decided (len(rules) for otherwise)
 
 
 def play(card: Card, rt: RaiseTable) -> Played:

@@ -153,7 +153,7 @@ class Played:
     """One decision of a card played over every holding class."""
 
     ride: np.ndarray  # (m,) bool
-    rule: np.ndarray  # (m,) int8: the rule that decided (len(rules) for otherwise)
+    rule: np.ndarray  # (m,) int32: the rule that decided (len(rules) for otherwise)
 
 
 def play(card: Card, bet: str, s: Shapes, reps: np.ndarray) -> Played:
