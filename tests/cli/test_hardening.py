@@ -327,10 +327,24 @@ def mutated(draw: st.DrawFn) -> tuple[Path, str]:
     return path, "\n".join(lines) + "\n"
 
 
-@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# 25 fuzzed tables in the suite, 80 deep: the same check, more examples
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=mutated())
 def test_fuzzed_tables_fail_cleanly_or_are_exact(case: tuple[Path, str], tmp_path: Path,
                                                  sessions: Callable[[str], Session]) -> None:
+    _fails_cleanly_or_is_exact(case, tmp_path, sessions)
+
+
+@pytest.mark.deep
+@settings(max_examples=80, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=mutated())
+def test_fuzzed_tables_fail_cleanly_or_are_exact_deep(case: tuple[Path, str], tmp_path: Path,
+                                                      sessions: Callable[[str], Session]) -> None:
+    _fails_cleanly_or_is_exact(case, tmp_path, sessions)
+
+
+def _fails_cleanly_or_is_exact(case: tuple[Path, str], tmp_path: Path, sessions: Callable[[str], Session]) -> None:
+    """A mutated table either fails with a clean message and its exit code, or reports exactly."""
     source, text = case
     game = source.parent.name
     p = tmp_path / game / source.name

@@ -66,8 +66,9 @@ def test_fast_path_equals_brute_force(deck: Deck, min_rank: int, ride_on_zero: b
     assert fast == brute(deck, pays, min_rank, ride_on_zero)
 
 
-def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table) -> None:
-    deck = reduced_deck("8", 3)
+@pytest.mark.parametrize("low", ["9", pytest.param("8", marks=pytest.mark.deep)])  # 18 cards here, 21 deep
+def test_protocol_on_a_reduced_deck_equals_brute_force(standard: Table, low: str) -> None:
+    deck = reduced_deck(low, 3)
     a = Session("let-it-ride", RunOptions(deck=deck), Store(None)).analyze(standard)
     main = a.wager("main")
     pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
@@ -112,9 +113,10 @@ def test_royal_500_published(session: Session) -> None:
     assert f"{float(a.wager('main').house_edge) * 100:.3f}" == "3.737"
 
 
-def test_huge_pays_are_exact_past_int64(standard: Table) -> None:
+@pytest.mark.parametrize("low", ["9", pytest.param("8", marks=pytest.mark.deep)])  # 18 cards here, 21 deep
+def test_huge_pays_are_exact_past_int64(standard: Table, low: str) -> None:
     # a royal paying 10**30:1 overflows int64 sums; the solver must switch to Python ints, exactly
-    deck = reduced_deck("8", 3)
+    deck = reduced_deck(low, 3)
     pays = {c: getattr(standard.model.pays.main, c.value) for c in PAYING}  # type: ignore[attr-defined]
     pays[HandClass.ROYAL_FLUSH] = Fraction(10**30)
     pays[HandClass.FLUSH] = Fraction(10**29 + 1, 7)
@@ -202,8 +204,11 @@ HAND_NAMES = {"royal_flush": "Royal flush", "straight_flush": "Straight flush", 
 
 @pytest.mark.parametrize("deck,min_pair,min_rank,ride_on_zero", [
     (Deck((0, 1, 2, 3, 11, 12), 3), "kings", 11, False),  # no royal, no four of a kind: empty rows
-    (reduced_deck("8", 3), "tens", 8, False),
-    (reduced_deck("8", 3), "jacks", 9, True),  # zero-EV holdings ride
+    (reduced_deck("9", 3), "tens", 8, False),
+    (reduced_deck("9", 3), "jacks", 9, True),  # zero-EV holdings ride
+    # the same on 8 to ace (21 cards, twice the deals): deep
+    pytest.param(reduced_deck("8", 3), "tens", 8, False, marks=pytest.mark.deep),
+    pytest.param(reduced_deck("8", 3), "jacks", 9, True, marks=pytest.mark.deep),
 ])
 def test_return_by_hand_equals_brute_force(deck: Deck, min_pair: str, min_rank: int, ride_on_zero: bool,
                                            standard: Table) -> None:

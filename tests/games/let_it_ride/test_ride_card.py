@@ -154,10 +154,27 @@ def _plain_rule(model: RideCard, bet: str, holding: tuple[int, ...], deck: Deck,
     return decision.otherwise == "ride", len(decision.rules)
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.sampled_from(SMALL), DECISION, DECISION, st.sampled_from([8, 11]))
+RANDOM_CARDS = (st.sampled_from(SMALL), DECISION, DECISION, st.sampled_from([8, 11]))
+
+
+# 10 random cards in the suite, 30 deep: the same check, more examples
+@settings(max_examples=10, deadline=None)
+@given(*RANDOM_CARDS)
 def test_random_cards_deal_like_a_plain_brute_force(deck: Deck, bet1: dict[str, Any], bet2: dict[str, Any],
                                                      min_rank: int) -> None:
+    _deals_like_a_plain_brute_force(deck, bet1, bet2, min_rank)
+
+
+@pytest.mark.deep
+@settings(max_examples=30, deadline=None)
+@given(*RANDOM_CARDS)
+def test_random_cards_deal_like_a_plain_brute_force_deep(deck: Deck, bet1: dict[str, Any], bet2: dict[str, Any],
+                                                          min_rank: int) -> None:
+    _deals_like_a_plain_brute_force(deck, bet1, bet2, min_rank)
+
+
+def _deals_like_a_plain_brute_force(deck: Deck, bet1: dict[str, Any], bet2: dict[str, Any], min_rank: int) -> None:
+    """A random card's deals, solved with its rides, are a plain brute force's reading the card hand by hand."""
     model = RideCard.model_validate({"card": "let-it-ride", "title": "random", "bet1": bet1, "bet2": bet2})
     card = Card(model, Path("random.toml"), "0" * 64, {})
     counts = count_holdings(deck, min_rank)

@@ -133,9 +133,25 @@ RULE = st.builds(lambda conds, pay: {"when": dict(conds), "pays": pay},
                  st.sampled_from(["push", "lose", "1:1", "7:2", "30:1"]))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(RULE, min_size=1, max_size=4), st.sampled_from(["lose", "push"]), st.sampled_from(list(RULES)))
+SIDE_BETS = (st.lists(RULE, min_size=1, max_size=4), st.sampled_from(["lose", "push"]), st.sampled_from(list(RULES)))
+
+
+# 20 random side bets in the suite, 60 deep: the same check, more examples
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*SIDE_BETS)
 def test_random_side_bets_equal_brute_force(rules: list[dict[str, Any]], otherwise: str, drawing: str) -> None:
+    _side_bet_equals_brute_force(rules, otherwise, drawing)
+
+
+@pytest.mark.deep
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(*SIDE_BETS)
+def test_random_side_bets_equal_brute_force_deep(rules: list[dict[str, Any]], otherwise: str, drawing: str) -> None:
+    _side_bet_equals_brute_force(rules, otherwise, drawing)
+
+
+def _side_bet_equals_brute_force(rules: list[dict[str, Any]], otherwise: str, drawing: str) -> None:
+    """A random side bet's rows, counted by cells, are those of a plain deal of every coup."""
     for i, r in enumerate(rules):
         r["event"] = f"rule_{i}"
     base = resolve_table("punto-banco", "standard").model.pays.model_dump()  # type: ignore[attr-defined]
