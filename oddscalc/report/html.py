@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -32,11 +33,15 @@ def _template() -> Any:
     return env.get_template("report.html.j2")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def html_of(doc: Document) -> str:
-    """A document as a standalone HTML page."""
+    """A document as a standalone HTML page: text escaped by the template, and a control character from a file
+    (which HTML may not carry) shown as U+FFFD."""
     markup = needs("markupsafe").Markup
     text: str = _template().render(doc=doc, version=__version__, svg=lambda c: markup(render_chart(c)))
-    return text
+    return _CONTROL.sub("\ufffd", text)
 
 
 def render_html(a: Analysis, charts: Sequence[Chart] = ()) -> str:

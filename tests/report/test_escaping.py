@@ -76,3 +76,14 @@ def test_a_profiles_texts_cannot_forge_a_verdict_row_in_check(tmp_path: Path) ->
     assert r.exit_code == 0, r.output
     assert not [s for s in r.output.splitlines() if s.startswith("| minimum_return | main | forged")]
     assert "<script>" not in r.output and r.output.startswith("# House rules \\| minimum_return")
+
+
+def test_html_escapes_file_text_and_carries_no_control_character(tmp_path: Path) -> None:
+    path = _ez(tmp_path, "Dragon\x07 7 <script>alert(1)</script>", "Banker wins with a three-card 7")
+    out = tmp_path / "ez.html"
+    r = CliRunner().invoke(main, ["report", "punto-banco", "--table", str(path), "--format", "html", "-o", str(out),
+                                  "--no-cache"])
+    assert r.exit_code == 0, r.output
+    page = out.read_text()
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "\x07" not in page and "Dragon\ufffd 7" in page
