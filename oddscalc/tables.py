@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -276,10 +276,9 @@ def _block_problems(block: str, key: str, value: Any, wagers: Sequence[str]) -> 
         out: list[tuple[tuple[str, ...], str]] = []
         for i, e in enumerate(entries):
             where = (block, DIFFERS, str(i))
-            if not isinstance(e, dict) or set(e) != set(DIFFERS_KEYS) or not all(
-                    isinstance(e[k], str) for k in ("wager", "figure", "reason")) or not e["reason"].strip():
-                out.append((where, f"a [[{block}.{DIFFERS}]] entry has exactly the keys {', '.join(DIFFERS_KEYS)} "
-                                   "(wager, figure and a non-empty reason as strings)"))
+            shape = differs_shape(block, e)
+            if shape is not None:
+                out.append((where, shape))
             elif e["wager"] not in wagers and not e["wager"].startswith(f"{SECTIONS}."):
                 out.append(((*where, "wager"), f"no wager {e['wager']!r} in this table; wagers: {known} "
                                                f"(or {SECTIONS}.<section id>)"))
@@ -304,17 +303,29 @@ def _block_problems(block: str, key: str, value: Any, wagers: Sequence[str]) -> 
     return out
 
 
-def _figure_shapes(figures: Mapping[str, Any], prefix: str = "") -> list[tuple[str, str | None]]:
-    """Each figure's dotted name, with a message when its value is not a figure at all."""
-    out: list[tuple[str, str | None]] = []
-    for k, v in figures.items():
-        if isinstance(v, dict):
-            out += _figure_shapes(v, f"{prefix}{k}.")
-        elif isinstance(v, bool) or not isinstance(v, (int, str)):
-            out.append((f"{prefix}{k}", "write a figure as an integer or a string such as \"3.51%\" or \"3/7\""))
+def differs_shape(block: str, entry: Any) -> str | None:
+    """What is wrong with the shape of a ``[[<block>.differs]]`` entry, or None when it has exactly the keys."""
+    if not isinstance(entry, dict) or set(entry) != set(DIFFERS_KEYS) or not all(
+            isinstance(entry[k], str) for k in ("wager", "figure", "reason")) or not entry["reason"].strip():
+        return (f"a [[{block}.{DIFFERS}]] entry has exactly the keys {', '.join(DIFFERS_KEYS)} "
+                "(wager, figure and a non-empty reason as strings)")
+    return None
+
+
+def figure_names(figures: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Flatten nested tables (``rows.<event>.combinations``) into dotted names, in file order."""
+    for key, value in figures.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from figure_names(value, name + ".")
         else:
-            out.append((f"{prefix}{k}", None))
-    return out
+            yield name, value
+
+
+def _figure_shapes(figures: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """Each figure's dotted name, with a message when its value is not a figure at all."""
+    return [(name, "write a figure as an integer or a string such as \"3.51%\" or \"3/7\""
+             if isinstance(v, bool) or not isinstance(v, (int, str)) else None) for name, v in figure_names(figures)]
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -45,7 +45,17 @@ from typing import Any
 from oddscalc.datafile import Problem, TableError, key_lines, line_for, read_text
 from oddscalc.exact import bounded_number, decimal_str, frac_str
 from oddscalc.results import Check, Section, WagerResult
-from oddscalc.tables import DIFFERS, DIFFERS_KEYS, FIGURE_BLOCKS, PRECISE, ROW_FIGURES, SECTIONS, Published, Table
+from oddscalc.tables import (
+    DIFFERS,
+    FIGURE_BLOCKS,
+    PRECISE,
+    ROW_FIGURES,
+    SECTIONS,
+    Published,
+    Table,
+    differs_shape,
+    figure_names,
+)
 
 BLOCKS = FIGURE_BLOCKS
 WAGER_FIGURES = (
@@ -124,16 +134,6 @@ class Sqrt:
 
 
 Computed = Fraction | Sqrt
-
-
-def figure_names(figures: Mapping[str, Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Flatten nested tables (``rows.<event>.combinations``) into dotted names, in file order."""
-    for key, value in figures.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            yield from figure_names(value, name + ".")
-        else:
-            yield name, value
 
 
 def figure_value(w: WagerResult, name: str) -> Computed:
@@ -249,11 +249,9 @@ def _differs(label: str, block: str, entries: list[Any], wagers: Mapping[str, Wa
     out = []
     for i, e in enumerate(entries, start=1):
         where = f"{DIFFERS} #{i}"
-        if not isinstance(e, dict) or set(e) != set(DIFFERS_KEYS) or not all(
-                isinstance(e[k], str) for k in ("wager", "figure", "reason")) or not e["reason"].strip():
-            out.append(Check(label, block, where, "", "", "", ERROR,
-                             f"a [[{block}.{DIFFERS}]] entry has exactly the keys {', '.join(DIFFERS_KEYS)} "
-                             "(wager, figure and a non-empty reason as strings)"))
+        shape = differs_shape(block, e)
+        if shape is not None:
+            out.append(Check(label, block, where, "", "", "", ERROR, shape))
             continue
         section_id = e["wager"].removeprefix(f"{SECTIONS}.") if e["wager"].startswith(f"{SECTIONS}.") else None
         by_id = {s.id: s for s in sections}

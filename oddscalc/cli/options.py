@@ -211,7 +211,7 @@ def write_output(output: Path, text: str | bytes, protect: tuple[Path, ...] = ()
             raise Failure(f"cannot write {output}: not a file, a terminal or a pipe", EXIT_INPUT)
         _write_stream(output, data, stat.S_ISFIFO(mode))
         return
-    target = Path(os.path.realpath(output))
+    target = real_path(output)
     if read_here(target) or any(target == real_path(p) for p in protect):
         raise Failure(f"{output} is a file this command reads (a table, a strategy card, a profile); write the "
                       "output elsewhere", EXIT_INPUT)

@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from oddscalc.cards import RANK_CHARS
-from oddscalc.datafile import Problem, TableError, key_lines, load_model_file, read_text
+from oddscalc.datafile import Problem, TableError, key_lines, line_for, load_model_file, read_text
 
 RANKS = tuple(RANK_CHARS)  # "2".."A", index = rank
 
@@ -85,9 +85,8 @@ class Card(Generic[ModelT]):
 
     def problem(self, key: str, message: str) -> TableError:
         """An error at one key of the card file (the nearest enclosing key that has a line)."""
-        loc = tuple(key.split("."))
-        line = next((self.lines[loc[:i]] for i in range(len(loc), 0, -1) if loc[:i] in self.lines), None)
-        return TableError([Problem(str(self.path), line, key, message)], "strategy card")
+        return TableError([Problem(str(self.path), line_for(self.lines, tuple(key.split("."))), key, message)],
+                          "strategy card")
 
 
 def load(path: Path, model: type[ModelT]) -> Card[ModelT]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -40,3 +41,11 @@ def cell_json(value: Cell) -> Any:
     if isinstance(value, Fraction):
         return frac_str(value)
     return value
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def no_controls(text: str, shown: str = "\ufffd") -> str:
+    """Text with every control character but tab and new lines (which XML and HTML may not carry) as ``shown``."""
+    return _CONTROL.sub(shown, text)

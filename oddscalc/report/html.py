@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from oddscalc import __version__
+from oddscalc.report.cells import no_controls
 from oddscalc.report.document import Document, document
 from oddscalc.report.svg import render_chart
 from oddscalc.results import Analysis, Chart
@@ -33,15 +33,12 @@ def _template() -> Any:
     return env.get_template("report.html.j2")
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
 def html_of(doc: Document) -> str:
     """A document as a standalone HTML page: text escaped by the template, and a control character from a file
     (which HTML may not carry) shown as U+FFFD."""
     markup = needs("markupsafe").Markup
     text: str = _template().render(doc=doc, version=__version__, svg=lambda c: markup(render_chart(c)))
-    return _CONTROL.sub("\ufffd", text)
+    return no_controls(text)
 
 
 def render_html(a: Analysis, charts: Sequence[Chart] = ()) -> str:

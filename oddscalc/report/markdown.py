@@ -32,11 +32,6 @@ def literal(text: str) -> str:
     return " ".join(_MARKUP.sub(lambda m: "\\" + m.group(0), _html(line)) for line in text.splitlines() if line)
 
 
-def _cell(text: str) -> str:
-    """Text on one line of a table or a list."""
-    return literal(text)
-
-
 def _plain(text: str) -> str:
     """Text of several lines as literal text: each line as :func:`literal`, none starting a heading or a list."""
     return "\n".join(_LEADING.sub(lambda m: m.group(1) + "\\" + m.group(2), literal(line)) if line.strip() else ""
@@ -50,7 +45,7 @@ def wager_markdown(w: WagerResult) -> str:
     lines += ["", "| Event | Pays | Units | Combinations | Probability | Return |", "|---|---|---:|---:|---:|---:|"]
     for r in w.rows:
         lines.append(
-            f"| {_cell(r.label)} | {_cell(r.pays)} | {units_text(r.units)} | {r.combinations:,} "
+            f"| {literal(r.label)} | {literal(r.pays)} | {units_text(r.units)} | {r.combinations:,} "
             f"| {decimal_str(w.probability(r), 10)} | {decimal_str(w.row_return(r), 10)} |"
         )
     lines.append(
@@ -66,10 +61,10 @@ def section_markdown(s: Section) -> str:
         out += [_plain(line), ""]
     if s.columns and s.rows:
         numeric = {"int", "fraction", "decimal", "percent", "signed_percent", "share"}
-        out.append("| " + " | ".join(_cell(c.title) for c in s.columns) + " |")
+        out.append("| " + " | ".join(literal(c.title) for c in s.columns) + " |")
         out.append("|" + "".join("---:|" if c.kind in numeric else "---|" for c in s.columns))
         for row in s.rows:
-            out.append("| " + " | ".join(_cell(cell_text(v, c)) for v, c in zip(row, s.columns)) + " |")
+            out.append("| " + " | ".join(literal(cell_text(v, c)) for v, c in zip(row, s.columns)) + " |")
         out.append("")
     for line in s.notes:
         out += [_plain(line), ""]
@@ -87,8 +82,8 @@ def published_markdown(a: Analysis) -> str:
              "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
     for c in a.checks:
         verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
-        lines.append(f"| {c.block} | {_cell(c.wager)} | {_cell(c.figure)} | {_cell(c.expected)} | {c.computed} "
-                     f"| {_cell(verdict)} |")
+        lines.append(f"| {c.block} | {literal(c.wager)} | {literal(c.figure)} | {literal(c.expected)} | {c.computed} "
+                     f"| {literal(verdict)} |")
     held = sum(c.ok for c in a.checks)
     differ = sum(c.verdict == "differs" for c in a.checks)
     lines += ["", f"{held} of {len(a.checks)} figures hold" + (
@@ -99,7 +94,7 @@ def published_markdown(a: Analysis) -> str:
 def render_markdown(a: Analysis) -> str:
     """The whole report as Markdown."""
     t = a.table
-    out = [f"# {_cell(t.title)}", ""]
+    out = [f"# {literal(t.title)}", ""]
     if a.headline:
         out += [f"> {literal(h)}" for h in a.headline] + [""]
     out += [
@@ -112,7 +107,7 @@ def render_markdown(a: Analysis) -> str:
         out += ["", _plain(t.model.description.strip())]
     if a.assumptions:
         out += ["", "**Assumptions** (not stated by the rule sheet):", ""]
-        out += [f"- {_cell(s)}" for s in a.assumptions]
+        out += [f"- {literal(s)}" for s in a.assumptions]
     out.append("")
     for w in a.wagers:
         out.append(wager_markdown(w))

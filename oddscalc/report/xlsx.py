@@ -18,6 +18,7 @@ from typing import Any
 
 from oddscalc import __version__
 from oddscalc.exact import frac_str
+from oddscalc.report.cells import no_controls
 from oddscalc.report.document import rules_text, wager_facts
 from oddscalc.report.html import needs
 from oddscalc.results import Analysis, Cell, Section, WagerResult
@@ -32,7 +33,7 @@ def _number(value: int) -> int | str:
 
 
 def _sheet_name(title: str, taken: set[str]) -> str:
-    base = _CONTROL.sub("-", _BAD.sub("-", title))[:31]
+    base = no_controls(_BAD.sub("-", title), "-")[:31]
     name, k = base, 2
     while name.lower() in taken:
         suffix = f" {k}"
@@ -41,14 +42,13 @@ def _sheet_name(title: str, taken: set[str]) -> str:
     return name
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 MAX_CELL = 32_767  # the most characters a spreadsheet cell holds
 
 
 def text(value: str) -> str:
     """A text as a cell can hold it: a control character (which XML cannot carry) shown as U+FFFD, and a text
     longer than a cell cut with a note saying so, never silently."""
-    out = _CONTROL.sub("\ufffd", value)
+    out = no_controls(value)
     if len(out) > MAX_CELL:
         note = f" [cut: {len(out):,} characters; a cell holds {MAX_CELL:,}]"
         out = out[:MAX_CELL - len(note)] + note
