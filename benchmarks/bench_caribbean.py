@@ -24,8 +24,8 @@ from common import ROOT, Targets, best_cli, best_of, cli, peak, scratch
 STRATEGIES = ("optimal", "raise-pair-plus", "raise-ak-plus", "always-raise", "rules-of-thumb")
 KERNELS = f"""
 import sys, time
-sys.path.insert(0, {str(ROOT / "tests" / "oracles")!r})  # the search kernel is the tests' oracle now
-from dealer_search import dealer_counts_search
+sys.path.insert(0, {str(ROOT / "tests")!r})  # the search kernel is the tests' oracle now, imported as they do
+from oracles.dealer_search import dealer_counts_search
 from oddscalc.cards import FULL_DECK
 from oddscalc.games.caribbean.count import dealer_counts_of
 dealer_counts_of(FULL_DECK, "ace-king"); dealer_counts_search(FULL_DECK, "ace-king")  # loads the compiled kernels
