@@ -6,6 +6,7 @@ Every command module builds on this one; ``cli`` maps errors to exit codes in on
 from __future__ import annotations
 
 import errno
+import math
 import os
 import stat
 import sys
@@ -34,6 +35,41 @@ class Failure(Exception):
     def __init__(self, message: str, code: int):
         super().__init__(message)
         self.code = code
+
+
+# --- numbers in options ---------------------------------------------------------------------------------
+
+def _ascii(kind: Any, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> None:
+    # Python reads any script's digits ("\u0663" is 3); a file refuses them, and so does an option
+    if isinstance(value, str) and not value.isascii():
+        kind.fail(f"{value!r} is not a number written in the digits 0-9", param, ctx)
+
+
+class Whole(click.IntRange):
+    """An integer option within bounds (both required: no option takes an unbounded count), in ASCII digits."""
+
+    def __init__(self, low: int, high: int):
+        super().__init__(low, high)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The integer, or a usage error (exit 2) for another script's digits or a value out of bounds."""
+        _ascii(self, value, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class Real(click.types.FloatParamType):
+    """A finite decimal option in ASCII digits: nan and the infinities are no figure a study can reach."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The float, or a usage error (exit 2)."""
+        _ascii(self, value, param, ctx)
+        x = super().convert(value, param, ctx)
+        if not math.isfinite(x):
+            self.fail(f"{value} is not a finite number", param, ctx)
+        return x
+
+
+SEED = Whole(0, 2**63 - 1)  # a random generator's seed: numpy's SeedSequence takes any non-negative integer
 
 
 # --- options shared by several commands ---------------------------------------------------------------
@@ -99,13 +135,13 @@ def strategy_option(f: F) -> F:
 
 def decks_option(f: F) -> F:
     """--decks N."""
-    return click.option("--decks", type=click.IntRange(1, 10_000),
+    return click.option("--decks", type=Whole(1, 10_000),
                         help="Number of decks in the shoe (baccarat games).")(f)
 
 
 def players_option(f: F) -> F:
     """--players N."""
-    return click.option("--players", type=click.IntRange(1, 7), help="Players at the table (house-baccarat).")(f)
+    return click.option("--players", type=Whole(1, 7), help="Players at the table (house-baccarat).")(f)
 
 
 def profile_option(f: F) -> F:
@@ -150,7 +186,7 @@ def with_checks(analysis: Any, profiles: list[Any]) -> tuple[Any, int]:
 
 def scheduler_option(f: F) -> F:
     """--scheduler ADDRESS|local and --workers N."""
-    f = click.option("--workers", type=click.IntRange(1, 1024),
+    f = click.option("--workers", type=Whole(1, 1024),
                      help="Workers of a local cluster (--scheduler local); default: one per core.")(f)
     return click.option("--scheduler", metavar="ADDRESS|local",
                         help="Run on a dask.distributed cluster: a scheduler address, or 'local' for a LocalCluster "

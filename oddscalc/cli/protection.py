@@ -5,14 +5,16 @@ declaration says which apply to it and which code runs them: nothing here knows 
 from __future__ import annotations
 
 import contextlib
-import math
 from pathlib import Path
 
 import click
 
 from oddscalc.cli.options import (
     EXIT_INPUT,
+    SEED,
     Failure,
+    Real,
+    Whole,
     declared,
     echo_sections,
     fresh_option,
@@ -53,13 +55,13 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, f
 @game_for("counting")
 @table_option
 @click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7; house_game for the house game).")
-@click.option("--shoes", type=click.IntRange(1, 10**6), default=200, show_default=True,
+@click.option("--shoes", type=Whole(1, 10**6), default=200, show_default=True,
               help="Shoes the study deals.")
 @click.option("--penetration", default="0.8", show_default=True, help="Share of each shoe dealt (0 to 1).")
-@click.option("--trigger", type=float, callback=lambda ctx, param, v: _finite(v, "--trigger"),
+@click.option("--trigger", type=Real(),
               help="Bet at this true count or above (default: where the EV turns positive).")
-@click.option("--seed", type=int, default=20261201, show_default=True)
-@click.option("--decks", type=click.IntRange(1, 10_000), help="Decks in the shoe.")
+@click.option("--seed", type=SEED, default=20261201, show_default=True)
+@click.option("--decks", type=Whole(1, 10_000), help="Decks in the shoe.")
 @sections_format
 @scheduler_option
 @fresh_option
@@ -102,12 +104,12 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
 @click.command()
 @game_for("collusion")
 @table_option
-@click.option("--partners", type=click.IntRange(1, 6), default=1, show_default=True,
+@click.option("--partners", type=Whole(1, 6), default=1, show_default=True,
               help="Partners whose cards the player sees (let-it-ride: 1 exact over every deal, 2 to 6 sampled; "
                    "caribbean: 1 to 6 sampled); sampled situations are each settled exactly.")
-@click.option("--situations", type=click.IntRange(2, 10**7),
+@click.option("--situations", type=Whole(2, 10**7),
               help="Situations sampled (caribbean, and let-it-ride with 2 or more partners); default 200 and 5000.")
-@click.option("--seed", type=int, default=20261201, show_default=True, help="The sample's seed.")
+@click.option("--seed", type=SEED, default=20261201, show_default=True, help="The sample's seed.")
 @click.option("--exact", "exact_count", is_flag=True,
               help="caribbean: count every situation instead (reduced decks; a cluster for larger ones).")
 @click.option("--reduced-deck", "reduced", metavar="RANK:SUITS",
@@ -137,7 +139,7 @@ def collusion(game: str, table_ref: str | None, partners: int, situations: int |
 @click.command()
 @game_for("flash")
 @table_option
-@click.option("--dealer-cards", "dealer_cards", type=click.IntRange(1, 5), multiple=True,
+@click.option("--dealer-cards", "dealer_cards", type=Whole(1, 5), multiple=True,
               help="Dealer cards seen: 1 (the game as dealt) to 5; 2, 3 and 4 take about 150, 20 and 80 s on two "
                    "cores. Repeat for several (default: 1 and 5).")
 @sections_format
@@ -164,9 +166,3 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[int, ...], fmt: 
 
 COMMANDS = (exposure, counting, collusion, flash)
 
-
-def _finite(value: float | None, name: str) -> float | None:
-    """A float option is a number: nan or an infinity is refused, not carried into a study."""
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a number a count can reach", param_hint=name)
-    return value

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from oddscalc.cli.options import (
+    Whole,
     decks_option,
     fresh_option,
     game_for,
@@ -135,7 +136,7 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
 @click.command()
 @game_for("seats")
 @table_option
-@click.option("--players", type=click.IntRange(2, 7), default=2, show_default=True,
+@click.option("--players", type=Whole(2, 7), default=2, show_default=True,
               help="Seats filled (every equilibrium, the common strategies draw on 0 to t and best replies to "
                    "them at any size; the cooperative search by composition up to 5, or with --by-composition).")
 @decks_option
@@ -143,7 +144,7 @@ def _others(text: str, counts: Callable[[], SeatCounter]) -> Strategy:
               help="Search every strategy by two-card total (256), not 9 thresholds (up to 5 seats); with third "
                    "cards shown and 3 to 7 seats, start the equilibrium search from the 9 thresholds, not the "
                    "hidden game's equilibrium alone.")
-@click.option("--edge-to", "edge_to", type=click.IntRange(1, 7), default=None,
+@click.option("--edge-to", "edge_to", type=Whole(1, 7), default=None,
               help="Give the edge by seats filled up to this many (default: --players).")
 @click.option("--third-cards", "third_cards", type=click.Choice(["hidden", "shown"]),
               help="Third cards hidden until the house plays, or shown as dealt in seat order; default: the "
@@ -272,7 +273,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                    "met or the most an open box can give (two evaluations of the other seats per open box and "
                    "per round of compositions its bounds fix: minutes with six seats on 8 decks).")
 @table_option
-@click.option("--decks", type=click.IntRange(1, 10_000),
+@click.option("--decks", type=Whole(1, 10_000),
               help="With --bound, the decks the proof was run with (default: its shoe's, when whole decks).")
 @sections_format
 def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None, fmt: str) -> None:

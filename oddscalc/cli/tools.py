@@ -17,8 +17,10 @@ from oddscalc.cli.options import (
     EXIT_INPUT,
     EXIT_MISMATCH,
     EXIT_TABLE,
+    SEED,
     Failure,
     GameChoice,
+    Whole,
     decks_option,
     fresh_option,
     game_argument,
@@ -266,9 +268,9 @@ def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strat
 @click.command()
 @game_argument
 @table_option
-@click.option("-n", "--rounds", type=click.IntRange(1, 10**10),
+@click.option("-n", "--rounds", type=Whole(1, 10**10),
               help="Rounds to simulate (default: per game, see oddscalc.simulate.DEFAULT_ROUNDS).")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+@click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed of the numpy PCG64 generator.")
 @click.option("--strategy", help="Named strategy (caribbean default: rules-of-thumb; house-baccarat: the table's).")
 @decks_option

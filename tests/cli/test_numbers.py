@@ -44,6 +44,11 @@ def test_a_number_out_of_bounds_in_a_table_is_a_bad_table(tmp_path: Path, game: 
     ["counting", "punto-banco", "--wager", "banker", "--trigger", "inf"],
     ["solve", "caribbean", "--table", "us", "--pay", "royal_flush", "--edge", "1e-999999999"],
     ["hold", "caribbean", "--stake", "main=1e999999999"],
+    ["flash", "caribbean", "--dealer-cards", "\u0663"],  # Python's int() reads Arabic-Indic 3 (found by the fuzzer)
+    ["counting", "punto-banco", "--wager", "banker", "--trigger", "\u0663"],
+    ["simulate", "punto-banco", "-n", "\uff11\uff10"],  # full-width 10
+    ["counting", "punto-banco", "--seed", "-1"],
+    ["collusion", "caribbean", "--seed", "99999999999999999999999999"],
 ])
 def test_an_option_that_is_no_usable_number_is_refused(args: list[str]) -> None:
     r = CliRunner().invoke(main, args)
