@@ -54,8 +54,23 @@ def _fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
+def _showable_streams() -> None:
+    """Standard output and error print what their encoding cannot hold as a backslash escape (``\\u20ac`` for a
+    euro sign under an ISO-8859-1 locale), never a UnicodeEncodeError: a table's title or currency is any text.
+    Files written with ``-o`` are UTF-8 whatever the locale (``write_output``)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # a text stream: not one a caller swapped for another
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 class Commands(click.Group):
     """The oddscalc group: every user error of every command becomes its exit code here."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the command line, its output streams set up first (so usage errors and help are covered too)."""
+        _showable_streams()
+        return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, mapping user errors to exit codes."""
