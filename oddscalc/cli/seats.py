@@ -82,10 +82,11 @@ def _proof_options(prove_common: bool, checkpoint: Path | None, take_over: bool)
         raise OptionError("--take-over goes on from a proof's checkpoint: give it with --checkpoint")
 
 
-def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, take_over: bool = False
-            ) -> Path | None:
+def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, take_over: bool = False,
+            session: Any = None) -> Path | None:
     """The checkpoint file to keep the proof in (through a symbolic link, which stays); refuse one the proof
-    could not use now (another version's unless ``take_over``), not after the equilibria are counted."""
+    could not use now (another version's unless ``take_over``, or one whose figures do not re-derive on the
+    ``session``'s counts), not after the equilibria are counted."""
     from oddscalc.seats.proof.checkpoint import Checkpoint, CheckpointError
     from oddscalc.seats.proof.search import problem
 
@@ -95,10 +96,40 @@ def _usable(checkpoint: Path | None, rules: HouseBaccaratRules, players: int, ta
     if checkpoint.is_symlink():
         checkpoint = Path(os.path.realpath(checkpoint))
     try:
-        Checkpoint(checkpoint, problem(rules, players, rules.pay)).load(take_over)
+        state = Checkpoint(checkpoint, problem(rules, players, rules.pay)).load(take_over)
     except CheckpointError as e:
         raise OptionError(str(e)) from None
+    if state is not None and session is not None:
+        _rederived(checkpoint, _counter(session, rules), players, rules.pay, state)
     return checkpoint
+
+
+def _rederived(checkpoint: Path, counter: SeatCounter, players: int, pay: Fraction, state: State) -> int:
+    """The value of the best met ``state`` keeps, in the search's units, derived again on ``counter``'s shoe and
+    rules: from its own seat counts, as a report settles the strategy (through the store: one evaluation of the
+    other seats, once), and the compositions and boxes those the shoe deals. A file's header is the sha256 of
+    its body, which anyone can recompute: its figures are reported, or a proof goes on from them, only once
+    they hold here; else refused, naming the file."""
+    from oddscalc.games.house_baccarat.settle import seat_ev
+    from oddscalc.progress import Progress
+    from oddscalc.seats.proof.checkpoint import CheckpointError
+    from oddscalc.seats.proof.search import fits
+    from oddscalc.seats.search import dealt, gain_terms, strategy_of
+
+    try:
+        fits(dealt(counter, gain_terms(counter, pay)[0]), state, checkpoint)  # the search's first box
+    except CheckpointError as e:
+        raise OptionError(str(e)) from None
+    bar = Progress(show_progress(), f"checkpoint: valuing its best met on {players} seats")
+    best = strategy_of(state.best[1], "best met")
+    counts = counter.seat(players, best)
+    value = seat_ev(counts, best, pay) * counts.total * pay.denominator
+    bar.finish()
+    if value != state.best[0]:
+        raise OptionError(f"checkpoint {checkpoint}: its best met is worth {value} on the shoe it names, not the "
+                          f"{state.best[0]} it says (edited, or another search's); delete it to start the proof "
+                          "over")
+    return state.best[0]
 
 
 def _counter(session: Any, rules: Any) -> SeatCounter:
@@ -201,7 +232,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
     shown = (third_cards or rules.third_cards) == "shown"
     if prove_common and shown:
         raise OptionError("--prove-common: the best common strategy is given with third cards hidden")
-    checkpoint = _usable(checkpoint, rules, players, take_over)
+    checkpoint = _usable(checkpoint, rules, players, take_over, session)
     stated = None if others is None else _others(others, lambda: _counter(session, rules))
     if scheduler is not None and not shown and not prove_common:
         raise OptionError("--scheduler applies to third cards shown or to --prove-common; the seats' hidden game "
@@ -280,7 +311,10 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
     """Where a proof kept in a checkpoint file (seats --prove-common --checkpoint) stands: its problem, the best
     common strategy met and its EV, the nodes, evaluations, runs and hours so far, and the share of the
     strategies still open; whether this code can resume it; with --bound, an interval that holds the best
-    common strategy's EV whatever the rest of the proof finds. Reads the file, never writes it."""
+    common strategy's EV whatever the rest of the proof finds. Reads the file, never writes it, and reports its
+    best met's EV only once derived again on the shoe and seats it names (one evaluation of the other seats,
+    kept in the store: a minute or two the first time with seven seats on 8 decks); a file whose figures differ
+    is refused."""
     from oddscalc.replay import code_digest
     from oddscalc.report.sections import render_sections
     from oddscalc.seats.game import text_of
@@ -295,11 +329,10 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
     if kept is None:
         raise OptionError(f"checkpoint {checkpoint}: no such file")
     asked, code, state = kept
-    try:
-        ev = Fraction(state.best[0], int(asked["unit"]))
-    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+    if "unit" not in asked:
         raise OptionError(f"checkpoint {checkpoint}: written before checkpoints named their unit; resume it with "
-                          "the version that wrote it") from None
+                          "the version that wrote it")
+    ev = _posed_again(checkpoint, asked, state)  # the figures re-derived, never the file's word
     named = {"shoe": "shoe (cards by point value, 0 to 9)", "players": "seats"}
     rows: list[tuple[str, str]] = [(named.get(k, k.replace("_", " ")), str(v)) for k, v in asked.items()
                                    if k not in ("proof", "unit")]
@@ -325,6 +358,30 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
                      tuple(rows)), *boxes]
     meta = {"checkpoint": str(checkpoint), "proof": str(asked.get("proof", "?"))}
     click.echo(render_sections(found, fmt, f"A proof of the {asked.get('proof', '?')}: {checkpoint}", meta), nl=False)
+
+
+def _posed_again(checkpoint: Path, asked: dict[str, Any], state: State) -> Fraction:
+    """The EV per seat of the best met a checkpoint keeps, on the problem it names posed again by this code (its
+    unit derived from its shoe and seats, its value re-derived: ``_rederived``); refused unless the problem is
+    one this code poses and the file's figures are those it derives."""
+    from oddscalc.games.house_baccarat.count import HouseBaccaratRules
+    from oddscalc.seats.proof.named import rules_named
+    from oddscalc.seats.proof.search import problem
+
+    players = asked.get("players")
+    session = open_session(_proven_game(), players=players if isinstance(players, int) and 1 <= players <= 7 else 2)
+    base = session.resolve(None)
+    assert isinstance(base, HouseBaccaratRules)  # the game with seats is the house game
+    try:
+        rules, players = rules_named(asked, base)
+    except ValueError as e:
+        raise OptionError(f"checkpoint {checkpoint}: not a problem this code poses ({e})") from None
+    posed = problem(rules, players, rules.pay)
+    if posed != asked:
+        differ = ", ".join(sorted(k for k in set(posed) | set(asked) if posed.get(k) != asked.get(k)))
+        raise OptionError(f"checkpoint {checkpoint}: not a problem this code poses (its {differ}: not what its "
+                          "shoe, seats and pay give); delete it to start the proof over")
+    return Fraction(_rederived(checkpoint, _counter(session, rules), players, rules.pay, state), int(posed["unit"]))
 
 
 def _sizes(state: State) -> str:

@@ -167,6 +167,12 @@ def cooperative_row(counter: SeatCounter, players: int, pay: Fraction, start: St
             "agrees with the complete search"
         if prove is not None:
             _, again, search = _proved(counter, players, pay, best, progress, prove, spread)
+            if again != ev and prove.checkpoint is not None:  # a finished proof read from a file: the file's word
+                from oddscalc.seats.proof.checkpoint import CheckpointError
+
+                raise CheckpointError(f"checkpoint {prove.checkpoint}: its best common strategy gives {again} per "
+                                      f"seat, the two-seat model's {ev}: not a proof of this problem (edited?); "
+                                      "delete it to start the proof over")
             if again != ev:
                 raise AssertionError("the two-seat model and the bounds' search disagree on the best common strategy")
             how += (f"; the bounds' search agrees ({search.nodes} node(s), {search.evaluations} evaluations"

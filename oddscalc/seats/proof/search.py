@@ -64,19 +64,42 @@ def problem(rules: HouseBaccaratRules, players: int, pay: Fraction) -> dict[str,
             "unit": str(unit)}
 
 
+def fits(dealt: Draws, state: State, path: Path) -> None:
+    """Refuse a ``state`` whose compositions, best met or open boxes are not of the shoe that deals ``dealt``:
+    a proof's first box is every composition the shoe can deal, and all it keeps lies within it."""
+    if state.compositions != len(dealt) or not state.best[1] <= dealt or not all(high <= dealt
+                                                                                for _, high in state.open):
+        raise CheckpointError(f"checkpoint {path}: its compositions are not the {len(dealt)} its shoe deals; "
+                              "delete it to start the proof over")
+
+
+def vouch(search: CommonSearch, state: State, path: Path, taking_over: bool = False) -> int:
+    """The value of ``state``'s best met, re-derived by ``search`` (one evaluation), refused unless the file gives
+    the same and its boxes and compositions are those the shoe deals: a file is signed by its own sha256, which
+    anyone can recompute, so that its figures are this search's only once re-derived. A version ``taking_over``
+    that values it otherwise is told so (it must start over, or finish with the version that wrote it)."""
+    fits(search.dealt, state, path)
+    value = search.value(state.best[1])
+    if value != state.best[0]:
+        if taking_over:
+            raise CheckpointError(f"checkpoint {path}: this version of the search values its best met at {value}, "
+                                  f"the version that wrote it at {state.best[0]}; it cannot take the proof over: "
+                                  "start it over, or finish it with that version")
+        raise CheckpointError(f"checkpoint {path}: its best met is worth {value} on the shoe it names, not the "
+                              f"{state.best[0]} it says (edited, or another search's); delete it to start the proof "
+                              "over")
+    return value
+
+
 def resume(search: CommonSearch, kept: Checkpoint, take_over: bool = False) -> State | None:
     """The state ``kept`` keeps for ``search``'s problem, or None when there is none yet. One under way that
-    another version of the search wrote is refused, or with ``take_over`` taken over, and only when this version
-    values its best met exactly as the file does (one evaluation: a version that counts otherwise must start
-    over)."""
+    another version of the search wrote is refused, or with ``take_over`` taken over; any is refused unless this
+    version values its best met exactly as the file does (``vouch``: one evaluation; a version that counts
+    otherwise must start over)."""
     elsewhere = take_over and kept.under_way_elsewhere()
     state = kept.load(take_over)
-    if elsewhere and state is not None:
-        value = search.value(state.best[1])
-        if value != state.best[0]:
-            raise CheckpointError(f"checkpoint {kept.path}: this version of the search values its best met at "
-                                  f"{value}, the version that wrote it at {state.best[0]}; it cannot take the proof "
-                                  "over: start it over, or finish it with that version")
+    if state is not None:
+        vouch(search, state, kept.path, elsewhere)
     return state
 
 

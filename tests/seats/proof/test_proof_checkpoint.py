@@ -16,13 +16,15 @@ from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, stopped_after, wit
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc import replay
+from oddscalc.cache import Store
 from oddscalc.cli.main import main
+from oddscalc.games.house_baccarat.count import SeatCounter
 from oddscalc.games.shoe import Shoe
 from oddscalc.replay import closure, code_digest
 from oddscalc.seats.proof import checkpoint as proof_checkpoint
 from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.proof.checkpoint import Checkpoint, CheckpointError
-from oddscalc.seats.proof.search import best_common
+from oddscalc.seats.proof.search import best_common, problem
 
 
 def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: Path,
@@ -222,14 +224,39 @@ def test_a_checkpoint_depends_on_the_search_and_everything_it_imports_only() -> 
 
 
 
+PROOFS = Path(__file__).resolve().parents[3] / "proofs"
+
+
+def test_the_proofs_kept_in_the_repository_pose_a_problem_this_code_poses() -> None:
+    """Each file in proofs/ reads whole, is listed in its README, and names a problem this code poses again from
+    the file alone (``proof`` re-derives its figures on it: the deep test below): its unit follows from its shoe
+    and seats, its compositions are those the shoe deals."""
+    from oddscalc.seats.proof.named import rules_named
+    from oddscalc.seats.search import dealt, gain_terms
+
+    kept = sorted(PROOFS.glob("house-baccarat-*-seats.checkpoint"))
+    listed = {line.split("|")[1].strip(" `") for line in (PROOFS / "README.md").read_text().splitlines()
+              if line.startswith("| `")}
+    assert kept and {p.name for p in kept} <= listed
+    base = seat_counter(8, 2)
+    for path in kept:
+        read = Checkpoint(path, {}).read()
+        assert read is not None
+        asked, _, state = read
+        rules, players = rules_named(asked, base.rules)
+        assert players == int(path.name.split("-")[2]) and problem(rules, players, rules.pay) == asked
+        counter = SeatCounter(rules, Store(None), base.game)
+        assert state.compositions == len(dealt(counter, gain_terms(counter, rules.pay)[0])) == 44
+
+
+@pytest.mark.deep  # one evaluation of the other seats each, cold: a minute or two with seven seats on 8 decks
 def test_the_proofs_kept_in_the_repository_are_this_searchs_and_say_so() -> None:
     """proofs/ keeps long proofs (``make prove``): each reads whole and names the seats its file says; one under
     way is resumed by this code or, written by an earlier version, taken over (``make prove`` does). A finished
-    one is a record of the version that proved it, and says which."""
-    proofs = Path(__file__).resolve().parents[3] / "proofs"
-    kept = sorted(proofs.glob("house-baccarat-*-seats.checkpoint"))
+    one is a record of the version that proved it, and says which: its best met's value derived again."""
+    kept = sorted(PROOFS.glob("house-baccarat-*-seats.checkpoint"))
     assert kept
-    listed = {line.split("|")[1].strip(" `"): line for line in (proofs / "README.md").read_text().splitlines()
+    listed = {line.split("|")[1].strip(" `"): line for line in (PROOFS / "README.md").read_text().splitlines()
               if line.startswith("| `")}
     for path in kept:
         r = CliRunner().invoke(main, ["proof", str(path)])
