@@ -77,8 +77,7 @@ def brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
     vals = [VALUE[r] for r in ranks]
     draws = other.matrix
     out: Tally = Counter()
-    for perm in itertools.permutations(range(len(ranks)), 9):
-        v = [vals[i] for i in perm]
+    for v in itertools.permutations(vals, 9):  # the cards' values in deal order, each card told apart by place
         p1, o1, h1, p2, o2, h2 = v[:6]
         t, o, h = (p1 + p2) % 10, (o1 + o2) % 10, (h1 + h2) % 10
         for action in (0, 1):

@@ -41,24 +41,38 @@ def _pay(hand: tuple[int, ...]) -> Fraction:
     return getattr(PAYS, cls.value) if cls != HandClass.HIGH_CARD else PAYS.high_card  # type: ignore[no-any-return]
 
 
-def _outcome(player: tuple[int, ...], dealer: tuple[int, ...]) -> Fraction:
-    """Raise units: +1 dealer does not qualify, 1 + 2 pay a win, 0 a push, -3 a loss."""
-    dealer = tuple(sorted(dealer))
-    qualifies = _key(dealer) >= (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))
-    if not qualifies:
-        return Fraction(1)
-    p, d = _key(player), _key(dealer)
-    return 1 + 2 * _pay(player) if p > d else Fraction(0) if p == d else Fraction(-3)
+# A raise's four outcomes. The brute forces tally them as integers per player hand and add the units up once
+# per tally: a Fraction per deal made these counts the slowest part of the suite.
+NOT_QUALIFIED, WIN, PUSH, LOSE = range(4)
+QUALIFIER = (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))  # ace-king
+
+
+def _result(player: tuple[int, ...], dealer: tuple[int, ...]) -> int:
+    """The outcome of a raise against the dealer's five cards: the dealer does not qualify, or a win, push, loss."""
+    d = _key(tuple(sorted(dealer)))
+    if d < QUALIFIER:
+        return NOT_QUALIFIED
+    p = _key(player)
+    return WIN if p > d else PUSH if p == d else LOSE
+
+
+def _units(player: tuple[int, ...], tally: list[int], fold: bool = False) -> Fraction:
+    """Raise units over a tally of outcomes: +1 dealer does not qualify, 1 + 2 pay a win, 0 a push, -3 a loss;
+    ``fold`` plays each outcome worth less than folding's -1 as a fold (all five dealer cards known)."""
+    values = (Fraction(1), 1 + 2 * _pay(player), Fraction(0), Fraction(-3))
+    return sum((n * (max(v, Fraction(-1)) if fold else v) for n, v in zip(tally, values, strict=True)), Fraction(0))
 
 
 def _perfect(deck: Deck) -> Fraction:
     total, deals = Fraction(0), 0
     for player in itertools.combinations(deck.cards, 5):
         rest = [c for c in deck.cards if c not in player]
+        tally = [0, 0, 0, 0]
         for up in rest:
             for hole in itertools.combinations([c for c in rest if c != up], 4):
-                total += max(_outcome(player, (up, *hole)), Fraction(-1))  # knowing all five: raise or fold
-                deals += 1
+                tally[_result(player, (up, *hole))] += 1
+        total += _units(player, tally, fold=True)  # knowing all five: raise or fold
+        deals += sum(tally)
     return total / deals
 
 
@@ -69,12 +83,16 @@ def _unseen_seat(deck: Deck) -> Fraction:
         rest = [c for c in deck.cards if c not in player]
         for up in rest:
             others = [c for c in rest if c != up]
-            raise_ev = sum((_outcome(player, (up, *h)) for h in itertools.combinations(others, 4)), Fraction(0))
-            raised = raise_ev > -Fraction(len(list(itertools.combinations(others, 4))))
+            decided = [0, 0, 0, 0]
+            for h in itertools.combinations(others, 4):
+                decided[_result(player, (up, *h))] += 1
+            raised = _units(player, decided) > -sum(decided)
+            tally = [0, 0, 0, 0]
             for seat in others:
                 for hole in itertools.combinations([c for c in others if c != seat], 4):
-                    total += _outcome(player, (up, *hole)) if raised else Fraction(-1)
-                    deals += 1
+                    tally[_result(player, (up, *hole))] += 1
+            total += _units(player, tally) if raised else -sum(tally)
+            deals += sum(tally)
     return total / deals
 
 
@@ -133,8 +151,10 @@ def _known_plain(deck: Deck, k: int) -> _Plain:
         tally = by_hand.setdefault(_hand(player), [0, 0])
         for known in itertools.combinations(rest, k):
             pool = [c for c in rest if c not in known]
-            outs = [_outcome(player, known + h) for h in itertools.combinations(pool, 5 - k)]
-            n, raise_units = len(outs), sum(outs, Fraction(0))
+            outs = [0, 0, 0, 0]
+            for h in itertools.combinations(pool, 5 - k):
+                outs[_result(player, known + h)] += 1
+            n, raise_units = sum(outs), _units(player, outs)
             if raise_units > -n:
                 units += raise_units
                 raised += n

@@ -67,8 +67,15 @@ def test_one_player_equals_brute_force_over_a_suit(rules: TableRules) -> None:
     assert _as_counter(sc.counts) == brute_one(SUIT, rules)
 
 
-@pytest.mark.parametrize("ranks", [list("A2345678K"), list("AA3567QK9")], ids=["distinct", "repeats"])
-@pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
+DISTINCT, REPEATS = list("A2345678K"), list("AA3567QK9")
+
+
+# each rules and each shoe once in make test (the diagonal); the other two pairings are deep checks
+@pytest.mark.parametrize(("ranks", "rules"), [
+    pytest.param(DISTINCT, LITERAL, id="literal-distinct"),
+    pytest.param(REPEATS, LITERAL, id="literal-repeats", marks=pytest.mark.deep),
+    pytest.param(DISTINCT, ON_0_5, id="on-0-5-distinct", marks=pytest.mark.deep),
+    pytest.param(REPEATS, ON_0_5, id="on-0-5-repeats")])
 def test_two_players_equal_brute_force(ranks: list[str], rules: TableRules) -> None:
     shoe = Shoe.from_ranks(dict(Counter(ranks)))
     other = mixed_strategy()
@@ -266,7 +273,7 @@ def test_one_seat_on_a_huge_shoe_is_exact_and_the_study_refuses_it() -> None:
     assert r.exit_code == 4 and "too large for the exact int64 weights" in r.output, r.output
 
 
-@pytest.mark.parametrize("decks", [1, 8])
+@pytest.mark.parametrize("decks", [1, pytest.param(8, marks=pytest.mark.deep)])  # 8 decks: the larger case
 def test_the_ranked_deepest_levels_equal_the_searched_recursion(decks: int) -> None:
     shoe = Shoe.of_decks(decks)
     for seats, draw_on in ((2, range(5)), (3, range(4))):  # two ranked levels, then one searched above them
