@@ -3,6 +3,7 @@ provokes the hostile input and checks what oddscalc does with it (the register n
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -216,6 +217,30 @@ def test_a_written_file_has_its_mode_before_it_appears(tmp_path: Path, monkeypat
     monkeypatch.setattr(os, "replace", replace)
     write_atomic(tmp_path / "out.md", b"text", mode=0o644)
     assert seen == [0o644]
+
+
+def test_a_full_disk_midway_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "report.md"
+    target.write_bytes(b"the old report")
+
+    def pieces() -> Iterator[bytes]:
+        yield b"half"
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OSError, match="No space left"):
+        write_atomic(target, _Full(pieces()))
+    assert target.read_bytes() == b"the old report" and [p.name for p in tmp_path.iterdir()] == ["report.md"]
+
+
+class _Full(list[bytes]):
+    """Pieces of a file whose writing fails as a full disk does, after the first."""
+
+    def __init__(self, pieces: Iterator[bytes]) -> None:
+        super().__init__()
+        self.pieces = pieces
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.pieces
 
 
 # --- issue 9, files: a killed writer's temporary file in the store is removed later -----------------------------------
