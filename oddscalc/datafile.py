@@ -50,7 +50,14 @@ class Problem:
 # --- line lookup -------------------------------------------------------------------
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_KEYLINE = re.compile(r"^\s*([A-Za-z0-9_\-\".]+)\s*=")
+_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""  # a bare, basic-quoted or literal-quoted key
+_KEYLINE = re.compile(rf"^\s*({_PART}(?:\s*\.\s*{_PART})*)\s*=")
+_PARTS = re.compile(_PART)
+
+
+def _dotted(key: str) -> tuple[str, ...]:
+    """A dotted key's parts, a quoted part whole whatever it holds (``"break-even meter.meter"`` is one key)."""
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in _PARTS.findall(key))
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], int]:
@@ -69,7 +76,7 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
             continue
         m = _HEADER.match(raw)
         if m:
-            prefix = tuple(p.strip().strip('"') for p in m.group(1).split("."))
+            prefix = _dotted(m.group(1))
             lines.setdefault(prefix, n)
             if raw.lstrip().startswith("[["):  # an array of tables: its i-th element is key path + (i,)
                 index = arrays.get(prefix, 0)
@@ -79,7 +86,7 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
             continue
         m = _KEYLINE.match(raw)
         if m:
-            path = prefix + tuple(p.strip().strip('"') for p in m.group(1).split("."))
+            path = prefix + _dotted(m.group(1))
             for i in range(len(prefix) + 1, len(path) + 1):
                 lines.setdefault(path[:i], n)
         for delimiter in ('"""', "'''"):
@@ -90,10 +97,22 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
 
 
 def line_for(lines: Mapping[tuple[str, ...], int], loc: tuple[str, ...]) -> int | None:
-    """The line of ``loc``, or of the nearest key enclosing it that has one (None when no key does)."""
+    """The line of ``loc``, or of the nearest key enclosing it that has one (None when no key does).
+
+    A figure's name is dotted text (``rows.push.combinations``), written in a file as one quoted key or as
+    nested keys alike, so a path is also found by its parts joined with dots:
+
+    >>> lines = key_lines('[published.main]\\n"rows.push.combinations" = 1\\n')
+    >>> line_for(lines, ("published", "main", "rows", "push", "combinations"))
+    2
+    """
+    flat: dict[str, int] = {}
+    for key, n in lines.items():
+        flat.setdefault(".".join(key), n)
     for i in range(len(loc), 0, -1):
-        if loc[:i] in lines:
-            return lines[loc[:i]]
+        n = lines.get(loc[:i]) or flat.get(".".join(loc[:i]))
+        if n is not None:
+            return n
     return None
 
 

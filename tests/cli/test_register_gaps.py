@@ -290,7 +290,6 @@ def test_the_ties_sensitivity_is_what_a_unit_of_its_pay_moves_the_edge(tmp_path:
 
 # --- found while writing the register -----------------------------------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="open: key_lines splits a quoted key at its dot, so the header's line is named")
 def test_validate_names_the_line_of_a_quoted_key_holding_a_dot(tmp_path: Path) -> None:
     table = _progressive(tmp_path, '"break-even meter.meter" = "263,205"', '"break-even meter.meter" = "x"')
     line = table.read_text().splitlines().index('"break-even meter.meter" = "x"') + 1
