@@ -107,12 +107,12 @@ def line_for(lines: Mapping[tuple[str, ...], int], loc: tuple[str, ...]) -> int 
     2
     """
     flat: dict[str, int] = {}
-    for key, n in lines.items():
-        flat.setdefault(".".join(key), n)
+    for key, line in lines.items():
+        flat.setdefault(".".join(key), line)
     for i in range(len(loc), 0, -1):
-        n = lines.get(loc[:i]) or flat.get(".".join(loc[:i]))
-        if n is not None:
-            return n
+        found = lines.get(loc[:i]) or flat.get(".".join(loc[:i]))
+        if found is not None:
+            return found
     return None
 
 
