@@ -431,31 +431,37 @@ def _caribbean_reference(session: Session, path: Path) -> Fraction:
 
 @pytest.mark.deep
 def test_killed_runs_leave_nothing_wrong_behind(tmp_path: Path) -> None:
-    env = {**os.environ, "ODDSCALC_CACHE_DIR": str(tmp_path / "store")}
+    """Twenty kills (SIGINT and SIGKILL in turn) at random points: ten of a cold Caribbean count, each in a store
+    of its own, and ten of a report being written over an old one; every store entry left is whole, the old file is
+    whole or the new one is, and a following run on a killed store is exact."""
     rng = random.Random(20261201)
     out = tmp_path / "report.json"
     out.write_text("the old report\n")
-    for i in range(4):
+    stores = []
+    for i in range(20):
         kind = signal.SIGINT if i % 2 == 0 else signal.SIGKILL
-        if i < 2:  # a cold Caribbean count, killed in the first seconds (where the kernels start)
-            args, wait = ["report", "caribbean", "--format", "json"], rng.uniform(0.3, 2.0)
+        store = tmp_path / f"store-{i}" if i < 10 else tmp_path / "store-writes"
+        if i < 10:  # a cold Caribbean count, killed as it starts its kernels or in the middle of counting
+            args, wait = ["report", "caribbean", "--format", "json"], rng.uniform(0.3, 6.0)
+            stores.append(store)
         else:  # a report being written over an existing file
-            args, wait = ["report", "let-it-ride", "--format", "json", "-o", str(out)], rng.uniform(0.3, 1.3)
-        p = subprocess.Popen([sys.executable, "-m", "oddscalc", *args], env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
+            args, wait = ["report", "let-it-ride", "--format", "json", "-o", str(out)], rng.uniform(0.3, 2.5)
+        p = subprocess.Popen([sys.executable, "-m", "oddscalc", *args], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, env={**os.environ, "ODDSCALC_CACHE_DIR": str(store)})
         time.sleep(wait)
         p.send_signal(kind)
-        _, err = p.communicate(timeout=120)
-        # -SIGINT: stopped before Python set up its handler (still starting); 130: "Aborted!"
+        _, err = p.communicate(timeout=300)
+        # -SIGINT: stopped before Python set up its handler (still starting); 130: "Aborted!"; 0: it had finished
         assert p.returncode in (0, 1, 130, -signal.SIGINT, -signal.SIGKILL), (i, p.returncode, err[-500:])
         assert b"Segmentation fault" not in err and p.returncode != -signal.SIGSEGV
         assert out.read_text() in ("the old report\n", (GOLDEN / "let-it-ride-standard.json").read_text())
-    done = subprocess.run([sys.executable, "-m", "oddscalc", "report", "caribbean", "--format", "json"], env=env,
-                          capture_output=True, check=True)
-    assert done.stdout == (GOLDEN / "caribbean-spain.json").read_bytes()  # the default table
-    for entry in (tmp_path / "store").glob("*.counts"):  # every entry left behind is whole
-        assert entry.read_bytes().startswith(b"oddscalc-counts\n")
-    assert len(list((tmp_path / "store").glob("*.counts"))) <= 2
+    for store in [*stores, tmp_path / "store-writes"]:  # every entry left behind is whole
+        entries = list(store.glob("*.counts"))
+        assert all(e.read_bytes().startswith(b"oddscalc-counts\n") for e in entries) and len(entries) <= 2
+    for store in stores[:2]:  # one store killed by SIGINT, one by SIGKILL: the next run on it is exact
+        done = subprocess.run([sys.executable, "-m", "oddscalc", "report", "caribbean", "--format", "json"],
+                              env={**os.environ, "ODDSCALC_CACHE_DIR": str(store)}, capture_output=True, check=True)
+        assert done.stdout == (GOLDEN / "caribbean-spain.json").read_bytes()  # the default table
 
 
 def test_a_loop_of_links_and_a_deep_nest_of_folders_are_clear_errors(tmp_path: Path) -> None:
