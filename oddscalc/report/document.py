@@ -169,7 +169,7 @@ def document(a: Analysis, charts: Sequence[Chart] = ()) -> Document:
     t = a.table
     doc = Document(t.title)
     doc.add("title", t.title)
-    for h in a.headline:
+    for h in a.lead:
         doc.add("quote", h)
     facts = [f"Game: {a.game} · table: {t.id} · sha256 {t.sha256}", f"oddscalc {__version__}",
              f"Counting convention: {a.convention}", f"Rules as resolved: {rules_text(a)}"]

@@ -95,8 +95,7 @@ def render_markdown(a: Analysis) -> str:
     """The whole report as Markdown."""
     t = a.table
     out = [f"# {literal(t.title)}", ""]
-    if a.headline:
-        out += [f"> {literal(h)}" for h in a.headline] + [""]
+    out += [f"> {literal(h)}" for h in a.lead] + [""]
     out += [
         f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
         f"- oddscalc {__version__}",

@@ -128,7 +128,8 @@ def render_xlsx(a: Analysis) -> bytes:
     ws.title = "Report"
     taken = {"report"}
     t = a.table
-    for key, value in (("title", t.title), ("game", a.game), ("table", t.id), ("table sha256", t.sha256),
+    for key, value in (("title", t.title), ("verdict", a.verdict.text), ("game", a.game), ("table", t.id),
+                       ("table sha256", t.sha256),
                        ("oddscalc", __version__), ("counting convention", a.convention),
                        ("rules as resolved", rules_text(a)),
                        ("description", " ".join((t.model.description or "").split()))):
