@@ -327,6 +327,9 @@ class Decisions:
         return self.weights
 
 
+NOT_COMPARED = "not compared"  # a Check's verdict: the block's figures were published for other rules or pays
+
+
 @dataclass(frozen=True)
 class Check:
     """One published or claimed figure of the table against the computed one."""
@@ -338,12 +341,13 @@ class Check:
     expected: str
     computed: str
     verdict: str  # "ok", "MISMATCH" or "ERROR"
-    message: str = ""  # why, when the verdict is ERROR or "differs"
+    message: str = ""  # why, when the verdict is ERROR, "differs" or "not compared"
 
     @property
     def ok(self) -> bool:
-        """The figure holds, or differs from its source for the reason the table states."""
-        return self.verdict in ("ok", "differs")
+        """The figure holds, or differs from its source for the reason the table states, or the block's figures
+        describe another table and were not compared."""
+        return self.verdict in ("ok", "differs", NOT_COMPARED)
 
 
 # --- the verdict ------------------------------------------------------------------------------------------

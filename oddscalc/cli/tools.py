@@ -197,9 +197,7 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
         checks.extend(found)
     failed = [c for c in checks if not c.ok]
     if checks:
-        click.echo(render_checks(checks), nl=False)
-        n_tables = len({c.table for c in checks})
-        click.echo(f"{len(checks) - len(failed)} of {len(checks)} figure(s) hold in {n_tables} table(s)")
+        click.echo(render_checks(checks, summary=True), nl=False)
     if without:
         click.echo(f"no [published] or [claimed] figures: {', '.join(without)}")
     if bad_tables:

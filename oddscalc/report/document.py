@@ -14,7 +14,7 @@ from fractions import Fraction
 from oddscalc import __version__
 from oddscalc.exact import decimal_str, frac_str, one_in, percent_str
 from oddscalc.report.cells import cell_text
-from oddscalc.results import Analysis, Chart, Section, WagerResult
+from oddscalc.results import NOT_COMPARED, Analysis, Chart, Section, WagerResult
 
 NUMERIC = frozenset({"int", "fraction", "decimal", "percent", "signed_percent", "share"})
 
@@ -154,13 +154,19 @@ def _published(doc: Document, a: Analysis) -> None:
                              "published figures are for the table as written (oddscalc verify checks them).")
         return
     doc.add("paragraph", "Sources: " + "; ".join(a.sources) + ".")
+    for c in a.checks:
+        if c.verdict == NOT_COMPARED:
+            doc.add("paragraph", f"Not compared ({c.block}): {c.message}.")
+    compared = [c for c in a.checks if c.verdict != NOT_COMPARED]
+    if not compared:
+        return
     rows = tuple((c.block, c.wager, c.figure, c.expected, c.computed,
-                  c.verdict if not c.message else f"{c.verdict}: {c.message}") for c in a.checks)
+                  c.verdict if not c.message else f"{c.verdict}: {c.message}") for c in compared)
     doc.add("table", table=Table(("Block", "Wager", "Figure", "Stated", "Computed", "Verdict"), rows,
                                  (False, False, False, True, True, False)))
-    held = sum(c.ok for c in a.checks)
-    differ = sum(c.verdict == "differs" for c in a.checks)
-    doc.add("paragraph", f"{held} of {len(a.checks)} figures hold" + (
+    held = sum(c.ok for c in compared)
+    differ = sum(c.verdict == "differs" for c in compared)
+    doc.add("paragraph", f"{held} of {len(compared)} figures hold" + (
         f" ({differ} of them differ from the source, for the reason stated)." if differ else "."))
 
 

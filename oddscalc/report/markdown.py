@@ -8,7 +8,7 @@ from oddscalc import __version__
 from oddscalc.exact import decimal_str
 from oddscalc.report.cells import cell_text
 from oddscalc.report.document import rules_text, units_text, wager_facts
-from oddscalc.results import Analysis, Section, WagerResult
+from oddscalc.results import NOT_COMPARED, Analysis, Section, WagerResult
 
 _MARKUP = re.compile(r"[\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")  # what can open markup mid-line
 _LEADING = re.compile(r"^(\s*)([#=+>-]|\d+[.)])")  # what makes a heading, a rule or a list at a line's start
@@ -78,15 +78,19 @@ def published_markdown(a: Analysis) -> str:
     if not a.published_applies:
         return ("## Published figures\n\nNot compared: this run overrides the table's rules or strategy, and the "
                 "table's published figures are for the table as written (`oddscalc verify` checks them).\n")
-    lines = ["## Published figures", "", "Sources: " + "; ".join(literal(s) for s in a.sources) + ".", "",
-             "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
-    for c in a.checks:
+    lines = ["## Published figures", "", "Sources: " + "; ".join(literal(s) for s in a.sources) + ".", ""]
+    lines += [f"Not compared ({c.block}): {literal(c.message)}." for c in a.checks if c.verdict == NOT_COMPARED]
+    compared = [c for c in a.checks if c.verdict != NOT_COMPARED]
+    if not compared:
+        return "\n".join(lines) + "\n"
+    lines += ["| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
+    for c in compared:
         verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
         lines.append(f"| {c.block} | {literal(c.wager)} | {literal(c.figure)} | {literal(c.expected)} | {c.computed} "
                      f"| {literal(verdict)} |")
-    held = sum(c.ok for c in a.checks)
-    differ = sum(c.verdict == "differs" for c in a.checks)
-    lines += ["", f"{held} of {len(a.checks)} figures hold" + (
+    held = sum(c.ok for c in compared)
+    differ = sum(c.verdict == "differs" for c in compared)
+    lines += ["", f"{held} of {len(compared)} figures hold" + (
         f" ({differ} of them differ from the source, for the reason stated)." if differ else ".")]
     return "\n".join(lines) + "\n"
 

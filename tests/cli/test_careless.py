@@ -1,0 +1,93 @@
+"""A careless user is never misled (issue 42): figures published for one table are not compared with a copy whose
+rules or pays differ, and a real mismatch still fails."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from oddscalc.catalog import load_table, resolve_table, shipped_tables
+from oddscalc.cli.main import main
+from oddscalc.cli.options import EXIT_MISMATCH
+from oddscalc.tables import FIGURE_BLOCKS, rules_and_pays, rules_and_pays_sha256
+
+US = resolve_table("caribbean", "us").path
+NOT_COMPARED = "this table differs from the one these figures describe in pays.main.straight_flush"
+
+
+def copy_of_us(tmp_path: Path, old: str = "", new: str = "", name: str = "my-casino.toml") -> Path:
+    """A copy of the shipped us table, with one line changed."""
+    text = US.read_text()
+    if old:
+        assert text.count(old) == 1
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# --- published figures apply to the table they were published for -------------------------------------------
+
+
+@pytest.mark.parametrize("path", [p for p in shipped_tables() if any(
+    b in tomllib.loads(p.read_text()) for b in FIGURE_BLOCKS)], ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_every_shipped_block_states_the_table_it_describes(path: Path) -> None:
+    t = load_table(path)
+    own = rules_and_pays_sha256(t.model)
+    for name in FIGURE_BLOCKS:
+        block = getattr(t.model, name)
+        if block is not None:
+            assert block.rules_and_pays_sha256 == own, f"{path} [{name}]: write rules_and_pays_sha256 = \"{own}\""
+
+
+def test_the_fingerprint_is_of_rules_and_pays_only(tmp_path: Path) -> None:
+    us = load_table(US)
+    # a title, a comment, a ratio spelt another way and a default written out are the same table
+    same = load_table(copy_of_us(tmp_path, 'flush = "5:1"', 'flush = "10:2"  # five to one', "a.toml"))
+    assert rules_and_pays_sha256(same.model) == rules_and_pays_sha256(us.model) and same.sha256 != us.sha256
+    other = load_table(copy_of_us(tmp_path, 'straight_flush = "50:1"', 'straight_flush = "40:1"', "b.toml"))
+    assert rules_and_pays_sha256(other.model) != rules_and_pays_sha256(us.model)
+    differ = {k for k, v in rules_and_pays(us.model).items() if rules_and_pays(other.model)[k] != v}
+    assert differ == {"pays.main.straight_flush"}
+
+
+def test_a_copy_with_one_pay_changed_is_not_compared(tmp_path: Path) -> None:
+    path = copy_of_us(tmp_path, 'straight_flush = "50:1"', 'straight_flush = "40:1"')
+    r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == 0, r.output
+    assert f"[published] not compared: {NOT_COMPARED}" in r.output and "MISMATCH" not in r.output
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", str(path)])
+    assert r.exit_code == 0, r.output
+    assert f"Not compared (published): {NOT_COMPARED} (they describe the shipped table 'us')." in r.output
+    assert "MISMATCH" not in r.output and "| published |" not in r.output
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", str(path), "--format", "json"])
+    checks = json.loads(r.output)["published_checks"]
+    assert [c["verdict"] for c in checks] == ["not compared"] and checks[0]["note"].startswith(NOT_COMPARED)
+
+
+def test_a_block_for_no_shipped_table_is_not_compared_either(tmp_path: Path) -> None:
+    own = rules_and_pays_sha256(load_table(US).model)
+    path = copy_of_us(tmp_path, own, "0" * 64)
+    r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == 0, r.output
+    assert f"the figures' {'0' * 64}" in r.output and "MISMATCH" not in r.output
+
+
+def test_a_true_mismatch_still_fails(tmp_path: Path) -> None:
+    # same rules and pays, a wrong published number: compared, and it does not hold
+    path = copy_of_us(tmp_path, '"rows.push.combinations" = 321623100', '"rows.push.combinations" = 321623101')
+    r = CliRunner().invoke(main, ["verify", str(path)])
+    assert r.exit_code == EXIT_MISMATCH, r.output
+    assert "rows.push.combinations: expected 321623101, computed 321623100" in r.output
+    assert "37 of 38 figure(s) hold in 1 table(s)" in r.output and "not compared" not in r.output
+
+
+def test_the_shipped_tables_are_all_compared() -> None:
+    r = CliRunner().invoke(main, ["verify", str(US), str(US.parent.parent / "let-it-ride" / "standard.toml")])
+    assert r.exit_code == 0, r.output
+    assert "not compared" not in r.output and "MISMATCH" not in r.output
+    assert "figure(s) hold in 2 table(s)" in r.output
