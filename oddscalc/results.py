@@ -379,6 +379,16 @@ def _play(w: WagerResult, play: str) -> str:
         f" under the strategy {w.strategy}"
 
 
+def rarity_from_rows(w: WagerResult) -> dict[str, Fraction]:
+    """Each pay of a wager whose rows are its hands (every deal in exactly one row, a pay's rows being its hand's)
+    with its hand's probability: the rows of one pay summed."""
+    counts: dict[str, int] = {}
+    for r in w.rows:
+        if r.pay_ref:
+            counts[r.pay_ref] = counts.get(r.pay_ref, 0) + r.combinations
+    return {ref: Fraction(n, w.total_combinations) for ref, n in counts.items()}
+
+
 def verdict(wagers: Sequence[WagerResult], play: str = "") -> Verdict:
     """The verdict on these wagers (``play``: how they are played, when the strategy's id does not say it, e.g.
     house baccarat's equilibrium among several seats). One wording for every game: a wager with a positive
@@ -435,6 +445,10 @@ class Analysis:
 
     # how the wagers are played, for the verdict, where each wager's strategy id does not say it
     play: str = ""
+    # the rarity of the hand each ranked pay is for ("main.flush" -> its probability, whatever the play), from the
+    # game's own counts: a pay should rise as its hand gets rarer. A game leaves out a wager whose events have no
+    # one order of rarity (a baccarat side bet: a margin, a pair and a natural are not ranks of one hand)
+    rarity: Mapping[str, Fraction] = field(default_factory=dict)
 
     @functools.cached_property
     def verdict(self) -> Verdict:

@@ -26,11 +26,13 @@ from oddscalc.cli.options import (
     game_argument,
     load_profiles,
     open_session,
+    pay_warnings,
     players_option,
     show_progress,
     strategy_option,
     table_option,
     table_path,
+    warn,
     with_checks,
     write_output,
 )
@@ -141,11 +143,14 @@ def validate(paths: tuple[Path, ...]) -> None:
     for p in paths:
         try:
             t = load_table(p)
+            # analysed (brief) for the figures' names and for the pays' order against their hands' rarity
+            analysis = open_session(t.game).analyze(t)
             if blocks(t):
-                problems = figure_problems(t, open_session(t.game).analyze(t).checks)
+                problems = figure_problems(t, analysis.checks)
                 if problems:
                     raise TableError(problems)
             click.echo(f"{p}: ok ({t.game}, {t.title})")
+            warn(pay_warnings(analysis))
         except TableError as e:
             bad += 1
             click.echo(str(e), err=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from oddscalc.analysis import analyze
 from oddscalc.catalog import load_table, resolve_table, shipped_tables
 from oddscalc.cli.main import main
 from oddscalc.cli.options import EXIT_MISMATCH
@@ -91,3 +93,51 @@ def test_the_shipped_tables_are_all_compared() -> None:
     assert r.exit_code == 0, r.output
     assert "not compared" not in r.output and "MISMATCH" not in r.output
     assert "figure(s) hold in 2 table(s)" in r.output
+
+
+# --- pays that do not rise with their hand's rarity ------------------------------------------------------------
+
+FLUSH_50 = ("pays.main.flush (50:1, 1 in 509) pays more than the rarer pays.main.four_of_a_kind (20:1, 1 in 4,165), "
+            "pays.main.full_house (7:1, 1 in 694): pays should rise with the hand's rarity (a typo?)")
+
+
+def test_a_flush_at_50_to_1_warns_and_the_report_says_who_wins(tmp_path: Path) -> None:
+    path = copy_of_us(tmp_path, 'flush = "5:1"', 'flush = "50:1"', "flush-50.toml")
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 0 and r.stdout.startswith(f"{path}: ok")
+    assert r.stderr == f"warning: {path}: {FLUSH_50}\n"
+    for _ in range(2):  # the second report is replayed from the store, and warns all the same
+        r = CliRunner().invoke(main, ["report", "caribbean", "--table", str(path)])
+        assert r.exit_code == 0 and r.stderr == f"warning: {path}: {FLUSH_50}\n"
+        first = r.stdout.splitlines()[2]  # the title, a blank line, the verdict
+        assert first.startswith("> This game favours the PLAYER: wager main (Caribbean Stud (ante and raise)) has an "
+                                "expected value of +")
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", str(path), "--format", "json"])
+    assert json.loads(r.stdout)["verdict"]["player_wagers"] == ["main"] and "pays.main.flush" in r.stderr
+
+
+def test_rarity_is_the_games_own_count(tmp_path: Path) -> None:
+    # the five-card classes among C(52,5) = 2,598,960 hands (known values), ace-king as Caribbean's paid high card
+    known = {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3744, "flush": 5108,
+             "straight": 10200, "three_of_a_kind": 54912, "two_pair": 123552, "pair": 1098240,
+             "high_card": 164 * 1020}  # 164 non-straight rank sets under A-K, 4^5 - 4 suitings
+    a = analyze("caribbean", "us", brief=True)
+    assert dict(a.rarity) == {f"main.{k}": Fraction(n, 2598960) for k, n in known.items()}
+    # three cards: a straight (720 of 22,100) is rarer than a flush (1,096), the other way round from five cards,
+    # so a three-card flush paid above the straight warns, and only the three-card bonus is named
+    text = resolve_table("let-it-ride", "standard").path.read_text()
+    assert text.count('flush = "3:1"') == 1
+    path = tmp_path / "flush-7.toml"
+    path.write_text(text.replace('flush = "3:1"', 'flush = "7:1"'))
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 0
+    assert r.stderr == (f"warning: {path}: pays.three_card_bonus.flush (7:1, 1 in 20.16) pays more than the rarer "
+                        "pays.three_card_bonus.straight (6:1, 1 in 30.69): pays should rise with the hand's rarity "
+                        "(a typo?)\n")
+
+
+def test_no_shipped_table_warns_and_side_bets_without_an_order_are_skipped() -> None:
+    r = CliRunner().invoke(main, ["validate", *map(str, shipped_tables())])
+    assert r.exit_code == 0 and r.stderr == ""  # equal pays (a pair and ace-king at 1:1) are not flagged
+    # punto banco's bets (a margin, a pair, a natural, a total) are no ranks of one hand: the game ranks none
+    assert analyze("punto-banco", "dragon-bonus", brief=True).rarity == {}
