@@ -407,3 +407,26 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
     return Table(id=ident or path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
 
 
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_\"'.-]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def without_figures(text: str) -> str:
+    """A table file's text without its figure blocks (``[published]``, ``[claimed]`` and their sub-tables), with
+    the comments right above them: everything else (rules, pays, comments, layout) as written. The figures
+    describe the table they were published for, not a copy made to be changed."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    dropping = False
+    for line in lines:
+        m = _HEADER.match(line)
+        if m is not None:
+            dropping = m.group(1).strip("\"'").split(".")[0] in FIGURE_BLOCKS
+            if dropping:
+                while out and (out[-1].lstrip().startswith("#") or not out[-1].strip()):
+                    out.pop()  # the comments introducing the block, and the blank lines before them
+                out.append("\n")
+        if not dropping:
+            out.append(line)
+    return "".join(out).rstrip("\n") + "\n"

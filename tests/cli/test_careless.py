@@ -4,6 +4,7 @@ rules or pays differ, and a real mismatch still fails."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -14,7 +15,7 @@ from click.testing import CliRunner
 from oddscalc.analysis import analyze
 from oddscalc.catalog import load_table, resolve_table, shipped_tables
 from oddscalc.cli.main import main
-from oddscalc.cli.options import EXIT_MISMATCH
+from oddscalc.cli.options import EXIT_INPUT, EXIT_MISMATCH
 from oddscalc.tables import FIGURE_BLOCKS, rules_and_pays, rules_and_pays_sha256
 
 US = resolve_table("caribbean", "us").path
@@ -141,3 +142,52 @@ def test_no_shipped_table_warns_and_side_bets_without_an_order_are_skipped() -> 
     assert r.exit_code == 0 and r.stderr == ""  # equal pays (a pair and ace-king at 1:1) are not flagged
     # punto banco's bets (a margin, a pair, a natural, a total) are no ranks of one hand: the game ranks none
     assert analyze("punto-banco", "dragon-bonus", brief=True).rarity == {}
+
+
+# --- solve says on which side of the target a printable pay lands ---------------------------------------------
+
+
+def test_solve_says_which_side_of_the_target(tmp_path: Path) -> None:
+    r = CliRunner().invoke(main, ["solve", "caribbean", "--table", "us", "--pay", "royal_flush", "--edge", "5%"])
+    assert r.exit_code == 0, r.output
+    lines = {m.group(1): m for m in re.finditer(
+        r"printable:\s+(\d+:1)\s+-> house edge [\d.]+% \(([\d.]+)%, (just )?(above|below) the 5% asked\)", r.output)}
+    assert set(lines) == {"1433:1", "1434:1"}
+    for pay, m in lines.items():
+        # the edge at that pay, from a report of a copy paying it: the side and the digits printed agree with it
+        path = copy_of_us(tmp_path, 'royal_flush = "100:1"', f'royal_flush = "{pay}"', f"royal-{pay[:4]}.toml")
+        report = CliRunner().invoke(main, ["report", "caribbean", "--table", str(path), "--format", "json"])
+        edge = Fraction(json.loads(report.stdout)["wagers"][0]["house_edge"])
+        shown = Fraction(m.group(2)) / 100
+        places = len(m.group(2).split(".")[1]) + 2
+        assert abs(edge - shown) <= Fraction(1, 2 * 10**places)
+        assert m.group(4) == ("above" if edge > Fraction(1, 20) else "below")
+
+
+# --- a new table from a shipped one ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", shipped_tables(), ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_tables_copy_leaves_the_figures_out(path: Path, tmp_path: Path) -> None:
+    ref = path.stem if sum(p.stem == path.stem for p in shipped_tables()) == 1 else f"{path.parent.name}/{path.stem}"
+    dest = tmp_path / "my-casino.toml"
+    r = CliRunner().invoke(main, ["tables", "copy", ref, str(dest)])
+    assert r.exit_code == 0, r.output
+    copy, shipped = load_table(dest), load_table(path)
+    assert copy.model.published is None and copy.model.claimed is None
+    assert rules_and_pays(copy.model) == rules_and_pays(shipped.model)  # the same table, every pay and rule
+    assert "[published" not in dest.read_text() and "[claimed" not in dest.read_text()
+
+
+def test_tables_copy_never_overwrites(tmp_path: Path) -> None:
+    dest = tmp_path / "mine.toml"
+    dest.write_text("mine")
+    r = CliRunner().invoke(main, ["tables", "copy", "us", str(dest)])
+    assert r.exit_code == EXIT_INPUT and "never overwrites" in r.output and dest.read_text() == "mine"
+    r = CliRunner().invoke(main, ["tables", "copy", "seed", str(tmp_path / "seed.toml")])
+    assert r.exit_code == EXIT_INPUT and "house-baccarat/seed, punto-banco/seed" in r.output
+    assert not (tmp_path / "seed.toml").exists()
+    r = CliRunner().invoke(main, ["tables", "copy", "us"])
+    assert r.exit_code == EXIT_INPUT
+    r = CliRunner().invoke(main, ["tables", "caribbean"])
+    assert r.exit_code == 0 and r.output.count("caribbean ") == 3
