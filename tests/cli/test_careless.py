@@ -191,3 +191,24 @@ def test_tables_copy_never_overwrites(tmp_path: Path) -> None:
     assert r.exit_code == EXIT_INPUT
     r = CliRunner().invoke(main, ["tables", "caribbean"])
     assert r.exit_code == 0 and r.output.count("caribbean ") == 3
+
+
+# --- a strategy card is named, and the closest decisions say whose they are ------------------------------------
+
+
+def test_a_card_is_named_and_the_closest_decisions_say_whose() -> None:
+    card = str(Path(__file__).resolve().parents[2] / "cards" / "caribbean" / "matching-rank.toml")
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--strategy", card])
+    assert r.exit_code == 0, r.output
+    assert "- Strategy: the card matching-rank.toml (Matching rank: raise a pair or better;" in r.stdout
+    assert "| Player hand | Up card | Raise - fold | Decision (optimal) | Decision (card matching-rank.toml) |" \
+        in r.stdout
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--strategy", card, "--format", "json"])
+    rows = json.loads(r.stdout)["sections"]["closest_decisions"]["rows"]
+    assert rows and all(row["optimal_decision"] == ("raise" if Fraction(row["raise_minus_fold"]) > 0 else "fold")
+                        for row in rows)
+    # the card folds ace-king hands the optimal strategy raises: the two columns are not the same
+    assert any(row["optimal_decision"] != row["decision"] for row in rows)
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--format", "json"])
+    columns = json.loads(r.stdout)["sections"]["closest_decisions"]["columns"]
+    assert [c["title"] for c in columns][-1] == "Decision (optimal)" and len(columns) == 4

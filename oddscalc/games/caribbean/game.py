@@ -72,7 +72,7 @@ class CaribbeanRules(Rules):
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
         strategy = self.strategy if self.card is None else (
-            f"card {self.card.path.name}: {self.card.model.title} (sha256 {self.card.sha256[:12]})")
+            f"the card {self.card.path.name} ({self.card.model.title}; sha256 {self.card.sha256[:12]})")
         return {"deck": self.deck.describe(), "dealer_qualifier": self.qualifier, "raise": "2 antes",
                 "strategy": strategy, "jackpot_paid_on_fold": self.jackpot_paid_on_fold}
 
@@ -135,7 +135,7 @@ class Caribbean:
                                                                   jackpot.meter)))
         compared = comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
-            sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st), compared,
+            sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st, rules.card), compared,
                                               *([st.card_cost] if st.card_cost is not None else []))
         elif "strategies_compared" in named_sections(rules.table):  # for verify
             sections = (compared,)

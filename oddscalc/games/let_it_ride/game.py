@@ -69,7 +69,7 @@ class LetItRideRules(Rules):
         """The strategy as the report names it."""
         if self.card is None:
             return "optimal"
-        return f"card {self.card.path.name}: {self.card.model.title} (sha256 {self.card.sha256[:12]})"
+        return f"the card {self.card.path.name} ({self.card.model.title}; sha256 {self.card.sha256[:12]})"
 
 
 def _play_card(card: Card, counts: HoldingCounts, pays: Sequence[Fraction], optimal: Solution,
