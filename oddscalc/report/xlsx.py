@@ -72,7 +72,7 @@ def _bold_row(ws: Any, values: Sequence[Any], font: Any) -> None:
 def _wager_sheet(ws: Any, w: WagerResult, bold: Any) -> None:
     _append(ws, [w.title, w.wager])
     ws["A1"].font = bold
-    for fact in wager_facts(w):
+    for fact in wager_facts(w, extras=True):
         _append(ws, [fact])
     _append(ws, [])
     _bold_row(ws, ["event", "label", "pays", "units (exact)", "units", "stake (exact)", "combinations",

@@ -212,3 +212,19 @@ def test_a_card_is_named_and_the_closest_decisions_say_whose() -> None:
     r = CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--format", "json"])
     columns = json.loads(r.stdout)["sections"]["closest_decisions"]["columns"]
     assert [c["title"] for c in columns][-1] == "Decision (optimal)" and len(columns) == 4
+
+
+# --- the headline figures are the wager's own; the figures published analyses state go apart, labelled ----------
+
+
+def test_other_figures_are_apart_and_labelled() -> None:
+    md = CliRunner().invoke(main, ["report", "caribbean", "--table", "us"]).stdout
+    data = json.loads(CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--format", "json"]).stdout)
+    facts = md[md.index("## Caribbean Stud (ante and raise)"):md.index("| Event |")]
+    for key in data["wagers"][0]["extras"]:
+        assert key.replace("_", " ") not in facts.lower()
+    published = md[md.index("## Published figures"):]
+    frequency = Fraction(data["wagers"][0]["extras"]["raise_frequency"])
+    assert frequency == Fraction(5316167, 10179260)  # 52.2255% (52.22547...)
+    assert "| main | Raise frequency | raise_frequency | 52.2255% | 5316167/10179260 |" in published
+    assert "| main | Win pair or ace king | win_pair_or_ace_king | 2,343,248,003,808 |  |" in published
