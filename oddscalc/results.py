@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from oddscalc.cards import Deck
+from oddscalc.exact import frac_str, percent_str
 
 if TYPE_CHECKING:
     import pandas
@@ -326,6 +327,9 @@ class Decisions:
         return self.weights
 
 
+NOT_COMPARED = "not compared"  # a Check's verdict: the block's figures were published for other rules or pays
+
+
 @dataclass(frozen=True)
 class Check:
     """One published or claimed figure of the table against the computed one."""
@@ -337,12 +341,83 @@ class Check:
     expected: str
     computed: str
     verdict: str  # "ok", "MISMATCH" or "ERROR"
-    message: str = ""  # why, when the verdict is ERROR or "differs"
+    message: str = ""  # why, when the verdict is ERROR, "differs" or "not compared"
 
     @property
     def ok(self) -> bool:
-        """The figure holds, or differs from its source for the reason the table states."""
-        return self.verdict in ("ok", "differs")
+        """The figure holds, or differs from its source for the reason the table states, or the block's figures
+        describe another table and were not compared."""
+        return self.verdict in ("ok", "differs", NOT_COMPARED)
+
+
+# --- the verdict ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Whom the table favours, wager by wager, from the sign of each wager's exact expected value: the first line
+    of every report, so that a pay typed wrong (a flush at 50:1) cannot hand the game to the player unseen."""
+
+    favours: str  # "player" (some wager has a positive EV), "house" (every EV negative) or "neither"
+    player_wagers: tuple[str, ...]  # the ids of the wagers with a positive EV, best for the player first
+    even_wagers: tuple[str, ...]  # the ids of the wagers whose EV is exactly 0
+    text: str
+
+
+def _signed_percent(x: Fraction) -> str:
+    return ("+" if x > 0 else "") + percent_str(x)
+
+
+def _named(w: WagerResult) -> str:
+    return f"wager {w.wager} ({w.title})" if w.title.lower() != w.wager.replace("_", " ") else f"wager {w.wager}"
+
+
+def _play(w: WagerResult, play: str) -> str:
+    if play:
+        return f" under {play}"
+    return "" if w.strategy == "none" else " under optimal play" if w.strategy == "optimal" else \
+        f" under the strategy {w.strategy}"
+
+
+def rarity_from_rows(w: WagerResult) -> dict[str, Fraction]:
+    """Each pay of a wager whose rows are its hands (every deal in exactly one row, a pay's rows being its hand's)
+    with its hand's probability: the rows of one pay summed."""
+    counts: dict[str, int] = {}
+    for r in w.rows:
+        if r.pay_ref:
+            counts[r.pay_ref] = counts.get(r.pay_ref, 0) + r.combinations
+    return {ref: Fraction(n, w.total_combinations) for ref, n in counts.items()}
+
+
+def verdict(wagers: Sequence[WagerResult], play: str = "") -> Verdict:
+    """The verdict on these wagers (``play``: how they are played, when the strategy's id does not say it, e.g.
+    house baccarat's equilibrium among several seats). One wording for every game: a wager with a positive
+    expected value is named first, with the exact figure."""
+    good = sorted((w for w in wagers if w.expected_value > 0), key=lambda w: -w.expected_value)
+    even = [w for w in wagers if w.expected_value == 0]
+    bad = [w for w in wagers if w.expected_value < 0]
+    parts: list[str] = []
+    if good:
+        parts.append("This game favours the PLAYER: " + "; ".join(
+            f"{_named(w)} has an expected value of {_signed_percent(w.expected_value)} per "
+            f"{w.unit}{_play(w, play)}, a house edge of {percent_str(w.house_edge)} (exact EV "
+            f"{frac_str(w.expected_value)})" for w in good) + ".")
+    if even:
+        parts.append(("" if good else "No wager favours the player: ") + "; ".join(
+            f"{_named(w)} breaks even exactly{_play(w, play)}" for w in even) + ".")
+    if bad:
+        best = min(bad, key=lambda w: w.house_edge)
+        figure = (f"{_named(best)}: {percent_str(best.house_edge)} of the {best.unit}"
+                  f"{_play(best, play)} (exact {frac_str(best.house_edge)})")
+        if len(wagers) == 1:
+            parts.append(f"This game favours the house: a house edge of {percent_str(best.house_edge)} of the "
+                         f"{best.unit}{_play(best, play)} (exact {frac_str(best.house_edge)}).")
+        elif good or even:
+            parts.append(f"Every other wager favours the house; the lowest house edge is {figure}.")
+        else:
+            parts.append(f"Every wager favours the house; the lowest house edge is {figure}.")
+    favours = "player" if good else "house" if not even else "neither"
+    return Verdict(favours, tuple(w.wager for w in good), tuple(w.wager for w in even), " ".join(parts))
 
 
 # --- the analysis -----------------------------------------------------------------------------------------
@@ -357,7 +432,7 @@ class Analysis:
     rules: Mapping[str, Any]  # as resolved (after --decks, --strategy, ...)
     convention: str  # what one combination is
     wagers: tuple[WagerResult, ...]
-    headline: tuple[str, ...] = ()  # first lines of a report (e.g. who the game favours)
+    headline: tuple[str, ...] = ()  # the game's own first lines of a report, after the verdict
     sections: tuple[Section, ...] = ()
     assumptions: tuple[str, ...] = ()
     decisions: tuple[Decisions, ...] = ()
@@ -367,6 +442,23 @@ class Analysis:
     # wagers a seat plays together, counted jointly: (wager a, wager b) -> {(event of a, event of b): deals};
     # what a seat's combined stake needs (its variance), where the wagers' own rows do not say it
     joint: Mapping[tuple[str, str], Mapping[tuple[str, str], int]] = field(default_factory=dict)
+
+    # how the wagers are played, for the verdict, where each wager's strategy id does not say it
+    play: str = ""
+    # the rarity of the hand each ranked pay is for ("main.flush" -> its probability, whatever the play), from the
+    # game's own counts: a pay should rise as its hand gets rarer. A game leaves out a wager whose events have no
+    # one order of rarity (a baccarat side bet: a margin, a pair and a natural are not ranks of one hand)
+    rarity: Mapping[str, Fraction] = field(default_factory=dict)
+
+    @functools.cached_property
+    def verdict(self) -> Verdict:
+        """Whom the table favours (:func:`verdict` over its wagers): every report's first line."""
+        return verdict(self.wagers, self.play)
+
+    @property
+    def lead(self) -> tuple[str, ...]:
+        """A report's first lines: the verdict, then the game's own headline."""
+        return (self.verdict.text, *self.headline)
 
     def wager(self, name: str) -> WagerResult:
         """The wager with this id."""

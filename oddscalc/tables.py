@@ -13,6 +13,7 @@ found, and the key path. Pays are ratio strings ("100:1" pays 100 to 1) read as 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -195,6 +196,9 @@ class Published(BaseModel):
 
     model_config = ConfigDict(extra="allow", frozen=True)
     source: str
+    # the fingerprint (:func:`rules_and_pays_sha256`) of the rules and pays the figures were published for: a
+    # table whose own differs is another table, and its figures are not compared (a copy with one pay changed)
+    rules_and_pays_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
 
     def figures(self) -> dict[str, dict[str, Any]]:
         """The figure blocks by wager."""
@@ -348,6 +352,27 @@ class Table:
         return self.model.title
 
 
+def rules_and_pays(model: TableModel) -> dict[str, Any]:
+    """What a table's figures depend on, as plain data: its ``rules`` and ``pays`` as validated (defaults filled
+    in, pays in lowest terms), keyed ``rules.<key>`` and ``pays.<wager>.<key>``; a list is one value."""
+    data = model.model_dump(mode="json", include={"rules", "pays"}, exclude_none=True)
+    return dict(figure_names(data))
+
+
+def rules_and_pays_sha256(model: TableModel) -> str:
+    """The fingerprint of a table's rules and pays: the sha256 of :func:`rules_and_pays` as canonical JSON (keys
+    sorted, no spaces). Two tables with the same fingerprint have the same figures, whatever their titles, notes,
+    key order, comments or ratio spellings ("10:2" is "5:1")."""
+    text = json.dumps(rules_and_pays(model), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+def differing_keys(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """The keys of two :func:`rules_and_pays` that differ (present in one only, or with other values)."""
+    missing = object()
+    return sorted(k for k in set(a) | set(b) if a.get(k, missing) != b.get(k, missing))
+
+
 def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_game: str | None = None,
                     ident: str | None = None) -> Table:
     """Read and validate one table file against its game's model (``models``: game key -> model).
@@ -382,3 +407,26 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
     return Table(id=ident or path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
 
 
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_\"'.-]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def without_figures(text: str) -> str:
+    """A table file's text without its figure blocks (``[published]``, ``[claimed]`` and their sub-tables), with
+    the comments right above them: everything else (rules, pays, comments, layout) as written. The figures
+    describe the table they were published for, not a copy made to be changed."""
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    dropping = False
+    for line in lines:
+        m = _HEADER.match(line)
+        if m is not None:
+            dropping = m.group(1).strip("\"'").split(".")[0] in FIGURE_BLOCKS
+            if dropping:
+                while out and (out[-1].lstrip().startswith("#") or not out[-1].strip()):
+                    out.pop()  # the comments introducing the block, and the blank lines before them
+                out.append("\n")
+        if not dropping:
+            out.append(line)
+    return "".join(out).rstrip("\n") + "\n"

@@ -44,7 +44,7 @@ from typing import Any
 
 from oddscalc.datafile import Problem, TableError, key_lines, line_for, read_text
 from oddscalc.exact import bounded_number, decimal_str, frac_str
-from oddscalc.results import Check, Section, WagerResult
+from oddscalc.results import NOT_COMPARED, Check, Section, WagerResult
 from oddscalc.tables import (
     DIFFERS,
     FIGURE_BLOCKS,
@@ -53,8 +53,11 @@ from oddscalc.tables import (
     SECTIONS,
     Published,
     Table,
+    differing_keys,
     differs_shape,
     figure_names,
+    rules_and_pays,
+    rules_and_pays_sha256,
 )
 
 BLOCKS = FIGURE_BLOCKS
@@ -215,6 +218,27 @@ def blocks(table: Table) -> list[tuple[str, Published]]:
     return out
 
 
+def other_table(table: Table, block: Published) -> str | None:
+    """Why ``block``'s figures do not apply to ``table`` ("this table differs from the one these figures describe
+    in pays.main.straight_flush"), or None when they do: the block states the fingerprint of the rules and pays it
+    was published for, and the table's own is another. The keys are named from the shipped table of that
+    fingerprint (the table this one was copied from); a block stating no fingerprint applies as written."""
+    stated = block.rules_and_pays_sha256
+    if stated is None or stated == rules_and_pays_sha256(table.model):
+        return None
+    from oddscalc.catalog import load_table, shipped_tables
+
+    for path in shipped_tables(table.game):
+        origin = load_table(path).model
+        if rules_and_pays_sha256(origin) == stated:
+            keys = differing_keys(rules_and_pays(origin), rules_and_pays(table.model))
+            return ("this table differs from the one these figures describe in " + ", ".join(keys)
+                    + f" (they describe the shipped table {path.stem!r})")
+    return ("this table differs from the one these figures describe: its rules and pays have the fingerprint "
+            f"{rules_and_pays_sha256(table.model)}, the figures' {stated} (oddscalc tables copy makes a table "
+            "without them)")
+
+
 def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
                sections: Sequence[Section] = ()) -> list[Check]:
     """Every figure of every block of ``table`` against the analysed ``wagers`` and report
@@ -222,6 +246,10 @@ def checks_for(table: Table, wagers: Sequence[WagerResult], label: str,
     by_name = {w.wager: w for w in wagers}
     checks: list[Check] = []
     for block_name, block in blocks(table):
+        elsewhere = other_table(table, block)
+        if elsewhere is not None:
+            checks.append(Check(label, block_name, "", "", "", "", NOT_COMPARED, elsewhere))
+            continue
         for key, figs in (block.model_extra or {}).items():
             if key == DIFFERS and isinstance(figs, list):
                 checks.extend(_differs(label, block_name, figs, by_name, sections))
@@ -371,15 +399,22 @@ def table_paths(paths: Sequence[Path]) -> list[Path]:
 COLUMNS = ("table", "block", "wager", "figure", "expected", "computed", "verdict")
 
 
-def render_checks(checks: Iterable[Check]) -> str:
-    """A plain-text verdict table, one line per figure, with the reasons of the explained differences below it."""
+def render_checks(checks: Iterable[Check], summary: bool = False) -> str:
+    """A plain-text verdict table, one line per figure, with the reasons of the explained differences below it, and
+    a line for each block of figures not compared (they describe another table); with ``summary``, how many hold."""
     checks = list(checks)
-    rows = [COLUMNS] + [(c.table, c.block, c.wager, c.figure, c.expected, c.computed, c.verdict) for c in checks]
+    compared = [c for c in checks if c.verdict != NOT_COMPARED]
+    rows = [COLUMNS] + [(c.table, c.block, c.wager, c.figure, c.expected, c.computed, c.verdict) for c in compared]
     widths = [max(len(r[i]) for r in rows) for i in range(len(COLUMNS))]
-    lines = ["  ".join(cell.ljust(wd) for cell, wd in zip(r, widths)).rstrip() for r in rows]
-    lines.insert(1, "  ".join("-" * wd for wd in widths))
+    lines = ["  ".join(cell.ljust(wd) for cell, wd in zip(r, widths)).rstrip() for r in rows] if compared else []
+    if compared:
+        lines.insert(1, "  ".join("-" * wd for wd in widths))
     lines += [f"{c.table} [{c.block}.{c.wager}] {c.figure}: the source says {c.expected}, exactly {c.computed}: "
               f"{c.message}" for c in checks if c.verdict == DIFFERS]
+    lines += [f"{c.table} [{c.block}] not compared: {c.message}" for c in checks if c.verdict == NOT_COMPARED]
+    if summary and compared:
+        held = sum(c.ok for c in compared)
+        lines.append(f"{held} of {len(compared)} figure(s) hold in {len({c.table for c in compared})} table(s)")
     return "\n".join(lines) + "\n"
 
 

@@ -34,12 +34,14 @@ from oddscalc.cli.options import (
     game_argument,
     load_profiles,
     open_session,
+    pay_warnings,
     players_option,
     profile_option,
     show_progress,
     strategy_option,
     table_option,
     table_path,
+    warn,
     with_checks,
     write_output,
 )
@@ -138,7 +140,9 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
             analysis = with_symbolic(analysis)
         analysis, failed = with_checks(analysis, profiles)
         text = RENDERERS[fmt](analysis)
-        if key is not None:
+        warnings = pay_warnings(analysis)
+        warn(warnings)
+        if key is not None and not warnings:  # a report that warns is settled every time, so it warns every time
             replay.keep(key, text)
     if output is None:
         click.echo(text, nl=False)
@@ -161,6 +165,7 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
 
     session = open_session(game, strategy, decks, players, brief=False, fresh=fresh)
     analysis = session.analyze(table_ref)
+    warn(pay_warnings(analysis))
     if symbolic:
         from oddscalc.filing.paytools import with_symbolic
 

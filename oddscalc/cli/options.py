@@ -173,6 +173,20 @@ def load_profiles(refs: tuple[str, ...]) -> list[Any]:
     return out
 
 
+def pay_warnings(analysis: Any) -> str:
+    """The warnings of pays that do not rise with their hand's rarity (``filing.paytools.out_of_order``), one line
+    each naming the table file and the key, for standard error ("" when there are none)."""
+    from oddscalc.filing.paytools import out_of_order
+
+    return "".join(f"warning: {analysis.table.path}: {line}\n" for line in out_of_order(analysis))
+
+
+def warn(text: str) -> None:
+    """Print warnings on standard error: they change no exit code."""
+    if text:
+        click.echo(text, err=True, nl=False)
+
+
 def with_checks(analysis: Any, profiles: list[Any]) -> tuple[Any, int]:
     """The analysis with each profile's section, and how many checks fail."""
     from oddscalc.filing.compliance import FAIL, with_profile

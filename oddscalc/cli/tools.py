@@ -26,11 +26,13 @@ from oddscalc.cli.options import (
     game_argument,
     load_profiles,
     open_session,
+    pay_warnings,
     players_option,
     show_progress,
     strategy_option,
     table_option,
     table_path,
+    warn,
     with_checks,
     write_output,
 )
@@ -111,18 +113,61 @@ def profiles() -> None:
 
 
 @click.command()
-@click.argument("game", required=False, type=GameChoice())
-def tables(game: str | None) -> None:
-    """List the shipped tables (game, id, title)."""
+@click.argument("args", nargs=-1, metavar="[GAME] | copy [GAME/]ID FILE")
+@click.pass_context
+def tables(ctx: click.Context, args: tuple[str, ...]) -> None:
+    """List the shipped tables (game, id, title), or make a new table file from one: `tables copy us
+    my-casino.toml` copies it without its [published] and [claimed] figures (they describe the shipped table),
+    and never over an existing file."""
     from oddscalc.catalog import load_table, shipped_tables
     from oddscalc.datafile import TableError
 
+    if args[:1] == ("copy",):
+        if len(args) != 3:
+            raise OptionError("write: oddscalc tables copy ID FILE (e.g. oddscalc tables copy us my-casino.toml)")
+        _copy_table(args[1], Path(args[2]))
+        return
+    if len(args) > 1:
+        raise OptionError(f"one game at most, not {' '.join(args)!r} (or: oddscalc tables copy ID FILE)")
+    game = GameChoice().convert(args[0], None, ctx) if args else None
     for path in shipped_tables(game):
         try:
             t = load_table(path)
             click.echo(f"{t.game:<15} {t.id:<20} {t.title}")
         except TableError as e:
             click.echo(f"{path.parent.name:<15} {path.stem:<20} (invalid: {len(e.problems)} problem(s))")
+
+
+def _copy_table(ref: str, dest: Path) -> None:
+    """Copy the shipped table ``ref`` (an id, or game/id when two games have it) to ``dest`` without its figures."""
+    import os
+
+    from oddscalc.catalog import load_table, shipped_tables
+    from oddscalc.tables import rules_and_pays_sha256, without_figures
+
+    game, _, ident = ref.rpartition("/")
+    found = [p for p in shipped_tables() if p.stem == ident and game in ("", p.parent.name)]
+    if len(found) != 1:
+        known = ", ".join(f"{p.parent.name}/{p.stem}" for p in (found or shipped_tables()))
+        raise OptionError(f"{'ambiguous' if found else 'no shipped'} table {ref!r}; "
+                          f"{'say which' if found else 'shipped'}: {known}")
+    source = load_table(found[0])
+    text = (f"# Made by oddscalc tables copy from the shipped table {found[0].parent.name}/{ident} (sha256 "
+            f"{source.sha256}),\n# without its published figures: they describe that table.\n"
+            + without_figures(found[0].read_text(encoding="utf-8")))
+    try:
+        fd = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # never over a file, even one made just now
+    except FileExistsError:
+        raise OptionError(f"{dest} exists: oddscalc tables copy never overwrites a file; name another") from None
+    except OSError as e:
+        raise OptionError(f"cannot write {dest}: {e.strerror or e}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    copy = load_table(dest)  # what was written is the same table, figures left out
+    assert rules_and_pays_sha256(copy.model) == rules_and_pays_sha256(source.model)
+    assert copy.model.published is None and copy.model.claimed is None
+    click.echo(f"{dest}: a copy of {found[0].parent.name}/{ident} without its published figures; change its pays "
+               f"and title, then: oddscalc validate {dest}")
 
 
 @click.command()
@@ -141,11 +186,14 @@ def validate(paths: tuple[Path, ...]) -> None:
     for p in paths:
         try:
             t = load_table(p)
+            # analysed (brief) for the figures' names and for the pays' order against their hands' rarity
+            analysis = open_session(t.game).analyze(t)
             if blocks(t):
-                problems = figure_problems(t, open_session(t.game).analyze(t).checks)
+                problems = figure_problems(t, analysis.checks)
                 if problems:
                     raise TableError(problems)
             click.echo(f"{p}: ok ({t.game}, {t.title})")
+            warn(pay_warnings(analysis))
         except TableError as e:
             bad += 1
             click.echo(str(e), err=True)
@@ -197,9 +245,7 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
         checks.extend(found)
     failed = [c for c in checks if not c.ok]
     if checks:
-        click.echo(render_checks(checks), nl=False)
-        n_tables = len({c.table for c in checks})
-        click.echo(f"{len(checks) - len(failed)} of {len(checks)} figure(s) hold in {n_tables} table(s)")
+        click.echo(render_checks(checks, summary=True), nl=False)
     if without:
         click.echo(f"no [published] or [claimed] figures: {', '.join(without)}")
     if bad_tables:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from oddscalc.exact import percent_str
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, Cell, Column, Decisions, Section, WagerResult
-from oddscalc.tables import Money, Odds, Table, TableModel, ratio_text
+from oddscalc.tables import MeterShare, Money, Odds, Table, TableModel, ratio_text, rules_and_pays
 
 if TYPE_CHECKING:
     import sympy
@@ -290,3 +290,52 @@ def _printable(analyze: Callable[[Table], Analysis], table: Table, ref: str, wag
 
 
 # --- comparing two tables -----------------------------------------------------------------
+
+
+# --- pays against their hands' rarity --------------------------------------------------------------------
+
+
+def pay_worth(model: TableModel, ref: str) -> Fraction | None:
+    """What a pay wins, in stakes of its wager: odds as they are, an amount less the stake it includes, a share of
+    a meter at the meter shown (None when the table has no such pay)."""
+    wager, _, key = ref.partition(".")
+    block = getattr(getattr(model, "pays", None), wager, None)
+    value = _pay_items(block).get(key) if block is not None else None
+    if value is None:
+        return None
+    stake: Fraction | None = getattr(block, "stake", None)
+    if stake is None or isinstance(value, Odds):
+        return Fraction(value)
+    meter = getattr(block, "meter", None)
+    if isinstance(value, MeterShare):
+        shown: Fraction | None = None if meter is None else meter.shown
+        return None if shown is None else Fraction(value) * shown / stake - 1
+    return Fraction(value) / stake - 1
+
+
+def out_of_order(a: Analysis) -> list[str]:
+    """Every pay that wins more than the pay of a rarer hand of its wager (``Analysis.rarity``, from the game's
+    own counts), one line each, naming the keys: a likely typo (a flush at "50:1" above a full house at "7:1").
+    Equal pays are not flagged (tables pay a pair and ace-king alike); a wager the game ranks no hands of is
+    not checked."""
+    from oddscalc.exact import one_in
+
+    worth = {ref: pay_worth(a.table.model, ref) for ref in a.rarity}
+    out = []
+    for ref, p in a.rarity.items():
+        w = worth[ref]
+        if w is None or p == 0:
+            continue
+        wager = ref.partition(".")[0]
+        rarer = [(r, q) for r, q in a.rarity.items() if r.partition(".")[0] == wager and 0 < q < p
+                 and (v := worth[r]) is not None and v < w]
+        if rarer:
+            below = ", ".join(f"pays.{r} ({_shown_pay(a.table.model, r)}, {one_in(q)})"
+                              for r, q in sorted(rarer, key=lambda x: x[1]))
+            out.append(f"pays.{ref} ({_shown_pay(a.table.model, ref)}, {one_in(p)}) pays more than the rarer "
+                       f"{below}: pays should rise with the hand's rarity (a typo?)")
+    return out
+
+
+def _shown_pay(model: TableModel, ref: str) -> str:
+    return str(rules_and_pays(model).get(f"pays.{ref}", "?"))

@@ -14,7 +14,7 @@ from fractions import Fraction
 from oddscalc import __version__
 from oddscalc.exact import decimal_str, frac_str, one_in, percent_str
 from oddscalc.report.cells import cell_text
-from oddscalc.results import Analysis, Chart, Section, WagerResult
+from oddscalc.results import NOT_COMPARED, Analysis, Chart, Section, WagerResult
 
 NUMERIC = frozenset({"int", "fraction", "decimal", "percent", "signed_percent", "share"})
 
@@ -24,9 +24,12 @@ def units_text(u: Fraction) -> str:
     return frac_str(u) if u.denominator != 1 else f"{u.numerator:+d}" if u else "0"
 
 
-def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callable[[str], str] = str) -> list[str]:
+def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callable[[str], str] = str,
+                extras: bool = False) -> list[str]:
     """The figures of one wager, one line each (``strong`` marks the headline numbers; ``text`` makes a text that
-    may come from a file, such as a card's title or a side bet's note, literal in the document's markup)."""
+    may come from a file, such as a card's title or a side bet's note, literal in the document's markup). The
+    wager's other figures (``extras``, what published analyses state beside the return table) are listed with
+    ``extras`` only: a report shows them apart, labelled (:func:`other_figures`)."""
     eor = w.element_of_risk
     lines = [
         f"Strategy: {text(w.strategy_title or w.strategy)}",
@@ -57,12 +60,32 @@ def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callab
                          "100 million games; never reached: " + ", ".join(p.pay_ref for p in never))
         else:
             lines.append("Prize check: every prize is expected at least once in 100 million games")
-    for k, v in w.extras.items():
+    for k, v in w.extras.items() if extras else ():
         vv = Fraction(v)
         shown = f"{vv.numerator:,}" if vv.denominator == 1 else f"{decimal_str(vv, 8)} (exact {frac_str(vv)})"
         lines.append(f"{k.replace('_', ' ')}: {shown}")
     lines += [text(note) for note in w.notes]
     return lines
+
+
+OTHER_FIGURES = ("Other figures of the wagers, beside their return tables (what published analyses state, and a "
+                 "[published] block names by the key shown):")
+
+
+def other_figures(a: Analysis) -> Table | None:
+    """The wagers' other figures (``extras``: a raise frequency, counts of deals a source states), labelled, with
+    the key a ``[published]`` block names them by; a frequency as a percentage, a count with separators."""
+    rows = []
+    for w in a.wagers:
+        for k, v in w.extras.items():
+            x = Fraction(v)
+            shown = (f"{x.numerator:,}" if x.denominator == 1 else percent_str(x) if k.endswith("frequency")
+                     else decimal_str(x, 8))
+            rows.append((w.wager, k.replace("_", " ").capitalize(), k, shown,
+                         "" if x.denominator == 1 else frac_str(x)))
+    if not rows:
+        return None
+    return Table(("Wager", "Figure", "Key", "Value", "Exact"), tuple(rows), (False, False, False, True, True))
 
 
 @dataclass(frozen=True)
@@ -147,21 +170,37 @@ def _section(doc: Document, s: Section) -> None:
         doc.add("paragraph", line)
 
 
+def _other(doc: Document, a: Analysis) -> None:
+    table = other_figures(a)
+    if table is not None:
+        doc.add("paragraph", OTHER_FIGURES)
+        doc.add("table", table=table)
+
+
 def _published(doc: Document, a: Analysis) -> None:
     doc.add("heading", "Published figures")
     if not a.published_applies:
         doc.add("paragraph", "Not compared: this run overrides the table's rules or strategy, and the table's "
                              "published figures are for the table as written (oddscalc verify checks them).")
+        _other(doc, a)
         return
     doc.add("paragraph", "Sources: " + "; ".join(a.sources) + ".")
+    for c in a.checks:
+        if c.verdict == NOT_COMPARED:
+            doc.add("paragraph", f"Not compared ({c.block}): {c.message}.")
+    compared = [c for c in a.checks if c.verdict != NOT_COMPARED]
+    if not compared:
+        _other(doc, a)
+        return
     rows = tuple((c.block, c.wager, c.figure, c.expected, c.computed,
-                  c.verdict if not c.message else f"{c.verdict}: {c.message}") for c in a.checks)
+                  c.verdict if not c.message else f"{c.verdict}: {c.message}") for c in compared)
     doc.add("table", table=Table(("Block", "Wager", "Figure", "Stated", "Computed", "Verdict"), rows,
                                  (False, False, False, True, True, False)))
-    held = sum(c.ok for c in a.checks)
-    differ = sum(c.verdict == "differs" for c in a.checks)
-    doc.add("paragraph", f"{held} of {len(a.checks)} figures hold" + (
+    held = sum(c.ok for c in compared)
+    differ = sum(c.verdict == "differs" for c in compared)
+    doc.add("paragraph", f"{held} of {len(compared)} figures hold" + (
         f" ({differ} of them differ from the source, for the reason stated)." if differ else "."))
+    _other(doc, a)
 
 
 def document(a: Analysis, charts: Sequence[Chart] = ()) -> Document:
@@ -169,7 +208,7 @@ def document(a: Analysis, charts: Sequence[Chart] = ()) -> Document:
     t = a.table
     doc = Document(t.title)
     doc.add("title", t.title)
-    for h in a.headline:
+    for h in a.lead:
         doc.add("quote", h)
     facts = [f"Game: {a.game} · table: {t.id} · sha256 {t.sha256}", f"oddscalc {__version__}",
              f"Counting convention: {a.convention}", f"Rules as resolved: {rules_text(a)}"]
@@ -186,6 +225,9 @@ def document(a: Analysis, charts: Sequence[Chart] = ()) -> Document:
         doc.add("table", table=_wager_table(w))
     if a.sources:
         _published(doc, a)
+    elif other_figures(a) is not None:
+        doc.add("heading", "Other figures")
+        _other(doc, a)
     for s in a.sections:
         _section(doc, s)
     if charts:

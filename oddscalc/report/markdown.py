@@ -7,8 +7,8 @@ import re
 from oddscalc import __version__
 from oddscalc.exact import decimal_str
 from oddscalc.report.cells import cell_text
-from oddscalc.report.document import rules_text, units_text, wager_facts
-from oddscalc.results import Analysis, Section, WagerResult
+from oddscalc.report.document import OTHER_FIGURES, other_figures, rules_text, units_text, wager_facts
+from oddscalc.results import NOT_COMPARED, Analysis, Section, WagerResult
 
 _MARKUP = re.compile(r"[\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")  # what can open markup mid-line
 _LEADING = re.compile(r"^(\s*)([#=+>-]|\d+[.)])")  # what makes a heading, a rule or a list at a line's start
@@ -71,32 +71,47 @@ def section_markdown(s: Section) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+def other_markdown(a: Analysis) -> list[str]:
+    """The wagers' other figures, labelled (:func:`other_figures`), as Markdown lines."""
+    table = other_figures(a)
+    if table is None:
+        return []
+    return [literal(OTHER_FIGURES), "", "| " + " | ".join(table.header) + " |",
+            "|" + "".join("---:|" if n else "---|" for n in table.numeric),
+            *("| " + " | ".join(literal(c) for c in row) + " |" for row in table.rows), ""]
+
+
 def published_markdown(a: Analysis) -> str:
     """The table's [published]/[claimed] figures against the exact ones (what `oddscalc verify` checks)."""
     if not a.sources:
         return ""
+    other = other_markdown(a)
     if not a.published_applies:
-        return ("## Published figures\n\nNot compared: this run overrides the table's rules or strategy, and the "
-                "table's published figures are for the table as written (`oddscalc verify` checks them).\n")
-    lines = ["## Published figures", "", "Sources: " + "; ".join(literal(s) for s in a.sources) + ".", "",
-             "| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
-    for c in a.checks:
+        return "\n".join(["## Published figures", "",
+                          "Not compared: this run overrides the table's rules or strategy, and the table's published "
+                          "figures are for the table as written (`oddscalc verify` checks them).", "", *other]) + "\n"
+    lines = ["## Published figures", "", "Sources: " + "; ".join(literal(s) for s in a.sources) + ".", ""]
+    lines += [f"Not compared ({c.block}): {literal(c.message)}." for c in a.checks if c.verdict == NOT_COMPARED]
+    compared = [c for c in a.checks if c.verdict != NOT_COMPARED]
+    if not compared:
+        return "\n".join([*lines, *other]).rstrip() + "\n"
+    lines += ["| Block | Wager | Figure | Stated | Computed | Verdict |", "|---|---|---|---:|---:|---|"]
+    for c in compared:
         verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
         lines.append(f"| {c.block} | {literal(c.wager)} | {literal(c.figure)} | {literal(c.expected)} | {c.computed} "
                      f"| {literal(verdict)} |")
-    held = sum(c.ok for c in a.checks)
-    differ = sum(c.verdict == "differs" for c in a.checks)
-    lines += ["", f"{held} of {len(a.checks)} figures hold" + (
-        f" ({differ} of them differ from the source, for the reason stated)." if differ else ".")]
-    return "\n".join(lines) + "\n"
+    held = sum(c.ok for c in compared)
+    differ = sum(c.verdict == "differs" for c in compared)
+    lines += ["", f"{held} of {len(compared)} figures hold" + (
+        f" ({differ} of them differ from the source, for the reason stated)." if differ else "."), ""]
+    return "\n".join([*lines, *other]).rstrip() + "\n"
 
 
 def render_markdown(a: Analysis) -> str:
     """The whole report as Markdown."""
     t = a.table
     out = [f"# {literal(t.title)}", ""]
-    if a.headline:
-        out += [f"> {literal(h)}" for h in a.headline] + [""]
+    out += [f"> {literal(h)}" for h in a.lead] + [""]
     out += [
         f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
         f"- oddscalc {__version__}",
@@ -114,6 +129,8 @@ def render_markdown(a: Analysis) -> str:
     checks = published_markdown(a)
     if checks:
         out.append(checks)
+    elif other_figures(a) is not None:
+        out.append("\n".join(["## Other figures", "", *other_markdown(a)]))
     for s in a.sections:
         out.append(section_markdown(s))
     return "\n".join(out).rstrip() + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from fractions import Fraction
 
 from oddscalc import __version__
 from oddscalc.exact import decimal_str, frac_str, percent_str
@@ -17,12 +18,33 @@ from oddscalc.report.markdown import section_markdown
 from oddscalc.tables import ratio_text
 
 
+def short_percent(x: Fraction) -> str:
+    """A percentage as short as it is exact ("5%", "2.5%"), else to six places with the exact fraction."""
+    for places in range(7):
+        if (x * 100 * 10**places).denominator == 1:
+            return percent_str(x, places)
+    return f"{percent_str(x, 6)} ({frac_str(x)})"
+
+
+def side(edge: Fraction, target: Fraction) -> str:
+    """On which side of the target an edge lands, with the digits that show it: "5.000304%, just above the 5%
+    asked" (to the first place where the two differ, and two more; "just" within a thousandth of a point)."""
+    if edge == target:
+        return f"exactly the {short_percent(target)} asked"
+    places = 4
+    while percent_str(edge, places) == percent_str(target, places) and places < 30:
+        places += 1
+    where = "above" if edge > target else "below"
+    near = "just " if abs(edge - target) < Fraction(1, 100_000) else ""
+    return f"{percent_str(edge, places + 2)}, {near}{where} the {short_percent(target)} asked"
+
+
 def solution_text(s: Solution) -> str:
     """The exact pay, the printable pays around it, and the Newton steps."""
     lines = [f"Pay {s.ref} for a house edge of {percent_str(s.target, 6)} on the {s.wager} wager:", "",
              f"  exact pay:   {frac_str(s.pay)} to 1  (= {decimal_str(s.pay, 6)} to 1)"]
     for c, he in s.printable:
-        lines.append(f"  printable:   {ratio_text(c)}  -> house edge {percent_str(he, 4)}")
+        lines.append(f"  printable:   {ratio_text(c)}  -> house edge {percent_str(he, 4)} ({side(he, s.target)})")
     lines += ["", "Steps (pay tried, house edge there, strategy changes from the step before):"]
     for i, st in enumerate(s.steps, 1):
         changed = ", ".join(f"{f.name}: {f.points:,} decision points ({f.combinations:,} combinations)"

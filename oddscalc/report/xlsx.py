@@ -72,7 +72,7 @@ def _bold_row(ws: Any, values: Sequence[Any], font: Any) -> None:
 def _wager_sheet(ws: Any, w: WagerResult, bold: Any) -> None:
     _append(ws, [w.title, w.wager])
     ws["A1"].font = bold
-    for fact in wager_facts(w):
+    for fact in wager_facts(w, extras=True):
         _append(ws, [fact])
     _append(ws, [])
     _bold_row(ws, ["event", "label", "pays", "units (exact)", "units", "stake (exact)", "combinations",
@@ -128,7 +128,8 @@ def render_xlsx(a: Analysis) -> bytes:
     ws.title = "Report"
     taken = {"report"}
     t = a.table
-    for key, value in (("title", t.title), ("game", a.game), ("table", t.id), ("table sha256", t.sha256),
+    for key, value in (("title", t.title), ("verdict", a.verdict.text), ("game", a.game), ("table", t.id),
+                       ("table sha256", t.sha256),
                        ("oddscalc", __version__), ("counting convention", a.convention),
                        ("rules as resolved", rules_text(a)),
                        ("description", " ".join((t.model.description or "").split()))):

@@ -111,7 +111,8 @@ def test_documents_from_the_command_line(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert out.read_bytes().startswith(b"%PDF") and "5.2637%" in PdfReader(out).pages[0].extract_text()
     r = CliRunner().invoke(main, ["report", "caribbean", "--format", "xlsx", "-o", str(tmp_path / "spain.xlsx")])
-    assert r.exit_code == 0 and openpyxl.load_workbook(tmp_path / "spain.xlsx")["Report"]["B3"].value == "spain"
+    # B4: the table id, under the title and the verdict
+    assert r.exit_code == 0 and openpyxl.load_workbook(tmp_path / "spain.xlsx")["Report"]["B4"].value == "spain"
     r = CliRunner().invoke(main, ["report", "caribbean", "--format", "xlsx", "--profile", "nevada-minimum-return",
                                   "-o", str(tmp_path / "checked.xlsx")])
     assert r.exit_code == 6

@@ -26,6 +26,7 @@ from oddscalc.games.caribbean.table import CaribbeanTable, parse_qualifier
 from oddscalc.games.caribbean.wagers import jackpot_wager, joint_main_jackpot, main_wager
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
+from oddscalc.hands import HAND_CLASSES
 from oddscalc.progress import Progress
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, Heatmap, RunOptions, Section
@@ -71,7 +72,7 @@ class CaribbeanRules(Rules):
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
         strategy = self.strategy if self.card is None else (
-            f"card {self.card.path.name}: {self.card.model.title} (sha256 {self.card.sha256[:12]})")
+            f"the card {self.card.path.name} ({self.card.model.title}; sha256 {self.card.sha256[:12]})")
         return {"deck": self.deck.describe(), "dealer_qualifier": self.qualifier, "raise": "2 antes",
                 "strategy": strategy, "jackpot_paid_on_fold": self.jackpot_paid_on_fold}
 
@@ -134,7 +135,7 @@ class Caribbean:
                                                                   jackpot.meter)))
         compared = comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
-            sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st), compared,
+            sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st, rules.card), compared,
                                               *([st.card_cost] if st.card_cost is not None else []))
         elif "strategies_compared" in named_sections(rules.table):  # for verify
             sections = (compared,)
@@ -155,6 +156,7 @@ class Caribbean:
                         f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
                         f"C({deck.size - 6},4) = {dc.total:,}"),
             wagers=tuple(wagers), sections=sections, assumptions=tuple(model.assumptions),
+            rarity=hand_rarity(dc, model),
             joint={} if model.pays.jackpot is None else {
                 ("main", "jackpot"): joint_main_jackpot(st, model.pays.jackpot, rules.jackpot_paid_on_fold)},
         )
@@ -170,3 +172,18 @@ class Caribbean:
         return (Heatmap("caribbean-ace-king", f"Caribbean Stud ({analysis.table.id}): share of ace-king deals raised",
                         tuple(str(r[0]) for r in sec.rows), cols, cells, "dealer's up card",
                         "player's ace-king hand, by third card"),)
+
+
+def hand_rarity(dc: RaiseTable, model: CaribbeanTable) -> dict[str, Fraction]:
+    """Each pay of the player's own hand (``main``, ``jackpot``) with the probability of its five-card class, from
+    the count's player hands (``high_card`` in ``main`` is ace-king, the only high card paid)."""
+    total = int(dc.weights.astype(object).sum())
+    by_class = [int(dc.weights[dc.pay_class == i].astype(object).sum()) for i in range(len(HAND_CLASSES))]
+    out: dict[str, Fraction] = {}
+    for wager, block in model.pays:
+        if block is None:
+            continue
+        keys = {k for k, v in block if isinstance(v, Fraction)}
+        out.update({f"{wager}.{c.value}": Fraction(by_class[i], total) for i, c in enumerate(HAND_CLASSES)
+                    if c.value in keys})
+    return out

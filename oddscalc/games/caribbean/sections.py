@@ -39,20 +39,28 @@ def ak_section(st: Settled) -> Section:
         notes=(f"Ace-king deals raised: {ak_raised:,} of {ak_total:,} ({share}); folded: {ak_total - ak_raised:,}.",))
 
 
-def closest_section(dc: RaiseTable, st: Settled) -> Section:
-    """The decisions nearest to a tie between raising and folding."""
+def closest_section(dc: RaiseTable, st: Settled, card: Card | None = None) -> Section:
+    """The decisions nearest to a tie between raising and folding, with whose decision each column shows: the
+    optimal one (raise exactly when raising's EV is the higher), and the played strategy's when it is another."""
+    who = "optimal" if st.strategy == "optimal" else \
+        f"card {card.path.name}" if st.strategy == CARD and card is not None else st.strategy
     rows: list[tuple[Cell, ...]] = []
     for i, ui, ev_gap, raised_it in st.closest:
         hand = cards_str(sorted(dc.reps[i].tolist(), reverse=True))
         up = raise_table.up_cards(dc.deck, dc.reps[i:i + 1])[0, ui]
-        rows.append((hand, cards_str([int(up)]), ev_gap, "raise" if raised_it else "fold"))
+        optimal = ("raise" if ev_gap > 0 else "fold",) if who != "optimal" else ()
+        rows.append((hand, cards_str([int(up)]), ev_gap, *optimal, "raise" if raised_it else "fold"))
+    columns = (Column("hand", "Player hand"), Column("up_card", "Up card"),
+               Column("raise_minus_fold", "Raise - fold", "decimal", 6),
+               *((Column("optimal_decision", "Decision (optimal)"),) if who != "optimal" else ()),
+               Column("decision", f"Decision ({who})"))
+    player = f"the {who}" if st.strategy == CARD else f"the strategy {who}"
+    whose = ("" if who == "optimal" else f" Raise - fold is the same EV whoever plays; the last column is what "
+             f"{player} does, beside the optimal decision.")
     return Section(
-        "closest_decisions", "Closest decisions",
-        (Column("hand", "Player hand"), Column("up_card", "Up card"),
-         Column("raise_minus_fold", "Raise - fold", "decimal", 6), Column("decision", "Decision")),
-        tuple(rows),
+        "closest_decisions", "Closest decisions", columns, tuple(rows),
         intro=("EV of raising minus EV of folding, in antes, for the decisions nearest to a tie; each line stands "
-               "for its suit pattern.",))
+               "for its suit pattern." + whose,))
 
 
 def comparison_section(dc: RaiseTable, pays: RaisePays, st: Settled, card: Card | None) -> Section:

@@ -119,15 +119,11 @@ def decisions(sc: SeatCounts, played: Strategy) -> Decisions:
                      keys=COMPOSITIONS)
 
 
-def favours(ev: Fraction, exact_finite: bool, players: int) -> str:
-    """The headline: whom the game favours, under which play, by how much."""
-    who = "the PLAYER" if ev > 0 else "the HOUSE" if ev < 0 else "neither side"
-    shoe = "" if exact_finite else " (infinite shoe)"
-    # with several seats "optimal" has no single meaning: the seats play a game, and this is one equilibrium of it
-    concept = "optimal play" if players == 1 else \
+def optimum_text(players: int) -> str:
+    """How the optimum is played: with several seats "optimal" has no single meaning (the seats play a game, and
+    this is one equilibrium of it)."""
+    return "optimal play" if players == 1 else \
         "the symmetric equilibrium reached by best replies (every seat plays it; it need not be the only one)"
-    return (f"This game favours {who}: under {concept} a player's expected value is {pct(ev)} per unit staked"
-            f"{shoe}, a house edge of {pct(-ev)} (exact EV {frac_str(ev)}).")
 
 
 def analysis(key: str, rules: HouseBaccaratRules, optimum: Solved, played: Solved, exact_max: int) -> Analysis:
@@ -147,13 +143,17 @@ def analysis(key: str, rules: HouseBaccaratRules, optimum: Solved, played: Solve
     reading = ("the house stands when no player drew (literal reading of the sheet)"
                if rules.all_stand == "never" else
                "the house draws on 0-5 when every player stood (as in punto banco)")
-    headline = [favours(ev_opt, exact_finite, players)]
-    if played.strategy.draws != optimum.strategy.draws:
-        line = (f"With the play of this report ({strategy_text(played.strategy)}) a player's EV is "
-                f"{pct(ev_played)} per unit staked (exact {frac_str(ev_played)}).")
+    # the verdict (every report's first line) judges the wager as played; the optimum follows when it differs
+    same = played.strategy.draws == optimum.strategy.draws
+    play = (optimum_text(players) if same else f"the play of this report ({strategy_text(played.strategy)})") + \
+        ("" if exact_finite else " (infinite shoe)")
+    headline: list[str] = []
+    if not same:
+        line = (f"Under {optimum_text(players)} ({strategy_text(optimum.strategy)}) a player's EV is "
+                f"{pct(ev_opt)} per unit staked (exact {frac_str(ev_opt)}).")
         if ev_played > ev_opt:
             reply = best_by_composition(played.counts, pay, "best reply")
-            line += (" That is more than under the equilibrium only because every seat plays it (their third "
+            line += (" The play of this report earns more only because every seat plays it (their third "
                      "cards make the house draw more): against such seats your own best play "
                      f"({strategy_text(reply).removeprefix('best reply: ')}) earns "
                      f"{pct(seat_ev(played.counts, reply, pay))}.")
@@ -206,7 +206,7 @@ def analysis(key: str, rules: HouseBaccaratRules, optimum: Solved, played: Solve
             f"INFINITE SHOE: one combination is one ordered sequence of {3 * players + 3} cards drawn with "
             f"replacement from {size} equally likely cards ({red[0]} of value 0, one of each other value), "
             f"{size}^{3 * players + 3} = {wager.total_combinations:,}")
-    return Analysis(key, rules.table, resolved, convention, (wager,), headline=tuple(headline),
+    return Analysis(key, rules.table, resolved, convention, (wager,), headline=tuple(headline), play=play,
                     sections=tuple(sections), assumptions=tuple(model.assumptions),
                     decisions=(decisions(played.counts, played.strategy),),
                     published_applies=rules.published_applies)

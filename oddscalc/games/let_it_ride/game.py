@@ -26,7 +26,7 @@ from oddscalc.games.let_it_ride.wording import strategy_section
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
-from oddscalc.results import Analysis, Bars, Chart, Decisions, RunOptions, Section
+from oddscalc.results import Analysis, Bars, Chart, Decisions, RunOptions, Section, rarity_from_rows
 from oddscalc.tables import Table, TableModel
 from oddscalc.verify import named_sections
 
@@ -69,7 +69,7 @@ class LetItRideRules(Rules):
         """The strategy as the report names it."""
         if self.card is None:
             return "optimal"
-        return f"card {self.card.path.name}: {self.card.model.title} (sha256 {self.card.sha256[:12]})"
+        return f"the card {self.card.path.name} ({self.card.model.title}; sha256 {self.card.sha256[:12]})"
 
 
 def _play_card(card: Card, counts: HoldingCounts, pays: Sequence[Fraction], optimal: Solution,
@@ -190,6 +190,8 @@ class LetItRide:
                         f"cards in the order shown, C({deck.size},3) x {deck.size - 3} x {deck.size - 4} = "
                         f"{counts.total:,} equally likely deals"),
             wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
+            # every wager's rows are its hands (the main bet's by bets in play too): a pay's rows give its rarity
+            rarity={ref: p for w in wagers for ref, p in rarity_from_rows(w).items()},
         )
 
     def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:

@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
 from oddscalc.cache import Store
-from oddscalc.exact import decimal_str, frac_str, parse_fraction, percent_str
+from oddscalc.exact import decimal_str, parse_fraction
 from oddscalc.games.punto_banco.capabilities import CAPABILITIES
 from oddscalc.games.punto_banco.coup_features import CELLS, OUTCOMES, Cards, count_cells, features
 from oddscalc.games.punto_banco.side_bets import (
@@ -455,7 +455,7 @@ class PuntoBanco:
                 f"{shoe.size}P6 = {shoe.ordered(6):,}, the published convention; a coup that leaves cards "
                 "undealt counts once for every way those cards can lie"
             )
-        return Analysis(self.key, rules.table, rules.shown(), convention, wagers, headline=_headline(wagers),
+        return Analysis(self.key, rules.table, rules.shown(), convention, wagers,
                         sections=(_drawing_section(rules.drawing),), assumptions=tuple(rules.model.assumptions),
                         published_applies=rules.published_applies)
 
@@ -471,17 +471,4 @@ class PuntoBanco:
             return ()
         return (Lines("punto-banco-decks", f"Punto banco ({analysis.table.id}): house edge against decks in the shoe",
                       decks, tuple((k, tuple(v)) for k, v in series.items()), "decks", "house edge"),)
-
-
-def _headline(wagers: tuple[WagerResult, ...]) -> tuple[str, ...]:
-    """Who each wager favours, worst news for the house first."""
-    favourable = [w for w in wagers if w.expected_value > 0]
-    lines = [f"The {w.title.lower()} bet favours the BETTOR: expected value {percent_str(w.expected_value)} per unit "
-             f"staked (exact {frac_str(w.expected_value)})." for w in favourable]
-    rest = [w for w in wagers if w.expected_value <= 0]
-    if rest:
-        best = min(rest, key=lambda w: w.house_edge)
-        lines.append(("Every other" if favourable else "Every") + " wager favours the house; the lowest house edge is "
-                     f"{best.title.lower()}, {percent_str(best.house_edge)} (exact {frac_str(best.house_edge)}).")
-    return tuple(lines)
 

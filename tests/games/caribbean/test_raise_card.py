@@ -65,7 +65,7 @@ def test_the_cost_by_rule_adds_up_to_the_published_totals(sessions: Callable[[st
     assert cost.column("rule") == ["Pair or better", "Ace-king, up card matched", "otherwise"]
     assert cost.column("unlike_optimal")[0] == 0  # raising every pair is what optimal does on these pays
     assert a.wager("main").expected_value == Fraction(-1_063_176_931_284, TOTAL)
-    assert not a.published_applies and a.rules["strategy"].startswith("card matching-rank.toml: Matching rank")
+    assert not a.published_applies and a.rules["strategy"].startswith("the card matching-rank.toml (Matching rank:")
 
 
 # --- a card's decisions, read plainly ---------------------------------------------------------------------

@@ -163,8 +163,8 @@ def test_one_player_optimum(session: Session, table: str, draw_on: list[int], ev
     assert w.expected_value == ev > 0
     assert w.strategy == "optimal" and w.strategy_title.startswith("optimal: draw on " + ", ".join(map(str, draw_on)))
     # the report leads with who the game favours, with the exact figure
-    assert a.headline[0].startswith("This game favours the PLAYER")
-    assert str(ev.numerator) in a.headline[0]
+    assert a.lead[0].startswith("This game favours the PLAYER") and a.verdict.favours == "player"
+    assert str(ev.numerator) in a.lead[0] and "under optimal play" in a.lead[0]
     # the optimum beats every other way to play
     model = t.model
     assert isinstance(model, HouseBaccaratTable)
@@ -188,7 +188,9 @@ def test_named_strategies_and_draw_on(session: Session, tmp_path: Path) -> None:
     assert a.wager("main").strategy == "draw-0-5"
     assert a.wager("main").strategy_title.startswith("draw-0-5: draw on 0, 1, 2, 3, 4, 5")
     assert a.wager("main").expected_value < a.wager("main").extras["expected_value_optimal_play"]
-    assert a.headline[0].startswith("This game favours the PLAYER: under optimal play")  # one seat
+    # the verdict judges the play of the report; the optimum follows it (one seat: "optimal play")
+    assert "under the play of this report (draw-0-5: draw on 0, 1, 2, 3, 4, 5" in a.lead[0]
+    assert a.headline[0].startswith("Under optimal play (optimal: draw on ")
     with pytest.raises(OptionError):
         session.analyze(t, RunOptions(strategy="draw-5-2"))
     with pytest.raises(OptionError):
@@ -219,8 +221,8 @@ def test_two_players_fixed_point_and_sitting_out(session: Session) -> None:
     assert w.expected_value == seat_ev(solved.counts, solved.strategy, Fraction(1))
     assert "416P9" in a.convention and a.rules["shoe"] == "finite (exact)"
     # with several seats "optimal" is one equilibrium of a game among them: the headline names the concept
-    assert "under the symmetric equilibrium reached by best replies" in a.headline[0]
-    assert "optimal play" not in a.headline[0]
+    assert "under the symmetric equilibrium reached by best replies" in a.lead[0]
+    assert "optimal play" not in a.lead[0]
     assert any("every symmetric equilibrium" in h for h in a.headline)
 
 
@@ -243,7 +245,7 @@ def test_beyond_the_exact_limit_is_labelled(monkeypatch: pytest.MonkeyPatch, ses
     a = session.analyze(resolve_table("house-baccarat", "seed"), RunOptions(players=2))
     assert a.convention.startswith("INFINITE SHOE")
     assert a.wager("main").total_combinations == 13**9
-    assert "(infinite shoe)" in a.headline[0]
+    assert "(infinite shoe)" in a.lead[0]
     assert any("oddscalc simulate house-baccarat --players 2" in h for h in a.headline)
     assert a.rules["shoe"].startswith("infinite")
 

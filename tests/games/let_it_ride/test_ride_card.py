@@ -68,7 +68,7 @@ def test_the_wizard_card_makes_the_optimal_decisions_and_rides_the_zero_ev_holdi
     assert set(_costs(card).values()) == {0}
     extras = card.wager("main").extras
     assert (extras["bet1_ride_hands"], extras["bet2_ride_hands"]) == (1608, 43_133)
-    assert card.rules["strategy"].startswith("card wizard-of-odds.toml: Wizard of Odds basic strategy")
+    assert card.rules["strategy"].startswith("the card wizard-of-odds.toml (Wizard of Odds basic strategy;")
     assert not card.published_applies and not card.checks
 
 

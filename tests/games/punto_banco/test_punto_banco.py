@@ -104,9 +104,11 @@ def test_seed_punto_bet_favours_the_bettor(analyses: dict[str, Analysis]) -> Non
     # banca stands whenever punto stood, so punto wins more often than banca on the sheet's rules
     a = analyses["seed"]
     assert a.wager("player").expected_value > 0
-    assert "player (punto) bet favours the BETTOR" in a.headline[0]
+    assert a.verdict.favours == "player" and a.verdict.player_wagers == ("player",)
+    assert a.lead[0].startswith("This game favours the PLAYER: wager player (Player (punto)) has an expected value")
     standard = analyses["standard"]
-    assert standard.headline[0].startswith("Every wager favours the house")
+    assert standard.verdict.favours == "house" and standard.verdict.player_wagers == ()
+    assert standard.lead[0].startswith("Every wager favours the house; the lowest house edge is wager banker")
 
 
 def test_cli_json_report() -> None:

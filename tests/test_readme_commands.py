@@ -1,0 +1,117 @@
+"""Every ``oddscalc ...`` command line in README.md's shell blocks runs, in process, and exits as the README says.
+
+How a README line is read (its ``# comment`` is for the reader and for this test alike):
+
+- ``(exit N ...)`` in the comment: the exit code the line is documented to give (0 otherwise);
+- ``(minutes)`` or ``(hours)`` in the comment: a long line, parsed (its command, options and values must exist and
+  be valid) but never run; so is a line that names a cluster's scheduler address (``--scheduler tcp://...``);
+- a line in :data:`HEAVY` (seconds to half a minute each): parsed in the fast suite, run as written in the deep
+  one, so the fast suite stays within seconds.
+
+The lines run in one folder, in README order (``tables copy`` makes the ``my-casino.toml`` the later lines read),
+with the checkout's ``cards/`` and ``proofs/`` beside them, as from the top of a checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from oddscalc.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+HEAVY = {
+    "oddscalc counting punto-banco --table dragon-bonus --wager dragon_bonus_player": "a counting study, 20 s",
+    "oddscalc seats house-baccarat --players 3": "every equilibrium of three seats, 25 s",
+    "oddscalc seats house-baccarat --players 2 --third-cards shown": "third cards shown, 30 s",
+}
+
+
+def readme_lines() -> list[tuple[str, str]]:
+    """Each ``oddscalc`` command line of the README's shell blocks: (command, comment)."""
+    out, shell = [], False
+    for line in README.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            shell = line.strip() in ("```sh", "```bash", "```console")
+            continue
+        if shell and line.startswith("oddscalc "):
+            command, _, comment = line.partition(" #")
+            out.append((command.strip(), comment.strip()))
+    return out
+
+
+LINES = readme_lines()
+
+
+def expected_exit(comment: str) -> int:
+    m = re.search(r"\(exit (\d+)", comment)
+    return int(m.group(1)) if m else 0
+
+
+def is_long(command: str, comment: str) -> bool:
+    return bool(re.search(r"\((?:[^)]*\b)?(?:minutes|hours)\)", comment)) or "--scheduler tcp://" in command
+
+
+def parse(args: list[str]) -> None:
+    """Parse a command line as click would run it, without running it: unknown commands, options and bad values
+    raise."""
+    ctx = click.Context(main, info_name="oddscalc")
+    command = main.get_command(ctx, args[0])
+    if command is None:
+        raise click.UsageError(f"no command {args[0]!r}")
+    command.make_context(args[0], list(args[1:]), parent=ctx).close()
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    here = tmp_path_factory.mktemp("readme")
+    for name in ("cards", "proofs"):
+        (here / name).symlink_to(ROOT / name)
+    before = os.getcwd()
+    os.chdir(here)
+    try:
+        yield here
+    finally:
+        os.chdir(before)
+
+
+def test_the_readme_has_its_commands() -> None:
+    commands = [c for c, _ in LINES]
+    assert len(commands) > 20 and "oddscalc solve caribbean --pay main.royal_flush --edge 5%" in commands
+    assert set(HEAVY) <= set(commands), "a HEAVY line is no longer in the README"
+
+
+def test_every_readme_command_runs(folder: Path) -> None:
+    for command, comment in LINES:
+        args = shlex.split(command)[1:]
+        if is_long(command, comment) or command in HEAVY:
+            parse(args)
+            continue
+        r = CliRunner().invoke(main, args)
+        assert r.exit_code == expected_exit(comment), f"{command}: exit {r.exit_code}\n{r.output[-2000:]}"
+        assert r.exception is None or isinstance(r.exception, SystemExit), f"{command}: {r.exception!r}"
+    assert (folder / "my-casino.toml").is_file() and (folder / "spain.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_a_bad_line_would_be_seen() -> None:
+    with pytest.raises(click.UsageError):
+        parse(["solve", "caribbean", "--pay", "main.royal_flush", "--egde", "5%"])
+    with pytest.raises(click.UsageError):
+        parse(["sets", "house-baccarat"])
+    assert is_long("oddscalc seats x", "the proof (minutes)") and not is_long("oddscalc report x", "a report")
+    assert expected_exit("each rule (exit 6 here: ...)") == 6
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("command", sorted(HEAVY))
+def test_heavy_readme_commands(command: str, folder: Path) -> None:
+    r = CliRunner().invoke(main, shlex.split(command)[1:])
+    assert r.exit_code == 0, r.output[-2000:]
