@@ -39,6 +39,13 @@ def shown_value(v: Any) -> str:
         return f"{v.numerator:,}" if v.denominator == 1 else decimal_str(v, 2)
     if isinstance(v, Fraction):
         return ratio_text(v)
+    if isinstance(v, (tuple, list)):  # a side bet's rules, a set of draws: each as a file would say it
+        return "; ".join(shown_value(x) for x in v) if v else "(none)"
+    if hasattr(type(v), "model_fields"):  # a rule: what it pays, named by its label as the report names it
+        fields = dict(v)
+        if "pays" in fields and ("label" in fields or "event" in fields):
+            return f"{fields.get('label') or fields.get('event')}: {shown_value(fields['pays'])}"
+        return ", ".join(f"{k} {shown_value(x)}" for k, x in fields.items())
     return "(none)" if v is None else str(v)
 
 

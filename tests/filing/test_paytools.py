@@ -136,6 +136,13 @@ def test_compare_names_differences_and_flips() -> None:
     assert all(": yes -> no" in e for e in flips["bet1"].examples)
 
 
+def test_compare_shows_a_side_bets_rules_as_a_table_file_says_them() -> None:
+    r = CliRunner().invoke(main, ["compare", "punto-banco", "standard", "ez-baccarat"])
+    assert r.exit_code == 0, r.output
+    assert "| pays.dragon_7.rules | (none) | Banker wins with a three-card 7: 40:1 |" in r.output
+    assert "Rule(" not in r.output and "Fraction(" not in r.output
+
+
 # 9 to ace, three suits (the suite's): royals, a pair of tens and one of jacks all occur; 8 to ace is deep
 @pytest.mark.parametrize("low", ["9", pytest.param("8", marks=pytest.mark.deep)])
 def test_compare_changed_rows_are_each_tables_brute_force_counts(low: str) -> None:
