@@ -15,6 +15,7 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 	@$(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
 	@$(BIN)/python -m oddscalc.cli.warmup  # the numba kernels compiled once, two at a time: no first run pays
+	@PYTHONPATH=tests $(BIN)/python -c 'from oracles.dealer_search import warm; warm()'  # and the tests' oracle's
 	@touch $@
 
 # the report alone on stdout, so `make report > report.md` is the report
