@@ -397,7 +397,8 @@ def _option_case(data: st.DataObject) -> None:
             check_escaped(case, said)
 
 
-@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+# ten: each example runs a command (a second of CPU or more); the deep test below runs 500
+@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzzed_options_fail_cleanly(data: st.DataObject) -> None:
     _option_case(data)
