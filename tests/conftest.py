@@ -25,9 +25,14 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         shared = tmp_path_factory.getbasetemp().parent / "oddscalc-cache"
         shared.mkdir(exist_ok=True)
         os.environ["ODDSCALC_CACHE_DIR"] = str(shared)
+        # and the proof tests' reference runs, made by one worker for both (oracles.proof_fixtures.shared)
+        fixtures = tmp_path_factory.getbasetemp().parent / "shared-fixtures"
+        fixtures.mkdir(exist_ok=True)
+        os.environ["ODDSCALC_TEST_SHARED"] = str(fixtures)
     else:
         os.environ["ODDSCALC_CACHE_DIR"] = str(tmp_path_factory.mktemp("oddscalc-cache"))
     yield
+    os.environ.pop("ODDSCALC_TEST_SHARED", None)
     if before is None:
         os.environ.pop("ODDSCALC_CACHE_DIR", None)
     else:

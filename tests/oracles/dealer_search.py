@@ -243,3 +243,11 @@ def dealer_counts_search(deck: Deck, qualifier: str, symmetry: bool = True) -> D
     reps, weights = player_hands(deck, symmetry)
     counts = count_all(deck, qualifier_strength(deck, qualifier), reps, Progress(False, ""))
     return DealerCounts(deck, reps, weights, counts, pay_classes(deck, reps))
+
+
+def warm() -> None:
+    """Compile this oracle's kernels into numba's cache (``make setup``), so that no test run pays for them.
+
+    Numba keys a compiled kernel by its argument types, which every deck gives alike: the smallest deck will do.
+    """
+    dealer_counts_search(Deck((0, 1, 2, 3, 11, 12), 4), "any")

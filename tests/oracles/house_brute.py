@@ -97,25 +97,33 @@ def brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
 
 
 def brute_infinite(red: list[int], players: int, rules: TableRules, other: Strategy) -> Tally:
-    """Every sequence of 3N + 3 values drawn with replacement, weighted by the reduced counts."""
+    """Every sequence of 3N + 3 values drawn with replacement, weighted by the reduced counts.
+
+    The house's two cards are only ever read through their total, so they are walked as the ten totals, each
+    weighted by the pairs of values that make it (a tenth of the sequences, the same sums)."""
     values = [v for v in range(10) if red[v]]
+    house = Counter[int]()
+    for h1, h2 in itertools.product(values, repeat=2):
+        house[(h1 + h2) % 10] += red[h1] * red[h2]
     draws = other.matrix
     out: Tally = Counter()
-    for v in itertools.product(values, repeat=3 * players + 3):
-        weight = math.prod(red[x] for x in v)
-        p1, p2, h1, h2 = v[:4]
-        t, h = (p1 + p2) % 10, (h1 + h2) % 10
-        seats = [v[6 + 3 * j:9 + 3 * j] for j in range(players - 1)]
+    for v in itertools.product(values, repeat=3 * players + 1):  # yours, your third, the house's third, others
+        p1, p2, c5, c6 = v[:4]
+        t = (p1 + p2) % 10
+        seats = [v[4 + 3 * j:7 + 3 * j] for j in range(players - 1)]
         other_nat = any((a + b) % 10 >= 8 for a, b, _ in seats)
         other_high = max((z for a, b, z in seats if draws[a, b]), default=-1)
-        for action in (0, 1):
-            if t >= 8:
-                outcome = compare(t, h)
-            elif other_nat:
-                outcome = SIT_OUT
-            else:
-                yours = (t + v[4]) % 10 if action else t
-                highest = max(other_high, v[4]) if action else other_high
-                outcome = compare(yours, house_final(h, highest, rules, v[5]))
-            out[(p1, p2, action, outcome)] += weight
+        cards = math.prod(red[x] for x in v)
+        for h, pairs in house.items():
+            weight = cards * pairs
+            for action in (0, 1):
+                if t >= 8:
+                    outcome = compare(t, h)
+                elif other_nat:
+                    outcome = SIT_OUT
+                else:
+                    yours = (t + c5) % 10 if action else t
+                    highest = max(other_high, c5) if action else other_high
+                    outcome = compare(yours, house_final(h, highest, rules, c6))
+                out[(p1, p2, action, outcome)] += weight
     return out

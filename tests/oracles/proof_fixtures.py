@@ -5,10 +5,16 @@ stopped after a given node."""
 
 from __future__ import annotations
 
+import fcntl
 import functools
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -25,6 +31,28 @@ PAY = Fraction(19, 20)
 SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
 SHOE = {"3": 5, "9": 5, "7": 6, "2": 4}  # three seats on it: a tree of 7 nodes from "never draw"
 NEVER = strategy_of(frozenset(), "never")
+SHARED = "ODDSCALC_TEST_SHARED"  # tests/conftest.py names a folder the run's xdist workers share
+
+T = TypeVar("T")
+
+
+def shared(name: str, make: Callable[[], T]) -> T:
+    """``make()``, made once for all of the run's workers: the first to ask makes it while the others wait, then
+    they read its pickle (seconds of CPU each worker would spend again on the same reference run)."""
+    folder = os.environ.get(SHARED)
+    if folder is None:
+        return make()
+    path = Path(folder) / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if path.exists():
+            out: T = pickle.loads(path.read_bytes())
+            return out
+        out = make()
+        part = path.with_suffix(".part")
+        part.write_bytes(pickle.dumps(out))
+        part.replace(path)
+        return out
 
 
 def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -43,6 +71,10 @@ def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
 def every_value(players: int, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> dict[Draws, int]:
     """Every strategy over the compositions a small shoe deals, valued on its own seat counts (not the search's
     sums), in the search's units."""
+    return shared(f"every_value {players} {ranks} {pay}", lambda: _every_value(players, ranks, pay))
+
+
+def _every_value(players: int, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> dict[Draws, int]:
     counter = seat_counter(1, players, Shoe.from_ranks(dict(ranks)))
     dealt = CommonSearch(counter, players, pay).dealt
     out = {}
@@ -76,6 +108,10 @@ def stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
 def one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
     """The proof on :data:`SHOE` in one run, without a checkpoint (shared by the tests of a proof kept and
     resumed): its best strategy, EV, best met and nodes."""
+    return shared("one_run", _one_run)
+
+
+def _one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
     with pytest.MonkeyPatch.context() as m:
         without_pairs(m)
         whole, ev, search = best_common(seat_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)

@@ -139,6 +139,19 @@ def test_past_the_cooperative_search_the_seats_command_gives_the_family_and_repl
 
 def test_the_search_by_composition_asked_for_past_its_default_size(sessions: Callable[[str], Session],
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # a local optimum checked at every fourth composition and any the search changed from its start (a seat count
+    # each, 4 s for all 44)
+    _search_by_composition(sessions, monkeypatch, lambda i, changed: i % 4 == 0 or changed)
+
+
+@pytest.mark.deep  # every composition's change: the suite's test above checks a quarter of them and the moved ones
+def test_the_search_by_composition_is_a_local_optimum_at_every_composition(sessions: Callable[[str], Session],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    _search_by_composition(sessions, monkeypatch, lambda i, changed: True)
+
+
+def _search_by_composition(sessions: Callable[[str], Session], monkeypatch: pytest.MonkeyPatch,
+                           checked: Callable[[int, bool], bool]) -> None:
     from oddscalc.seats import game as seat_game
 
     monkeypatch.setattr(seat_game, "SEAT_GAME_MAX_PLAYERS", 2)  # as six and seven seats are past five
@@ -164,7 +177,9 @@ def test_the_search_by_composition_asked_for_past_its_default_size(sessions: Cal
     assert family[start.name] == max(family.values())  # searched from the best of the family
     assert ev == found_ev and found["strategy"] == seat_game.text_of(best)
     draws = frozenset(i for i, c in enumerate(COMPOSITIONS) if best.matrix[c])
-    for i in range(len(COMPOSITIONS)):  # a local optimum: no single change, for every seat together, gains
+    moved = {i for i, c in enumerate(COMPOSITIONS) if best.matrix[c] != start.matrix[c]}
+    for i in (i for i in range(len(COMPOSITIONS)) if checked(i, i in moved)):
+        # a local optimum: no single change, for every seat together, gains
         changed = seat_search.strategy_of(draws ^ {i}, "changed")
         assert seat_ev(counter.seat(3, changed), changed, ONE) <= ev
 

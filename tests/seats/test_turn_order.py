@@ -74,8 +74,14 @@ def test_playing_blind_is_the_hidden_game() -> None:
     assert p.ev_first == p.ev_second == Fraction(95314360201, 1303772344875)  # the hidden game's two seats
 
 
+@functools.cache
+def _equilibria() -> list[to.Profile]:
+    """The equilibria from the hidden game's on :data:`SMALL` (two seconds), found once for the tests below."""
+    return to.equilibria(SMALL, SHEET_TABLEAU, "never", Fraction(1), [Strategy.by_totals("draw-0-3", range(4))])
+
+
 def test_the_equilibrium_replies_best_at_every_sight() -> None:
-    found = to.equilibria(SMALL, SHEET_TABLEAU, "never", Fraction(1), [Strategy.by_totals("draw-0-3", range(4))])
+    found = _equilibria()
     assert found
     p = found[0]
     total = SMALL.ordered(9)
@@ -97,7 +103,7 @@ def test_the_report_rows_against_a_plain_deal_of_every_ordered_nine_cards() -> N
     """The turn_order section: each equilibrium's EVs, and the hidden game's played blind, from the deals."""
     hidden = Strategy.by_totals("draw-0-3", range(4))
     rows = to.sections(SMALL, SHEET_TABLEAU, "never", Fraction(1), hidden, [hidden])[0].rows
-    found = to.equilibria(SMALL, SHEET_TABLEAU, "never", Fraction(1), [hidden])
+    found = _equilibria()
     assert len(rows) == len(found) + 1
     for row, (first, second) in zip(rows, [*((p.first, p.second) for p in found), (hidden, to.Late.blind(hidden))]):
         ev_first, ev_second = _brute(first, second)
