@@ -246,7 +246,7 @@ def test_fuzzed_files_fail_cleanly_or_report_safely(data: st.DataObject) -> None
 
 
 @pytest.mark.deep
-@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzzed_files_fail_cleanly_or_report_safely_deep(data: st.DataObject) -> None:
     _file_case(data)
@@ -425,7 +425,7 @@ def test_fuzzed_options_fail_cleanly(data: st.DataObject) -> None:
 
 
 @pytest.mark.deep
-@settings(max_examples=500, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzzed_options_fail_cleanly_deep(data: st.DataObject) -> None:
     _option_case(data)
