@@ -238,7 +238,7 @@ def _file_case(data: st.DataObject) -> None:
             check_escaped(case, said)
 
 
-# twenty: each example runs a command on a fuzzed file; the deep test below runs 400
+# twenty: each example runs a command on a fuzzed file; the deep test below runs 200
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzzed_files_fail_cleanly_or_report_safely(data: st.DataObject) -> None:
@@ -417,7 +417,7 @@ def _option_case(data: st.DataObject) -> None:
             check_escaped(case, said)
 
 
-# ten: each example runs a command (a second of CPU or more); the deep test below runs 500
+# ten: each example runs a command (a second of CPU or more); the deep test below runs 200
 @settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_fuzzed_options_fail_cleanly(data: st.DataObject) -> None:
