@@ -10,7 +10,7 @@ import math
 import os
 import stat
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -86,8 +86,20 @@ class GameChoice(click.Choice):  # type: ignore[type-arg]
         """The game key, or a usage error (exit 2) saying which games the command applies to."""
         if self.analysis is not None and value not in self.choices:
             said = "does not apply to" if value in GAME_KEYS else "is for a game; not a game:"
-            self.fail(f"{self.command} {said} {value!r}; it applies to {', '.join(self.choices)}", param, ctx)
+            guess = "" if value in GAME_KEYS else _guess(value, self.choices)
+            self.fail(f"{self.command} {said} {value!r}{guess}; it applies to {', '.join(self.choices)}", param, ctx)
+        if isinstance(value, str) and value not in GAME_KEYS:
+            games = ", ".join(self.choices)
+            self.fail(f"{value!r} is not a game{_guess(value, GAME_KEYS)}; the games: {games}", param, ctx)
         return super().convert(value, param, ctx)
+
+
+def _guess(value: Any, keys: Sequence[str]) -> str:
+    """" (did you mean 'house-baccarat'?)" for a name close to one of ``keys`` (nothing for a name close to none)."""
+    import difflib
+
+    close = difflib.get_close_matches(str(value).lower(), list(keys), n=2, cutoff=0.5)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
 
 
 game_argument = click.argument("game", type=GameChoice(), metavar="GAME")

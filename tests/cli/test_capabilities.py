@@ -134,6 +134,10 @@ def test_who_supports_what() -> None:
      "--exact does not apply to let-it-ride; it applies to caribbean"),
     (["counting", "house-baccarat", "--wager", "banker"], EXIT_INPUT, "--wager house_game, not 'banker'"),
     (["flash", "no-such-game"], EXIT_USAGE, "flash is for a game; not a game: 'no-such-game'; it applies to caribbean"),
+    (["report", "Caribean"], EXIT_USAGE, "'Caribean' is not a game (did you mean 'caribbean'?); the games: "),
+    (["report", "baccarat"], EXIT_USAGE, "'baccarat' is not a game (did you mean 'house-baccarat'?)"),
+    (["flash", "carib"], EXIT_USAGE, "not a game: 'carib' (did you mean 'caribbean'?); it applies to caribbean"),
+    (["report", "poker"], EXIT_USAGE, "'poker' is not a game; the games: let-it-ride, caribbean, punto-banco, "),
 ])
 def test_a_command_a_game_does_not_support_is_refused(args: list[str], code: int, said: str) -> None:
     r = CliRunner().invoke(main, args)
