@@ -465,21 +465,21 @@ class Analysis:
         for w in self.wagers:
             if w.wager == name:
                 return w
-        raise KeyError(name)
+        raise _missing("wager", name, [w.wager for w in self.wagers])
 
     def section(self, section_id: str) -> Section:
         """The section with this id."""
         for s in self.sections:
             if s.id == section_id:
                 return s
-        raise KeyError(section_id)
+        raise _missing("section", section_id, [s.id for s in self.sections])
 
     def decision(self, name: str) -> Decisions:
         """The decisions of this name."""
         for d in self.decisions:
             if d.name == name:
                 return d
-        raise KeyError(name)
+        raise _missing("decisions", name, [d.name for d in self.decisions])
 
     def records(self) -> list[dict[str, Any]]:
         """Every row of every wager as plain dicts."""
@@ -488,3 +488,8 @@ class Analysis:
     def to_frame(self) -> pandas.DataFrame:
         """Every row of every wager as one pandas DataFrame (needs the optional ``pandas`` extra)."""
         return _frame(self.records())
+
+
+def _missing(kind: str, name: str, known: list[str]) -> KeyError:
+    """A KeyError that lists the ids there are (a bare ``KeyError('jackpots')`` leaves one guessing)."""
+    return KeyError(f"no {kind} {name!r}; there are: {', '.join(known) or 'none'}")

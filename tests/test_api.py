@@ -47,3 +47,11 @@ def test_api_errors_are_the_cli_errors() -> None:
         analyze("let-it-ride", decks=2)
     with pytest.raises(OptionError, match="unknown game 'poker'"):
         analyze("poker")
+
+
+def test_a_missing_id_lists_the_ids_there_are() -> None:
+    a = analyze("caribbean", table="us")
+    with pytest.raises(KeyError, match=r"no wager 'jackpots'; there are: main"):
+        a.wager("jackpots")
+    with pytest.raises(KeyError, match=r"no section 'x'; there are: .*closest_decisions"):
+        a.section("x")
