@@ -10,10 +10,12 @@ ARGS   ?=
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: setup.cfg pyproject.toml
-	@echo "setting up $(VENV) (first run only)" >&2
+	@echo "setting up $(VENV) (first run only; a few minutes: the report follows)" >&2
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "  installing oddscalc and its dependencies with pip..." >&2
 	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
 	@$(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
+	@echo "  compiling the numba kernels once, two groups at a time..." >&2
 	@$(BIN)/python -m oddscalc.cli.warmup  # the numba kernels compiled once, two at a time: no first run pays
 	@PYTHONPATH=tests $(BIN)/python -c 'from oracles.dealer_search import warm; warm()'  # and the tests' oracle's
 	@touch $@
