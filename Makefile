@@ -14,7 +14,9 @@ $(VENV)/.installed: setup.cfg pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@echo "  installing oddscalc and its dependencies with pip..." >&2
 	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
-	@$(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
+	@# setuptools warns, in a box, of a folder shadowing the package, which an editable install in its own checkout
+	@# always has: the box only alarms a newcomer (PYTHONWARNINGS reaches the build backend pip runs)
+	@PYTHONWARNINGS=ignore::UserWarning $(BIN)/python -m pip install --quiet -e '.[test,dev]' >&2
 	@echo "  compiling the numba kernels once, two groups at a time..." >&2
 	@$(BIN)/python -m oddscalc.cli.warmup  # the numba kernels compiled once, two at a time: no first run pays
 	@PYTHONPATH=tests $(BIN)/python -c 'from oracles.dealer_search import warm; warm()'  # and the tests' oracle's
