@@ -132,9 +132,30 @@ def table_path(game: str, ref: str | None) -> Path:
     return Path(ident) if is_path(ident) else tables_dir() / game / f"{ident}.toml"
 
 
+def complete_tables(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of --table: the shipped ids of the game given (every game's before one is), then files."""
+    from click.shell_completion import CompletionItem
+
+    from oddscalc.catalog import shipped_tables
+
+    game = ctx.params.get("game")
+    ids = sorted({p.stem for p in shipped_tables(game if game in GAME_KEYS else None)})
+    return [CompletionItem(i) for i in ids if i.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+
+
+def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of --profile: the shipped profiles' ids, then files."""
+    from click.shell_completion import CompletionItem
+
+    from oddscalc.catalog import profiles_dir
+
+    ids = sorted(p.stem for p in profiles_dir().glob("*.toml"))
+    return [CompletionItem(i) for i in ids if i.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+
+
 def table_option(f: F) -> F:
     """--table ID|PATH."""
-    return click.option("--table", "table_ref", metavar="ID|PATH",
+    return click.option("--table", "table_ref", metavar="ID|PATH", shell_complete=complete_tables,
                         help="Shipped table id, or a path to a table file (contains a / or ends in .toml); "
                              "default: the game's default table.")(f)
 
@@ -159,6 +180,7 @@ def players_option(f: F) -> F:
 def profile_option(f: F) -> F:
     """--profile ID|PATH (repeatable)."""
     return click.option("--profile", "profile_refs", multiple=True, metavar="ID|PATH",
+                        shell_complete=complete_profiles,
                         help="Compliance profile: a shipped id (oddscalc profiles) or a file; repeat for more. "
                              "Exit 6 when a rule fails.")(f)
 

@@ -21,6 +21,7 @@ from oddscalc.cli.options import (
     Failure,
     GameChoice,
     Whole,
+    complete_profiles,
     decks_option,
     fresh_option,
     game_argument,
@@ -43,6 +44,7 @@ from oddscalc.protocol import OptionError
 @game_argument
 @table_option
 @click.option("--profile", "profile_refs", multiple=True, required=True, metavar="ID|PATH",
+              shell_complete=complete_profiles,
               help="Compliance profile: a shipped id (oddscalc profiles) or a file; repeat for more.")
 @strategy_option
 @decks_option

@@ -138,3 +138,14 @@ def test_a_table_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -
     r = CliRunner().invoke(main, ["validate", str(fifo), str(ROOT / "tables" / "let-it-ride" / "standard.toml")])
     assert r.exit_code == EXIT_TABLE
     assert "not a regular file" in r.output and "standard.toml: ok" in r.output
+
+
+def test_completion_offers_shipped_table_and_profile_ids() -> None:
+    def complete(words: str) -> list[str]:
+        env = {"COMP_WORDS": f"oddscalc {words}", "COMP_CWORD": str(len(words.split()) + (words[-1] == " "))}
+        r = CliRunner().invoke(main, [], env={**env, "_ODDSCALC_COMPLETE": "bash_complete"}, prog_name="oddscalc")
+        return [line.split(",", 1)[1] for line in r.output.splitlines() if line.startswith("plain,")]
+
+    assert {"us", "spain", "progressive"} <= set(complete("report caribbean --table "))
+    assert complete("check caribbean --profile ne") == ["nevada-minimum-return", "new-jersey-slots"]
+    assert complete("report caribbean --profile g") == ["gli-11"]
