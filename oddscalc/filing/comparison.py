@@ -19,7 +19,8 @@ from oddscalc.results import Analysis, Cell, Column, Section
 from oddscalc.tables import Money, ratio_text
 
 FIGURES = (("expected_value", "Expected value"), ("house_edge", "House edge"),
-           ("element_of_risk", "Element of risk"), ("average_stake", "Average stake"))
+           ("element_of_risk", "Element of risk"))  # shares of a unit, shown as percentages
+STAKE = ("average_stake", "Average stake")  # units staked per unit, a multiple: its own table
 
 
 def _flat(prefix: str, obj: Any) -> dict[str, Any]:
@@ -94,22 +95,32 @@ class Comparison:
             tuple(rows), notes=() if first.decisions else ("This game's report exposes no per-point decisions.",)))
         return tuple(out)
 
-    def _wager_sections(self, wager: str, names: Sequence[str]) -> list[Section]:
-        found = [next((w for w in a.wagers if w.wager == wager), None) for a in self.analyses]
-        ref = found[0]
+    @staticmethod
+    def _figure_columns(names: Sequence[str], kind: str, places: int) -> tuple[Column, ...]:
+        signed = "signed_percent" if kind == "percent" else kind  # a change says which way it goes
+        return (Column("figure", "Figure"), *(Column(n, n, kind, places) for n in names),
+                *(Column(f"{n}_minus_A", f"{n} - A", signed, places) for n in names[1:]))
+
+    @staticmethod
+    def _figure_rows(found: Sequence[Any], figures: Sequence[tuple[str, str]]) -> tuple[tuple[Cell, ...], ...]:
         rows: list[tuple[Cell, ...]] = []
-        for attr, title in FIGURES:
+        for attr, title in figures:
             values = [getattr(w, attr) if w is not None else None for w in found]
             if all(v is None for v in values):
                 continue
             base = values[0]
-            deltas = [None if v is None or base is None else v - base for v in values[1:]]
-            rows.append((title, *values, *deltas))
-        columns = (Column("figure", "Figure"), *(Column(n, n, "decimal", 8) for n in names),
-                   *(Column(f"{n}_minus_A", f"{n} - A", "decimal", 8) for n in names[1:]))
+            rows.append((title, *values, *(None if v is None or base is None else v - base for v in values[1:])))
+        return tuple(rows)
+
+    def _wager_sections(self, wager: str, names: Sequence[str]) -> list[Section]:
+        found = [next((w for w in a.wagers if w.wager == wager), None) for a in self.analyses]
+        ref = found[0]
         present = ", ".join(n for n, w in zip(names, found) if w is not None)
-        out = [Section(f"figures_{wager}", f"{wager}: figures", columns, tuple(rows),
-                       intro=(f"In tables {present}.",) if None in found else ())]
+        intro = (f"In tables {present}.",) if None in found else ()
+        out = [Section(f"figures_{wager}", f"{wager}: figures",
+                       self._figure_columns(names, "percent", 4), self._figure_rows(found, FIGURES), intro=intro),
+               Section(f"stakes_{wager}", f"{wager}: average total stake, in units",
+                       self._figure_columns(names, "decimal", 6), self._figure_rows(found, (STAKE,)), intro=intro)]
         if ref is None:
             return out
         totals = {w.total_combinations for w in found if w is not None}

@@ -190,12 +190,14 @@ def test_compare_any_number_of_tables_in_every_format(tmp_path: Path) -> None:
         ("pays.main.royal_flush", "1000:1", "1000:1", "500:1"), ("rules.min_pair", "pair of tens", "pair of jacks",
                                                                  "pair of tens")}
     csv_text = CliRunner().invoke(main, [*args, "--format", "csv"]).output
-    assert f"figures_main,1,C,{frac_str(edge['royal-500'])},0.03736541" in csv_text
+    assert f"figures_main,1,C,{frac_str(edge['royal-500'])},3.7365%" in csv_text  # the house edge, exact and shown
+    assert f"figures_main,1,C_minus_A,{frac_str(edge['royal-500'] - edge['standard'])},'+0.2309%" in csv_text
+    assert "stakes_main,0,A," in csv_text and "Average stake" not in str(data["sections"]["figures_main"])
     for fmt in ("xlsx", "pdf", "html"):
         out = tmp_path / f"compare.{fmt}"
         assert CliRunner().invoke(main, [*args, "--format", fmt, "-o", str(out)]).exit_code == 0
     assert "figures_main" in openpyxl.load_workbook(out.with_suffix(".xlsx")).sheetnames
     pdf_text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(out.with_suffix(".pdf").read_bytes())).pages)
-    assert "0.03736541" in pdf_text and "royal-500" in pdf_text
+    assert "3.7365%" in pdf_text and "royal-500" in pdf_text
     r = CliRunner().invoke(main, ["compare", "let-it-ride", "standard"])
     assert r.exit_code == EXIT_INPUT and "at least two tables" in r.output
