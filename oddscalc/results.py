@@ -192,7 +192,8 @@ class WagerResult:
 
 # --- sections ---------------------------------------------------------------------------------------
 
-COLUMN_KINDS = ("text", "int", "fraction", "decimal", "percent", "signed_percent", "share")
+COLUMN_KINDS = ("text", "int", "fraction", "decimal", "percent", "signed_percent", "share", "odds")
+NUMERIC_KINDS = frozenset(COLUMN_KINDS) - {"text"}  # the kinds a table aligns right
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,8 @@ class Column:
     """A column of a section: its id (the JSON key), its heading, and how a renderer prints it.
 
     kinds: text; int (thousands separators); fraction (exact p/q); decimal and percent (rounded to
-    ``places``); signed_percent (with a + on gains); share (a proportion: all, -, or a percent).
+    ``places``); signed_percent (with a + on gains); share (a proportion: all, -, or a percent); odds (x to 1,
+    with thousands separators, as a petition prints odds).
     """
 
     id: str

@@ -34,8 +34,7 @@ def section(a: Analysis) -> Section:
     return Section(
         "odds_sheet", "True odds, payout odds and house advantage",
         (Column("wager", "Wager"), Column("outcome", "Outcome"), Column("payout_odds", "Payout odds"),
-         Column("probability", "Probability", "decimal", 10), Column("true_odds", "True odds (to 1 against)",
-                                                                     "decimal", 4),
+         Column("probability", "Probability", "decimal", 10), Column("true_odds", "True odds (against)", "odds", 2),
          Column("house_advantage", "House advantage", "percent", 4)),
         tuple(rows),
         intro=("Each winning outcome of each wager: what the table pays, its probability and its true odds "

@@ -27,6 +27,9 @@ def cell_text(value: Cell, column: Column) -> str:
         return percent_str(value, column.places)
     if kind == "signed_percent":
         return ("+" if value > 0 else "") + percent_str(value, column.places)
+    if kind == "odds":  # grouped digits, the "1 in 1,189,352" style of the rest of a document
+        whole, dot, part = decimal_str(value, column.places).partition(".")
+        return f"{int(whole):,}{dot}{part} to 1"
     if kind == "share":
         if value == 1:
             return "all"

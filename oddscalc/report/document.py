@@ -14,9 +14,7 @@ from fractions import Fraction
 from oddscalc import __version__
 from oddscalc.exact import decimal_str, frac_str, one_in, percent_str
 from oddscalc.report.cells import cell_text
-from oddscalc.results import NOT_COMPARED, Analysis, Chart, Section, WagerResult
-
-NUMERIC = frozenset({"int", "fraction", "decimal", "percent", "signed_percent", "share"})
+from oddscalc.results import NOT_COMPARED, NUMERIC_KINDS, Analysis, Chart, Section, WagerResult
 
 
 def units_text(u: Fraction) -> str:
@@ -132,7 +130,7 @@ def _wager_table(w: WagerResult) -> Table:
 def _section_table(s: Section) -> Table:
     return Table(tuple(c.title for c in s.columns),
                  tuple(tuple(cell_text(v, c) for v, c in zip(row, s.columns)) for row in s.rows),
-                 tuple(c.kind in NUMERIC for c in s.columns))
+                 tuple(c.kind in NUMERIC_KINDS for c in s.columns))
 
 
 def _rule(v: object) -> str:

@@ -8,7 +8,7 @@ from oddscalc import __version__
 from oddscalc.exact import decimal_str
 from oddscalc.report.cells import cell_text
 from oddscalc.report.document import OTHER_FIGURES, other_figures, rules_text, units_text, wager_facts
-from oddscalc.results import NOT_COMPARED, Analysis, Section, WagerResult
+from oddscalc.results import NOT_COMPARED, NUMERIC_KINDS, Analysis, Section, WagerResult
 
 _MARKUP = re.compile(r"[\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")  # what can open markup mid-line
 _LEADING = re.compile(r"^(\s*)([#=+>-]|\d+[.)])")  # what makes a heading, a rule or a list at a line's start
@@ -60,9 +60,8 @@ def section_markdown(s: Section) -> str:
     for line in s.intro:
         out += [_plain(line), ""]
     if s.columns and s.rows:
-        numeric = {"int", "fraction", "decimal", "percent", "signed_percent", "share"}
         out.append("| " + " | ".join(literal(c.title) for c in s.columns) + " |")
-        out.append("|" + "".join("---:|" if c.kind in numeric else "---|" for c in s.columns))
+        out.append("|" + "".join("---:|" if c.kind in NUMERIC_KINDS else "---|" for c in s.columns))
         for row in s.rows:
             out.append("| " + " | ".join(literal(cell_text(v, c)) for v, c in zip(row, s.columns)) + " |")
         out.append("")

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from oddscalc.analysis import Session
 from oddscalc.cli.main import EXIT_INPUT, main
 from oddscalc.filing import hold, odds_sheet
+from oddscalc.report.cells import cell_text
 
 
 def test_a_wagers_hold_and_spread_are_its_edge_and_variance(sessions: Callable[[str], Session]) -> None:
@@ -64,6 +65,10 @@ def test_the_odds_sheet_gives_true_odds_exactly(sessions: Callable[[str], Sessio
     assert tie["probability"] == p and tie["true_odds"] == (1 - p) / p
     edges = [r["house_advantage"] for r in sheet.records() if r["house_advantage"] is not None]
     assert edges == [w.house_edge for w in a.wagers]
+    # printed as a petition prints odds, in the grouped style of the document's "1 in 1,189,352"
+    column = next(c for c in sheet.columns if c.id == "true_odds")
+    assert cell_text(Fraction(2_378_703, 2), column) == "1,189,351.50 to 1"
+    assert cell_text((1 - p) / p, column) == f"{float((1 - p) / p):,.2f} to 1"
 
 
 def test_the_hold_command() -> None:
