@@ -15,6 +15,7 @@ RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 N_RANKS = 13
 N_SUITS = 4
+MAX_DECKS = 10_000  # the most decks in a shoe, in a file or an option: more is a typo, and would not fit memory
 
 
 class CardError(ValueError):

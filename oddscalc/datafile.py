@@ -60,6 +60,12 @@ def _dotted(key: str) -> tuple[str, ...]:
     return tuple(p[1:-1] if p[:1] in "\"'" else p for p in _PARTS.findall(key))
 
 
+def header_path(line: str) -> tuple[str, ...] | None:
+    """The key path a table header line opens (``[published.main]`` or ``[[rules]]``), None for any other line."""
+    m = _HEADER.match(line)
+    return None if m is None else _dotted(m.group(1))
+
+
 def key_lines(text: str) -> dict[tuple[str, ...], int]:
     """Map each key path to the (1-based) line that defines it, as well as TOML lets us see.
 
@@ -74,9 +80,9 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
             if raw.count(inside) % 2:
                 inside = None
             continue
-        m = _HEADER.match(raw)
-        if m:
-            prefix = _dotted(m.group(1))
+        header = header_path(raw)
+        if header is not None:
+            prefix = header
             lines.setdefault(prefix, n)
             if raw.lstrip().startswith("[["):  # an array of tables: its i-th element is key path + (i,)
                 index = arrays.get(prefix, 0)

@@ -23,7 +23,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
-from oddscalc.datafile import Problem, TableError, line_for, parse_toml, validate_model
+from oddscalc.datafile import Problem, TableError, header_path, line_for, parse_toml, validate_model
 from oddscalc.files import real_path
 
 # --- exact value types -------------------------------------------------------------
@@ -407,11 +407,6 @@ def load_table_file(path: Path, models: Mapping[str, type[TableModel]], expect_g
     return Table(id=ident or path.stem, path=path, sha256=hashlib.sha256(raw).hexdigest(), model=model)
 
 
-
-
-_HEADER = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_\"'.-]+?)\s*\]\]?\s*(#.*)?$")
-
-
 def without_figures(text: str) -> str:
     """A table file's text without its figure blocks (``[published]``, ``[claimed]`` and their sub-tables), with
     the comments right above them: everything else (rules, pays, comments, layout) as written. The figures
@@ -420,9 +415,9 @@ def without_figures(text: str) -> str:
     out: list[str] = []
     dropping = False
     for line in lines:
-        m = _HEADER.match(line)
-        if m is not None:
-            dropping = m.group(1).strip("\"'").split(".")[0] in FIGURE_BLOCKS
+        header = header_path(line)
+        if header is not None:
+            dropping = bool(header) and header[0] in FIGURE_BLOCKS
             if dropping:
                 while out and (out[-1].lstrip().startswith("#") or not out[-1].strip()):
                     out.pop()  # the comments introducing the block, and the blank lines before them

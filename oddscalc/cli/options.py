@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
+from oddscalc.cards import MAX_DECKS
 from oddscalc.files import read_here, real_path, write_atomic
 from oddscalc.games import DECLARED, DEFAULT_TABLES, GAME_KEYS, supporting
 from oddscalc.protocol import Capabilities, OptionError
@@ -132,25 +133,27 @@ def table_path(game: str, ref: str | None) -> Path:
     return Path(ident) if is_path(ident) else tables_dir() / game / f"{ident}.toml"
 
 
-def complete_tables(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
-    """Shell completion of --table: the shipped ids of the game given (every game's before one is), then files."""
+def _ids_then_files(files: Sequence[Path], incomplete: str) -> list[Any]:
+    """Completions: the ids (file stems) that begin with ``incomplete``, then the shell's own file completion."""
     from click.shell_completion import CompletionItem
 
+    ids = sorted({p.stem for p in files if p.stem.startswith(incomplete)})
+    return [CompletionItem(i) for i in ids] + [CompletionItem(incomplete, type="file")]
+
+
+def complete_tables(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of --table: the shipped ids of the game given (every game's before one is), then files."""
     from oddscalc.catalog import shipped_tables
 
     game = ctx.params.get("game")
-    ids = sorted({p.stem for p in shipped_tables(game if game in GAME_KEYS else None)})
-    return [CompletionItem(i) for i in ids if i.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+    return _ids_then_files(shipped_tables(game if game in GAME_KEYS else None), incomplete)
 
 
 def complete_profiles(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
     """Shell completion of --profile: the shipped profiles' ids, then files."""
-    from click.shell_completion import CompletionItem
-
     from oddscalc.catalog import profiles_dir
 
-    ids = sorted(p.stem for p in profiles_dir().glob("*.toml"))
-    return [CompletionItem(i) for i in ids if i.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+    return _ids_then_files(sorted(profiles_dir().glob("*.toml")), incomplete)
 
 
 def table_option(f: F) -> F:
@@ -168,7 +171,7 @@ def strategy_option(f: F) -> F:
 
 def decks_option(f: F) -> F:
     """--decks N."""
-    return click.option("--decks", type=Whole(1, 10_000),
+    return click.option("--decks", type=Whole(1, MAX_DECKS),
                         help="Number of decks in the shoe (baccarat games).")(f)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from oddscalc.cards import MAX_DECKS
 from oddscalc.cli.options import (
     EXIT_INPUT,
     SEED,
@@ -61,7 +62,7 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, f
 @click.option("--trigger", type=Real(),
               help="Bet at this true count or above (default: where the EV turns positive).")
 @click.option("--seed", type=SEED, default=20261201, show_default=True)
-@click.option("--decks", type=Whole(1, 10_000), help="Decks in the shoe.")
+@click.option("--decks", type=Whole(1, MAX_DECKS), help="Decks in the shoe.")
 @sections_format
 @scheduler_option
 @fresh_option
@@ -165,4 +166,3 @@ def flash(game: str, table_ref: str | None, dealer_cards: tuple[int, ...], fmt: 
 
 
 COMMANDS = (exposure, counting, collusion, flash)
-

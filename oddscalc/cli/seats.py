@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from oddscalc.cards import MAX_DECKS
 from oddscalc.cli.options import (
     Whole,
     decks_option,
@@ -304,7 +305,7 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
                    "met or the most an open box can give (two evaluations of the other seats per open box and "
                    "per round of compositions its bounds fix: minutes with six seats on 8 decks).")
 @table_option
-@click.option("--decks", type=Whole(1, 10_000),
+@click.option("--decks", type=Whole(1, MAX_DECKS),
               help="With --bound, the decks the proof was run with (default: its shoe's, when whole decks).")
 @sections_format
 def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None, fmt: str) -> None:

@@ -289,9 +289,6 @@ def _printable(analyze: Callable[[Table], Analysis], table: Table, ref: str, wag
     return [(c, _wager_for(analyze(with_pay(table, ref, c)), wager).house_edge) for c in cands if c >= 0]
 
 
-# --- comparing two tables -----------------------------------------------------------------
-
-
 # --- pays against their hands' rarity --------------------------------------------------------------------
 
 
@@ -321,6 +318,7 @@ def out_of_order(a: Analysis) -> list[str]:
     from oddscalc.exact import one_in
 
     worth = {ref: pay_worth(a.table.model, ref) for ref in a.rarity}
+    written = rules_and_pays(a.table.model)  # each pay as the file writes it, for the message
     out = []
     for ref, p in a.rarity.items():
         w = worth[ref]
@@ -330,12 +328,8 @@ def out_of_order(a: Analysis) -> list[str]:
         rarer = [(r, q) for r, q in a.rarity.items() if r.partition(".")[0] == wager and 0 < q < p
                  and (v := worth[r]) is not None and v < w]
         if rarer:
-            below = ", ".join(f"pays.{r} ({_shown_pay(a.table.model, r)}, {one_in(q)})"
+            below = ", ".join(f"pays.{r} ({written.get(f'pays.{r}', '?')}, {one_in(q)})"
                               for r, q in sorted(rarer, key=lambda x: x[1]))
-            out.append(f"pays.{ref} ({_shown_pay(a.table.model, ref)}, {one_in(p)}) pays more than the rarer "
+            out.append(f"pays.{ref} ({written.get(f'pays.{ref}', '?')}, {one_in(p)}) pays more than the rarer "
                        f"{below}: pays should rise with the hand's rarity (a typo?)")
     return out
-
-
-def _shown_pay(model: TableModel, ref: str) -> str:
-    return str(rules_and_pays(model).get(f"pays.{ref}", "?"))

@@ -14,7 +14,7 @@ from fractions import Fraction
 from oddscalc import __version__
 from oddscalc.exact import decimal_str, frac_str, one_in, percent_str
 from oddscalc.report.cells import cell_text
-from oddscalc.results import NOT_COMPARED, NUMERIC_KINDS, Analysis, Chart, Section, WagerResult
+from oddscalc.results import NOT_COMPARED, NUMERIC_KINDS, Analysis, Chart, Check, Section, WagerResult
 
 
 def units_text(u: Fraction) -> str:
@@ -175,6 +175,13 @@ def _other(doc: Document, a: Analysis) -> None:
         doc.add("table", table=table)
 
 
+def held_text(compared: Sequence[Check]) -> str:
+    """How many of the compared figures hold, and how many of those differ from their source for a stated reason."""
+    differ = sum(c.verdict == "differs" for c in compared)
+    return f"{sum(c.ok for c in compared)} of {len(compared)} figures hold" + (
+        f" ({differ} of them differ from the source, for the reason stated)." if differ else ".")
+
+
 def _published(doc: Document, a: Analysis) -> None:
     doc.add("heading", "Published figures")
     if not a.published_applies:
@@ -194,10 +201,7 @@ def _published(doc: Document, a: Analysis) -> None:
                   c.verdict if not c.message else f"{c.verdict}: {c.message}") for c in compared)
     doc.add("table", table=Table(("Block", "Wager", "Figure", "Stated", "Computed", "Verdict"), rows,
                                  (False, False, False, True, True, False)))
-    held = sum(c.ok for c in compared)
-    differ = sum(c.verdict == "differs" for c in compared)
-    doc.add("paragraph", f"{held} of {len(compared)} figures hold" + (
-        f" ({differ} of them differ from the source, for the reason stated)." if differ else "."))
+    doc.add("paragraph", held_text(compared))
     _other(doc, a)
 
 

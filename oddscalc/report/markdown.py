@@ -7,7 +7,7 @@ import re
 from oddscalc import __version__
 from oddscalc.exact import decimal_str
 from oddscalc.report.cells import cell_text
-from oddscalc.report.document import OTHER_FIGURES, other_figures, rules_text, units_text, wager_facts
+from oddscalc.report.document import OTHER_FIGURES, held_text, other_figures, rules_text, units_text, wager_facts
 from oddscalc.results import NOT_COMPARED, NUMERIC_KINDS, Analysis, Section, WagerResult
 
 _MARKUP = re.compile(r"[\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")  # what can open markup mid-line
@@ -99,10 +99,7 @@ def published_markdown(a: Analysis) -> str:
         verdict = c.verdict if not c.message else f"{c.verdict}: {c.message}"
         lines.append(f"| {c.block} | {literal(c.wager)} | {literal(c.figure)} | {literal(c.expected)} | {c.computed} "
                      f"| {literal(verdict)} |")
-    held = sum(c.ok for c in compared)
-    differ = sum(c.verdict == "differs" for c in compared)
-    lines += ["", f"{held} of {len(compared)} figures hold" + (
-        f" ({differ} of them differ from the source, for the reason stated)." if differ else "."), ""]
+    lines += ["", held_text(compared), ""]
     return "\n".join([*lines, *other]).rstrip() + "\n"
 
 

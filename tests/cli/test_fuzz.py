@@ -21,7 +21,7 @@ import json
 import re
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -230,26 +230,33 @@ def file_cases(draw: st.DrawFn, folder: Path) -> Case:
     return Case(["report", game, "--profile", str(path), *tail], [path], out, fmt, text, edits)
 
 
-def _file_case(data: st.DataObject) -> None:
+def fuzzed(data: st.DataObject, cases: Callable[[Path], st.SearchStrategy[Case]]) -> None:
+    """Draw one case in a folder of its own, run it, and check its output when it wrote one."""
     with tempfile.TemporaryDirectory() as d:
-        case = data.draw(file_cases(Path(d)))
-        code, said = run(case)
+        case = data.draw(cases(Path(d)))
+        code, out = run(case)
         if code in (0, 5, 6):
-            check_escaped(case, said)
+            check_escaped(case, out)
+
+
+def fuzzing(examples: int) -> settings:
+    """The fuzzers' settings: a fixed sample (``derandomize``, so CI runs the cases a developer ran), no deadline
+    (``time_limit`` bounds a case), and fixture checks off (each case makes its own folder)."""
+    return settings(max_examples=examples, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
 # twenty: each example runs a command on a fuzzed file; the deep test below runs 200
-@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@fuzzing(20)
 @given(data=st.data())
 def test_fuzzed_files_fail_cleanly_or_report_safely(data: st.DataObject) -> None:
-    _file_case(data)
+    fuzzed(data, file_cases)
 
 
 @pytest.mark.deep
-@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@fuzzing(200)
 @given(data=st.data())
 def test_fuzzed_files_fail_cleanly_or_report_safely_deep(data: st.DataObject) -> None:
-    _file_case(data)
+    fuzzed(data, file_cases)
 
 
 def test_every_shipped_file_has_fields_to_fuzz() -> None:
@@ -409,26 +416,18 @@ def _merge(command: click.Command, base: list[str], chosen: dict[str, list[str]]
     return args
 
 
-def _option_case(data: st.DataObject) -> None:
-    with tempfile.TemporaryDirectory() as d:
-        case = data.draw(option_cases(Path(d)))
-        code, said = run(case)
-        if code in (0, 5, 6):
-            check_escaped(case, said)
-
-
 # ten: each example runs a command (a second of CPU or more); the deep test below runs 200
-@settings(max_examples=10, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@fuzzing(10)
 @given(data=st.data())
 def test_fuzzed_options_fail_cleanly(data: st.DataObject) -> None:
-    _option_case(data)
+    fuzzed(data, option_cases)
 
 
 @pytest.mark.deep
-@settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@fuzzing(200)
 @given(data=st.data())
 def test_fuzzed_options_fail_cleanly_deep(data: st.DataObject) -> None:
-    _option_case(data)
+    fuzzed(data, option_cases)
 
 
 def test_every_command_has_a_cheap_run_to_fuzz() -> None:

@@ -7,6 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, model_validator
 
+from oddscalc.cards import MAX_DECKS
 from oddscalc.games.shoe import Tableau, Totals, WinPay
 from oddscalc.tables import Strict, TableModel
 
@@ -35,7 +36,7 @@ def check_strategy(name: str) -> str:
 class TableRules(Strict):
     """The ``[rules]`` of a house baccarat table."""
 
-    decks: int = Field(8, ge=1, le=10_000)  # as --decks: a shoe past it is a typo, and would not fit memory
+    decks: int = Field(8, ge=1, le=MAX_DECKS)
     players: int = Field(1, ge=1, le=7)
     strategy: str | None = None  # optimal | optimal-total | draw-A-B; default optimal
     draw_on: Totals | None = None  # fixes every player's play by two-card total

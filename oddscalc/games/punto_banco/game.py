@@ -16,6 +16,7 @@ import numpy as np
 from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field, PlainSerializer, model_validator
 
 from oddscalc.cache import Store
+from oddscalc.cards import MAX_DECKS
 from oddscalc.exact import decimal_str, parse_fraction
 from oddscalc.games.punto_banco.capabilities import CAPABILITIES
 from oddscalc.games.punto_banco.coup_features import CELLS, OUTCOMES, Cards, count_cells, features
@@ -78,9 +79,6 @@ def parse_decks(value: Any) -> int | str:
     if not 1 <= value <= MAX_DECKS:
         raise ValueError(f"a shoe has 1 to {MAX_DECKS:,} decks (as --decks), not {value:,}")
     return value
-
-
-MAX_DECKS = 10_000  # as --decks: a shoe past it is a typo, and its counts would not fit memory
 
 
 Percent = Annotated[Fraction, BeforeValidator(parse_percent), PlainSerializer(percent_text)]

@@ -12,13 +12,14 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any
 
+from oddscalc.cards import MAX_DECKS
 from oddscalc.games.house_baccarat.count import HouseBaccaratRules
 from oddscalc.games.shoe import VALUES, Shoe
 
 _ROW = re.compile(r"[DS]{10}")
 _PAY = re.compile(r"[1-9][0-9]{0,29}(/[1-9][0-9]{0,29})?")  # no exponent, no sign: a pay as ``problem`` writes it
 ALL_STAND = ("never", "on-0-5")
-MOST_CARDS = 10_000 * 52  # as --decks and a table's decks: a shoe past it is a typo, and would not fit memory
+MOST_CARDS = MAX_DECKS * 52  # the most cards a shoe holds (cards.MAX_DECKS)
 
 
 @dataclass(frozen=True)
