@@ -157,7 +157,8 @@ class Capabilities:
     ``game`` names the class (``"module:Class"``) following :class:`Game`; the registry checks that the class's
     key, title, default table and options are these. ``filing`` names the sections a filing leads with
     (``"module:function"`` of ``(session, table_ref, progress) -> Section``), e.g. the house game's edge by seats
-    filled. An analysis left ``None`` does not apply: the command line refuses it, naming the games it applies to.
+    filled. ``card`` names the model of the game's strategy card files (the reference of file keys lists its keys).
+An analysis left ``None`` does not apply: the command line refuses it, naming the games it applies to.
     """
 
     key: str
@@ -171,6 +172,7 @@ class Capabilities:
     flash: Flash | None = None
     seats: Seats | None = None
     filing: tuple[str, ...] = ()
+    card: str | None = None  # "module:Class" of the strategy card file's model, for a game whose runs take a card
 
     def supports(self, analysis: str) -> bool:
         """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``) applies."""

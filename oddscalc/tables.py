@@ -34,7 +34,7 @@ MAX_DIGITS = 40  # no real pay or amount has more; bigger ones are typos (and ha
 
 
 def parse_ratio(value: Any) -> Fraction:
-    """"100:1" -> 100, "1:2" -> 1/2, "0.95:1" -> 19/20. Ints are accepted as n:1."""
+    """A pay as odds, "to 1": "100:1" -> 100, "1:2" -> 1/2, "0.95:1" -> 19/20; an integer n is n:1."""
     if isinstance(value, bool):
         raise ValueError("a pay is a ratio string such as \"100:1\", not true/false")
     if isinstance(value, int):
@@ -198,7 +198,10 @@ class Published(BaseModel):
     source: str
     # the fingerprint (:func:`rules_and_pays_sha256`) of the rules and pays the figures were published for: a
     # table whose own differs is another table, and its figures are not compared (a copy with one pay changed)
-    rules_and_pays_sha256: str | None = Field(None, pattern=r"^[0-9a-f]{64}$")
+    rules_and_pays_sha256: str | None = Field(
+        None, pattern=r"^[0-9a-f]{64}$",
+        description="the fingerprint of the rules and pays the figures describe (64 hex digits; "
+                    "`oddscalc tables copy` leaves the block out)")
 
     def figures(self) -> dict[str, dict[str, Any]]:
         """The figure blocks by wager."""

@@ -49,6 +49,7 @@ PASS, FAIL = "pass", "FAIL"
 
 
 def _share(value: Any) -> Fraction:
+    """A share as a percent ("75%") or a fraction string ("3/4")."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise ValueError(f"write a share as a percent or fraction string, e.g. \"75%\", not {value!r}")
     try:
@@ -64,6 +65,7 @@ Share = Annotated[Fraction, BeforeValidator(_share)]
 
 
 def _as_tuple(value: Any) -> Any:
+    """A TOML array as a tuple (so a frozen model keeps it), anything else as it is."""
     return tuple(value) if isinstance(value, list) else value
 
 

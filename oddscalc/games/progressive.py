@@ -31,6 +31,7 @@ from oddscalc.tables import Amount, MeterShare, Strict, money_text
 
 
 def _share(value: Any) -> Fraction:
+    """A share of each stake as a percent string ("15%")."""
     if isinstance(value, bool) or not isinstance(value, str):
         raise ValueError(f"write the contribution as a percent string, e.g. \"15%\", not {value!r}")
     try:

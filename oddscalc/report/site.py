@@ -2,7 +2,8 @@
 
 ``python -m oddscalc.report.site`` (what ``make docs`` runs) writes ``docs/reports/<game>-<table>.md``,
 ``.csv`` and ``.json`` for every shipped table of every game in :data:`~oddscalc.games.GAMES`, the
-charts each game asks for (``Game.charts``), and ``docs/index.md`` linking them. The JSON reports
+charts each game asks for (``Game.charts``), ``docs/index.md`` linking them, and ``docs/file-keys.md``, every key
+of the files a user writes (:mod:`oddscalc.report.keys`). The JSON reports
 are the golden files: a test holds them to the code, so a change that moves any figure shows.
 The output depends only on the code and the table files
 (no dates, no hash-order iteration): the same code gives the same bytes. ``--check`` writes
@@ -31,6 +32,7 @@ from oddscalc.files import write_atomic
 from oddscalc.games import GAMES
 from oddscalc.report.csv import render_csv
 from oddscalc.report.json import render_json
+from oddscalc.report.keys import reference_markdown
 from oddscalc.report.markdown import render_markdown
 from oddscalc.report.svg import render_chart
 from oddscalc.results import Analysis
@@ -38,6 +40,7 @@ from oddscalc.results import Analysis
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"  # in a checkout
 REPORTS = "reports"
 INDEX = "index.md"
+KEYS = "file-keys.md"  # every key of the table, strategy card and profile files (report.keys)
 EXIT_STALE = 1
 EXIT_TABLE = 3  # as the CLI's: a bad table file
 
@@ -135,6 +138,7 @@ def build(games: Iterable[str] | None = None) -> dict[str, str]:
         docs += d
         files.update(f)
     files[INDEX] = render_index(docs, charts_in(files))
+    files[KEYS] = reference_markdown()
     return files
 
 
@@ -175,6 +179,8 @@ def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> s
          "(`oddscalc verify` checks them). \"(default)\" marks the table `oddscalc report <game>` uses "
          "without `--table`."),
         "",
+        f"Every key of a table file, a strategy card and a compliance profile: [{KEYS}]({KEYS}).",
+        "",
     ]
     for game in dict.fromkeys(d.game for d in docs):
         # the default table first: it is what `oddscalc report <game>` shows
@@ -205,7 +211,7 @@ def render_index(docs: Sequence[TableDoc], chart_files: Sequence[str] = ()) -> s
 
 def _existing(out: Path) -> set[str]:
     """Generated-looking files already in ``out`` (every file of reports/, and the index)."""
-    found = {INDEX} if (out / INDEX).exists() else set()
+    found = {name for name in (INDEX, KEYS) if (out / name).exists()}
     for folder in (REPORTS, CHARTS):
         if (out / folder).is_dir():
             found |= {f"{folder}/{p.name}" for p in (out / folder).iterdir() if p.is_file()}

@@ -19,6 +19,7 @@ from oddscalc import catalog
 from oddscalc.catalog import shipped_tables
 from oddscalc.games import GAMES
 from oddscalc.report import site as docs
+from oddscalc.report.keys import reference_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "let-it-ride"
@@ -71,7 +72,7 @@ def test_index_links_every_shipped_table_report(two_runs: tuple[Path, Path]) -> 
 
 def test_output_is_byte_identical_across_runs(two_runs: tuple[Path, Path]) -> None:
     a, b = (_tree(d) for d in two_runs)
-    assert len([f for f in a if not f.startswith("charts/")]) == 3 * len(shipped_tables(GAME)) + 1
+    assert len([f for f in a if not f.startswith("charts/")]) == 3 * len(shipped_tables(GAME)) + 2  # index, keys
     assert a == b
 
 
@@ -139,6 +140,7 @@ def test_committed_index_is_current() -> None:
         entries += d
         files |= f
     files[docs.INDEX] = docs.render_index(entries, docs.charts_in(files))
+    files[docs.KEYS] = reference_markdown()
     assert docs.stale(files, docs.DOCS_DIR, prune=True) == [], "docs/ is stale: run `make docs`"
 
 

@@ -10,6 +10,7 @@ CAPABILITIES = Capabilities(
     default_table="spain",  # the rule sheet's game: straight flush 25 and the fixed Jackpot
     game="oddscalc.games.caribbean.game:Caribbean",
     options=frozenset({"strategy"}),
+    card="oddscalc.games.caribbean.card:RaiseCard",
     # the optimal strategy needs every dealer completion per hand: the simulator plays a named one
     simulate=SimulatePlan("oddscalc.simulate.caribbean:plan", 2_000_000),
     collusion=Collusion("oddscalc.protection.collusion.caribbean:collusion_sections", exact_partners=0,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from oddscalc.cards import parse_rank
 from oddscalc.games.caribbean.raise_table import STRATEGIES
@@ -33,8 +33,9 @@ def parse_qualifier(text: str) -> tuple[HandClass, tuple[int, ...]]:
 class TableRules(Strict):
     """The ``[rules]`` of a Caribbean Stud table."""
 
-    dealer_qualifier: str = "ace-king"
-    strategy: str = "optimal"
+    dealer_qualifier: str = Field("ace-king", description='the lowest hand the dealer qualifies with: "ace-king", '
+                                  '"ace-queen", "pair of fours", or "any"')
+    strategy: str = Field("optimal", description="the player's strategy: one of " + ", ".join(STRATEGIES))
     jackpot_paid_on_fold: bool = True
 
     @field_validator("dealer_qualifier")

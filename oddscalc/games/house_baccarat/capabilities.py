@@ -10,6 +10,7 @@ CAPABILITIES = Capabilities(
     default_table="seed",
     game="oddscalc.games.house_baccarat.game:HouseBaccarat",
     options=frozenset({"decks", "players", "strategy"}),
+    card="oddscalc.games.house_baccarat.card:DrawCard",
     simulate=SimulatePlan("oddscalc.simulate.baccarat:house_baccarat_plan", 10_000_000),
     counting=Counting("removal effects of every rank on the house game, one seat playing the full shoe's chart",
                       effects="oddscalc.protection.counting:house_counting",

@@ -38,7 +38,8 @@ class TableRules(Strict):
 
     decks: int = Field(8, ge=1, le=MAX_DECKS)
     players: int = Field(1, ge=1, le=7)
-    strategy: str | None = None  # optimal | optimal-total | draw-A-B; default optimal
+    strategy: str | None = Field(None, description="the players' strategy: optimal (the default), optimal-total, "
+                                 "draw-A-B (e.g. draw-0-5), or a strategy card file's path")
     draw_on: Totals | None = None  # fixes every player's play by two-card total
     house_tableau: Tableau = SHEET_TABLEAU
     house_draws_when_all_stand: Literal["never", "on-0-5"] = "never"

@@ -10,6 +10,7 @@ CAPABILITIES = Capabilities(
     default_table="standard",
     game="oddscalc.games.let_it_ride.game:LetItRide",
     options=frozenset({"strategy"}),
+    card="oddscalc.games.let_it_ride.card:RideCard",
     simulate=SimulatePlan("oddscalc.simulate.let_it_ride:plan", 1_000_000),
     collusion=Collusion("oddscalc.protection.collusion.let_it_ride:collusion_sections", exact_partners=1,
                         most_partners=6, default_situations=5000),

@@ -19,7 +19,7 @@ A casino's or a book's card is a TOML file that ``--strategy PATH`` accepts::
     action = "ride"
 
 A rule holds when all its conditions do (a list means any of its values); the first rule that
-holds decides, else ``otherwise``. Features (FEATURES), read on the three or four cards held (see
+holds decides, else ``otherwise``. Features (CARD_FEATURES), read on the three or four cards held (see
 ``ride_holdings``): ``hand`` (four_of_a_kind, three_of_a_kind, two_pair, paying_pair, low_pair,
 no_pair), ``pair_rank``, ``suited``, ``to_royal`` (suited, every card ten or above, on a deck that holds
 ten to ace), ``to_straight``, ``windows`` (straights the holding lies in; for four cards the ranks that
@@ -55,7 +55,7 @@ Action = Literal["ride", "pull"]
 BOOLEAN = ("suited", "to_royal", "to_straight", "outside")
 COUNTED = {"windows": 10, "spread": 5, "high_cards": 4}  # feature: largest value
 RANKED = ("pair_rank", "top_rank", "holds_any", "holds_all")
-FEATURES = ("hand", *BOOLEAN, *COUNTED, *RANKED)
+CARD_FEATURES = ("hand", *BOOLEAN, *COUNTED, *RANKED)
 
 
 def _values(name: str, given: Any) -> tuple[object, ...]:
@@ -81,7 +81,7 @@ def _values(name: str, given: Any) -> tuple[object, ...]:
 
 def parse_when(value: Any) -> dict[str, tuple[object, ...]]:
     """Conditions of a card rule, each checked against its feature's values."""
-    return strategy_card.parse_when(value, FEATURES, _values, '{ hand = "paying_pair" }')
+    return strategy_card.parse_when(value, CARD_FEATURES, _values, '{ hand = "paying_pair" }')
 
 
 class RideRule(Strict):

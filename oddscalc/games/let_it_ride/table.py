@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 
 from oddscalc.cards import parse_rank
 from oddscalc.games.progressive import StakedPrizes
@@ -14,7 +14,7 @@ from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
 class TableRules(Strict):
     """The ``[rules]`` of a Let It Ride table."""
 
-    min_pair: str = "tens"
+    min_pair: str = Field("tens", description='the lowest paying pair, a rank: "tens", "jacks", "6", ...')
     ride_on_zero: bool = False
 
     @field_validator("min_pair")

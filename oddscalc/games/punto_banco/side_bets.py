@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BeforeValidator, PlainSerializer, field_validator, model_validator
+from pydantic import BeforeValidator, Field, PlainSerializer, field_validator, model_validator
 
 from oddscalc.games.punto_banco.coup_features import FEATURES, Features, features
 from oddscalc.tables import Strict, parse_ratio, ratio_text
@@ -132,7 +132,8 @@ def as_tuple(value: Any) -> Any:
 class Rule(Strict):
     """One line of a wager: when its conditions hold (and no earlier rule's did), it pays."""
 
-    event: str
+    event: str = Field(description="the outcome's id: lower case letters, digits and _, starting with a letter "
+                                   "(rules sharing an event pay the same)")
     label: str = ""
     when: When
     pays: RulePay
@@ -154,7 +155,8 @@ class Rule(Strict):
 class Otherwise(Strict):
     """What a side bet does on every coup no rule takes."""
 
-    event: str
+    event: str = Field(description="the outcome's id: lower case letters, digits and _, starting with a letter "
+                                   "(rules sharing an event pay the same)")
     label: str = "Anything else"
     pays: RulePay = LOSE
 
