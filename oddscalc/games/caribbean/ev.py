@@ -85,13 +85,15 @@ class HandEV:
 
 
 @functools.cache
-def _four_sets(n: int) -> np.ndarray:
-    """(C(n,4), 4) int64: every 4-subset of range(n), ascending within each row."""
+def _four_sets(n: int) -> tuple[np.ndarray, ...]:
+    """Every 4-subset of range(n) as four columns (the smallest member first), each contiguous."""
     from oddscalc.hands import colex_combos
 
-    out = colex_combos(n, 4).astype(np.int64)
-    out.flags.writeable = False
-    return out
+    combos = colex_combos(n, 4).astype(np.intp)
+    columns = tuple(np.ascontiguousarray(combos[:, i]) for i in range(4))
+    for c in columns:
+        c.flags.writeable = False
+    return columns
 
 
 def dealer_outcomes(deck: Deck, hand: tuple[int, ...], up: int, qualifier: str) -> tuple[int, int, int, int]:
@@ -104,12 +106,20 @@ def dealer_outcomes(deck: Deck, hand: tuple[int, ...], up: int, qualifier: str) 
     pu = int(ht.position[up])
     used[pu] = True
     left = np.flatnonzero(~used)  # deck positions of the cards left, ascending
-    chosen = left[_four_sets(len(left))]  # (C(n-6,4), 4) positions of the hole cards, ascending
-    above = chosen > pu
-    # the up card takes its place among the four: each hole card above it moves one column up
-    cols = np.arange(1, 5) + above
-    below_up = 4 - above.sum(axis=1)
-    rows = BINOM[chosen, cols].sum(axis=1) + BINOM[pu, below_up + 1]
+    # The dealer's hand is the up card and hole cards h0 < h1 < h2 < h3; its colex row is the sum of C(p, rank + 1)
+    # over its five positions. A hole card below the up card keeps its rank i, one above it moves to i + 1; the up
+    # card's rank is the number of hole cards below it, k, and C(pu, k + 1) = C(pu, 1) + the sum over the hole
+    # cards below it of C(pu, i + 2) - C(pu, i + 1). So each hole card adds a term of its own, by its rank among the
+    # four: a 46 x 4 table, and the rows are four gathers from it (no per-row sort or search).
+    ranks = np.arange(4)
+    below = (left < pu)[:, None]
+    term = np.where(below, BINOM[left[:, None], ranks + 1] + (BINOM[pu, ranks + 2] - BINOM[pu, ranks + 1]),
+                    BINOM[left[:, None], ranks + 2])
+    c0, c1, c2, c3 = _four_sets(len(left))
+    rows = term[:, 0][c0] + term[:, 1][c1]
+    rows += term[:, 2][c2]
+    rows += term[:, 3][c3]
+    rows += BINOM[pu, 1]
     dealer = ht.strength[rows]
     qualified = dealer[dealer >= q]
     wins = int(np.count_nonzero(qualified < mine))

@@ -16,7 +16,7 @@ answered from it: every main bet and the side bets that read no pair or suit; th
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from oddscalc.cards import CardError, cards_str, parse_cards
@@ -41,6 +41,10 @@ def shoe_ev(rules: PuntoBancoRules, cards: Cards) -> tuple[WagerResult, ...]:
     with an infinite-shoe table the copies are the proportions cards are drawn in, with replacement."""
     if sum(cards.copies) < (1 if rules.infinite else 6):
         raise OptionError(f"a shoe of {sum(cards.copies)} cards cannot deal a coup (six cards may be drawn)")
+    if not value_wagers(rules)[1]:
+        # no wager reads a pair or a suit: the shoe by value settles them all, and a shoe of ten card classes is
+        # counted in a blink where one of up to 52 (cards removed from whole decks) takes seconds
+        cards = _by_value(cards.shoe.counts)
     return settle(count_cells(cards, rules.drawing, rules.infinite), rules.model.pays)
 
 
@@ -77,6 +81,11 @@ def by_value(text: str) -> Cards:
     counts = [int(p) for p in parts]
     if max(counts) > MOST_CARDS:
         raise OptionError(f"--shoe: at most {MOST_CARDS:,} cards of a value")
+    return _by_value(counts)
+
+
+def _by_value(counts: Sequence[int]) -> Cards:
+    """Cards per point value 0 to 9, each value on one card class (a ten for 0, an ace for 1)."""
     copies = [0] * CLASSES
     for value, n in enumerate(counts):
         rank = "T" if value == 0 else "A" if value == 1 else str(value)
