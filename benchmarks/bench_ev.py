@@ -42,13 +42,15 @@ def main() -> int:
     from oddscalc.analysis import Session
     from oddscalc.cards import parse_card, parse_cards
     from oddscalc.games.caribbean import ev as caribbean
+    from oddscalc.games.caribbean.game import CaribbeanRules
     from oddscalc.games.let_it_ride import ev as let_it_ride
+    from oddscalc.games.let_it_ride.game import LetItRideRules
 
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     out = Targets("ev (in process)")
     session = Session("caribbean")
     rules = session.resolve("us")
-    assert isinstance(rules, caribbean.CaribbeanRules)
+    assert isinstance(rules, CaribbeanRules)
     hand, up = parse_cards("As Kd Jh 8c 3s"), parse_card("Qc")
     assert caribbean.hand_ev(rules, hand, up).completions == 163_185
     cases: list[tuple[str, Callable[[], object], float | None]] = [
@@ -56,7 +58,7 @@ def main() -> int:
         ("caribbean ev_sections: parsed, counted, as sections",
          lambda: caribbean.ev_sections(session, "us", "As Kd Jh 8c 3s", "Qc"), None)]
     lir = Session("let-it-ride").resolve("standard")
-    assert isinstance(lir, let_it_ride.LetItRideRules)
+    assert isinstance(lir, LetItRideRules)
     three, four = parse_cards("Th Jh 4c"), parse_cards("Th Jh 4c Qh")
     cases += [("let-it-ride hand_ev: three cards (bet 2 solved per fourth)", lambda: let_it_ride.hand_ev(lir, three),
                None),
