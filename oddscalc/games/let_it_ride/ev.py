@@ -155,6 +155,8 @@ def ev_sections(session: Session, table_ref: str | None, hand: str | None) -> li
               "the second community card: every card left")
     intro = (f"Holding {cards_str(r.cards)} ({seen}); counted over {coming}, {r.completions:,}.",)
     choices = [Choice("pull", f"Pull {bet}", Fraction(0)), Choice("ride", f"Let {bet} ride", r.ride)]
+    if rules.ride_on_zero:  # a tie goes to the first listed: this table rides on an EV of exactly 0
+        choices.reverse()
     sections = [actions_section(f"{r.deciding}", f"{bet.capitalize()}: pull or let it ride", choices, "unit bet",
                                 intro=intro,
                                 notes=("A bet pulled is worth 0; a bet ridden is settled on the final hand: its "
@@ -162,6 +164,8 @@ def ev_sections(session: Session, table_ref: str | None, hand: str | None) -> li
     if n == 3:
         whole = [Choice("pull", "Pull bet 1", r.hand_total(False)),
                  Choice("ride", "Let bet 1 ride", r.hand_total(True))]
+        if rules.ride_on_zero:
+            whole.reverse()
         sections.append(actions_section(
             "hand", "The whole hand: the three bets together", whole, "unit bet",
             intro=("Bet 3 always plays; bet 2 is played the best way once the first community card is seen: it is "
