@@ -36,16 +36,18 @@ def _takes(name: str) -> Callable[[Capabilities], bool]:
 @table_option
 @click.option("--hand", metavar="CARDS",
               help="The player's cards, e.g. \"As Kd Jh 8c 3s\" (caribbean: 5; let-it-ride: 3, or 4 with the first "
-                   "community card; house-baccarat: the seat's 2).")
+                   "community card last; house-baccarat: the seat's 2).")
 @click.option("--up", metavar="CARD", help="caribbean: the dealer's up card, e.g. Qc.")
 @click.option("--shoe", metavar="COUNTS",
-              help="punto-banco: the shoe as cards left per value, ace to ten-value (10 counts, e.g. "
-                   "\"32 32 32 32 32 32 32 32 32 128\").")
+              help="punto-banco: the shoe as cards left per point value, 0 (tens and faces) to 9: ten counts, e.g. "
+                   "\"128 32 32 32 32 32 32 32 32 32\" (answers the wagers that read no pair or suit).")
 @click.option("--removed", metavar="CARDS",
-              help="punto-banco: cards removed from the table's full shoe, by rank (e.g. \"5 5 T K\" or \"5s 5h\").")
+              help="punto-banco: cards removed from the table's full shoe, rank and suit (e.g. \"5s 5h Kd\"; repeat a "
+                   "card for each copy).")
 @click.option("--players", type=Whole(1, 7), help="house-baccarat: seats filled (the seat asked about among them).")
 @click.option("--others", metavar="PLAY",
-              help="house-baccarat: what the other seats play (a named strategy; default: the table's).")
+              help="house-baccarat: what the other seats play: optimal (the equilibrium), optimal-total or "
+                   "draw-A-B, e.g. draw-0-5 (default: the table's).")
 @sections_format
 def ev(game: str, table_ref: str | None, hand: str | None, up: str | None, shoe: str | None, removed: str | None,
        players: int | None, others: str | None, fmt: str) -> None:
