@@ -144,6 +144,16 @@ class Flash:
 
 
 @dataclass(frozen=True)
+class Ev:
+    """What a hand is worth (``oddscalc ev``): ``run`` is ``"module:function"`` of ``(session, table_ref, **inputs)
+    -> list[Section]``, ``inputs`` the command's options it takes (by parameter name: ``hand``, ``up``, ``shoe``
+    ...), each passed as given (text, or None when not given); the command refuses the others."""
+
+    run: str
+    inputs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Seats:
     """The game among several seats (``seats``) and its proofs kept in checkpoints (``proof``)."""
 
@@ -171,11 +181,13 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
     collusion: Collusion | None = None
     flash: Flash | None = None
     seats: Seats | None = None
+    ev: Ev | None = None  # what a hand is worth: each action's exact EV in one situation
     filing: tuple[str, ...] = ()
     card: str | None = None  # "module:Class" of the strategy card file's model, for a game whose runs take a card
 
     def supports(self, analysis: str) -> bool:
-        """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``) applies."""
+        """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``, ``ev``)
+        applies."""
         return getattr(self, analysis) is not None
 
 

@@ -271,6 +271,7 @@ BASES = {  # a cheap run of each command, the start of each case (a test checks 
     "collusion": ["collusion", "caribbean", "--situations", "3"],
     "compare": ["compare", "punto-banco", "standard", "ez-baccarat"],
     "counting": ["counting", "punto-banco", "--shoes", "2"],
+    "ev": ["ev", "caribbean", "--hand", "As Kd Jh 8c 3s", "--up", "Qc"],
     "exposure": ["exposure", "caribbean"],
     "flash": ["flash", "caribbean"],
     "hold": ["hold", "let-it-ride"],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Collusion, Flash, SimulatePlan
+from oddscalc.protocol import Capabilities, Collusion, Ev, Flash, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="caribbean",
@@ -15,5 +15,6 @@ CAPABILITIES = Capabilities(
     simulate=SimulatePlan("oddscalc.simulate.caribbean:plan", 2_000_000),
     collusion=Collusion("oddscalc.protection.collusion.caribbean:collusion_sections", exact_partners=0,
                         most_partners=6, default_situations=200, exact_on_request=True, reduced_decks=True),
+    ev=Ev("oddscalc.games.caribbean.ev:ev_sections", inputs=("hand", "up")),
     flash=Flash("oddscalc.protection.flash:flash_sections", dealer_cards=(1, 2, 3, 4, 5), default=(1, 5)),
 )

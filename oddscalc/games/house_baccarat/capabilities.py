@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Counting, Seats, SimulatePlan
+from oddscalc.protocol import Capabilities, Counting, Ev, Seats, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="house-baccarat",
@@ -16,6 +16,7 @@ CAPABILITIES = Capabilities(
                       effects="oddscalc.protection.counting:house_counting",
                       study="oddscalc.protection.house_study:run_counted", wagers=("house_game",)),
     seats=Seats(most_players=7),
+    ev=Ev("oddscalc.games.house_baccarat.ev:ev_sections", inputs=("hand", "players", "others")),
     # with several seats the edge is not the one-seat figure: a filing leads with the edge by seats filled
     filing=("oddscalc.seats.game:seats_filled_section",),
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Collusion, SimulatePlan
+from oddscalc.protocol import Capabilities, Collusion, Ev, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="let-it-ride",
@@ -12,6 +12,7 @@ CAPABILITIES = Capabilities(
     options=frozenset({"strategy"}),
     card="oddscalc.games.let_it_ride.card:RideCard",
     simulate=SimulatePlan("oddscalc.simulate.let_it_ride:plan", 1_000_000),
+    ev=Ev("oddscalc.games.let_it_ride.ev:ev_sections", inputs=("hand",)),
     collusion=Collusion("oddscalc.protection.collusion.let_it_ride:collusion_sections", exact_partners=1,
                         most_partners=6, default_situations=5000),
 )

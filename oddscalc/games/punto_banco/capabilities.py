@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Counting, SimulatePlan
+from oddscalc.protocol import Capabilities, Counting, Ev, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="punto-banco",
@@ -11,6 +11,7 @@ CAPABILITIES = Capabilities(
     game="oddscalc.games.punto_banco.game:PuntoBanco",
     options=frozenset({"decks"}),
     simulate=SimulatePlan("oddscalc.simulate.baccarat:punto_banco_plan", 10_000_000),
+    ev=Ev("oddscalc.games.punto_banco.ev:ev_sections", inputs=("shoe", "removed")),
     counting=Counting("removal effects of every rank on every wager; a study of any wager settled on the coup",
                       effects="oddscalc.protection.counting:coup_counting",
                       study="oddscalc.protection.study:run_counted"),
