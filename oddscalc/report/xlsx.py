@@ -61,13 +61,14 @@ def _cells(value: Cell, column: Column) -> list[Value]:
 
 
 def _section_sheet(sheet: Sheet, s: Section) -> None:
-    sheet.row([s.title, f"section {s.id}"], bold=True, unsized=(1, 2))
-    for line in s.intro:
-        sheet.line(line)
     exact = [any(isinstance(r[j], Fraction) for r in s.rows) for j in range(len(s.columns))]
     header: list[Value] = []
-    for c, has in zip(s.columns, exact):
-        header += [c.title, f"{c.title} (exact)"] if has else [c.title]
+    for c, has in zip(s.columns, exact):  # an exact column is its text, its decimal beside
+        header += ([f"{c.title} (decimal)", c.title] if c.kind == "fraction" else [c.title, f"{c.title} (exact)"]
+                   ) if has else [c.title]
+    sheet.title(s.title, f"section {s.id}", len(header))
+    for line in s.intro:
+        sheet.line(line)
     head = sheet.row(header, header=True)
     for row in s.rows:
         out: list[Value] = []
@@ -80,8 +81,7 @@ def _section_sheet(sheet: Sheet, s: Section) -> None:
 
 
 def _checks_sheet(sheet: Sheet, a: Analysis) -> None:
-    sheet.row(["Published figures", "published and claimed figures against the exact ones"], bold=True,
-              unsized=(1, 2))
+    sheet.title("Published figures: published and claimed figures against the exact ones", "published", 7)
     sheet.line("Sources: " + "; ".join(a.sources))
     head = sheet.row(["block", "wager", "figure", "stated", "computed", "verdict", "reason"], header=True)
     for c in a.checks:
@@ -154,9 +154,13 @@ def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections:
     summary = Sheet(wb.active, bold, max_width=60, min_widths={3: 58})  # room for the long texts beside a label
     summary.row(["title", title], bold=True, unsized=(2,))
     summary.row(["prepared (UTC)", Fmt(made, DATE)])
-    summary.row(["oddscalc", __version__])
+    if not any(__version__ in value for _, value in facts):
+        summary.row(["oddscalc", __version__])
     for key, value in facts:
-        summary.pair(key, value)
+        if key == value:  # a sentence, not a label and its value
+            summary.line(value)
+        else:
+            summary.pair(key, value)
     summary.blank()
     summary.row(["sheet", "contents"], header=True)
     taken = {SUMMARY.lower()}

@@ -89,7 +89,7 @@ class Formula:
 
 @dataclass(frozen=True)
 class Exact:
-    """An exact figure as text ("p/q", or digits past 2**53), set a little apart from the number before it."""
+    """An exact figure as text ("p/q"), or a word on the number before it, set a little apart from that number."""
 
     text: str
 
@@ -204,6 +204,15 @@ class Sheet:
         self.lines.append((r, 2))
         return r
 
+    def title(self, title: str, what: str, columns: int) -> int:
+        """The sheet's first row: its title (running over the empty cells beside it) and, in the table's last
+        column, what it holds ("wager main", "section closest_decisions")."""
+        from openpyxl.styles import Alignment
+
+        r = self.row([title, *[None] * (max(columns, 2) - 2), what], bold=True, unsized=(1, max(columns, 2)))
+        self.ws.cell(row=r, column=max(columns, 2)).alignment = Alignment(horizontal="right")
+        return r
+
     def blank(self) -> int:
         """An empty row."""
         return self.row([])
@@ -216,7 +225,7 @@ class Sheet:
 
         columns = max(self.widths, default=1)
         for j in range(1, columns + 1):
-            self.ws.column_dimensions[get_column_letter(j)].width = min(max(self.widths.get(j, 0) + 2, 8),
+            self.ws.column_dimensions[get_column_letter(j)].width = min(max(self.widths.get(j, 0) + 3, 8),
                                                                         self.max_width)
         span = sum(self.ws.column_dimensions[get_column_letter(j)].width for j in range(1, columns + 1))
         for r, j in self.lines:
@@ -292,6 +301,7 @@ def sheet_name(title: str, taken: set[str]) -> str:
         base = cut[:cut.rfind(" ")] if cut.rfind(" ") > 15 else cut
         while base.rsplit(" ", 1)[-1].lower() in _DANGLING and " " in base:  # not "Expected value and"
             base = base.rsplit(" ", 1)[0]
+        base = base.rstrip(",;.-( ") or base
     name, k = base, 2
     while name.lower() in taken:
         suffix = f" ({k})"

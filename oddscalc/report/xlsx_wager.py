@@ -152,7 +152,7 @@ def prize_rows(w: WagerResult) -> list[tuple[str, Value, str]]:
 def wager_sheet(sheet: Sheet, w: WagerResult, model: TableModel) -> None:
     """The wager's sheet: title, the live note, the return table (frozen header), the live figures, the pay
     table, the figures as solved, the other figures and the notes."""
-    sheet.row([w.title, f"wager {w.wager}"], bold=True, unsized=(1, 2))
+    sheet.title(w.title, f"wager {w.wager}", len(HEADER))
     sheet.line(LIVE_NOTE)
     head = sheet.row(HEADER, header=True)
     pays: dict[str, Pay] = {}
@@ -167,12 +167,15 @@ def wager_sheet(sheet: Sheet, w: WagerResult, model: TableModel) -> None:
     fixed = _return_table(sheet, w, pays, cells)
     sheet.blank()
     k = ref(total, RETURN)
-    sheet.row([f"Expected value per {w.unit}, at the pays below", Formula(f"={k}", EV, w.expected_value)])
-    sheet.row([f"House edge (of the {w.unit}), at the pays below", Formula(f"=-{k}", PERCENT, w.house_edge)])
+    sheet.row(["Expected value, at the pays below", Formula(f"={k}", EV, w.expected_value), Exact(f"per {w.unit}")],
+              unsized=(3,))
+    sheet.row(["House edge, at the pays below", Formula(f"=-{k}", PERCENT, w.house_edge), Exact(f"of the {w.unit}")],
+              unsized=(3,))
     if w.stake_varies:
         stake = w.average_stake
         eor = Formula(f"=-{k}/({_number(stake)})", PERCENT, w.house_edge / stake)
-        sheet.row(["Element of risk, at the pays below", eor])
+        sheet.row(["Element of risk, at the pays below", eor, Exact("of the average total stake (as solved)")],
+                  unsized=(3,))
     sheet.blank()
     sheet.line(PAY_TITLE, bold=True)
     if sheet.row(PAY_HEADER, header=True) + 1 != pay_first:

@@ -364,7 +364,7 @@ def _with_pays_raised(raw: bytes) -> bytes:
     independent)."""
     wb = openpyxl.load_workbook(io.BytesIO(raw))
     for ws in wb.worksheets[1:]:
-        if ws["B1"].value and str(ws["B1"].value).startswith("wager "):
+        if any(str(c.value).startswith("wager ") for c in ws[1]):
             pays = _pays(ws)
             if pays:
                 cell = next(iter(pays.values()))
