@@ -308,7 +308,7 @@ def test_every_sheet_has_a_frozen_header_fitted_columns_and_a_readable_name(case
 def test_sheet_names_are_titles_cut_at_a_word_and_never_clash() -> None:
     taken: set[str] = {"summary"}
     assert sheet_name("Symbolic expected value and pay sensitivities", taken) == "Symbolic expected value"
-    assert sheet_name("Compliance: Nevada [minimum] return?", taken) == "Compliance - Nevada -minimum-"
+    assert sheet_name("Compliance: Nevada [minimum] return?", taken) == "Compliance - Nevada -minimum"
     assert sheet_name("Summary", taken) == "Summary (2)"
     assert sheet_name("summary", taken) == "summary (3)"
     assert sheet_name("'quoted'", taken) == "quoted"
