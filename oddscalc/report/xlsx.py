@@ -1,9 +1,12 @@
-"""Excel workbook report (openpyxl): the report sheet, one sheet per wager and per section, the
-published checks. Every exact figure is written as text ("p/q") beside its decimal, and a count too
-large for a spreadsheet number (above 2**53) is written as text, so nothing is rounded on the way.
+"""Excel workbook report (openpyxl), a PAR workbook a lab can cite: a Summary sheet first (the table, its sha256,
+the counting convention, the verdict, and each wager's figures as label | value cells with number formats), one
+sheet per wager (its return table with live formulas from its pays: ``report.xlsx_wager``), per section, and the
+published checks, each under a readable name. Every exact figure is written as text ("p/q") beside its decimal,
+and a count too large for a spreadsheet number (2**53 or more) is written as text, so nothing is rounded on the
+way. A text from a file is always a text, never a formula (``report.xlsx_sheet``).
 
-The workbook's bytes depend on the analysis only: its document dates and the archive's entry
-times are fixed.
+The workbook is dated when it is made (``report.dates``): its bytes are the same from run to run when
+``SOURCE_DATE_EPOCH`` fixes that date.
 """
 
 from __future__ import annotations
@@ -18,191 +21,181 @@ from typing import Any
 
 from oddscalc import __version__
 from oddscalc.exact import frac_str
-from oddscalc.report.cells import no_controls
-from oddscalc.report.document import rules_text, wager_facts
+from oddscalc.report.dates import made_at
+from oddscalc.report.document import rules_text
 from oddscalc.report.html import needs
-from oddscalc.results import Analysis, Cell, Section, WagerResult
+from oddscalc.report.xlsx_sheet import (
+    COUNT,
+    DATE,
+    GENERAL,
+    ODDS,
+    Exact,
+    Fmt,
+    Sheet,
+    Value,
+    sheet_name,
+    styles,
+    text,
+)
+from oddscalc.report.xlsx_wager import figures, wager_sheet
+from oddscalc.results import Analysis, Cell, Column, Section
 
-EXACT_NUMBER = 2**53  # every integer up to here is a spreadsheet number exactly
-_FIXED = datetime.datetime(2000, 1, 1)
-_BAD = re.compile(r"[\[\]:*?/\\]")
-
-
-def _number(value: int) -> int | str:
-    return value if abs(value) < EXACT_NUMBER else str(value)
-
-
-def _sheet_name(title: str, taken: set[str]) -> str:
-    base = no_controls(_BAD.sub("-", title), "-")[:31]
-    name, k = base, 2
-    while name.lower() in taken:
-        suffix = f" {k}"
-        name, k = base[:31 - len(suffix)] + suffix, k + 1
-    taken.add(name.lower())
-    return name
+SUMMARY = "Summary"
 
 
-MAX_CELL = 32_767  # the most characters a spreadsheet cell holds
+def _kind_format(column: Column) -> str:
+    """The number format of a section column's decimals, by the column's kind."""
+    decimal = "0." + "0" * column.places if column.places else "0"
+    return {"int": COUNT, "decimal": decimal, "percent": f"{decimal}%",
+            "signed_percent": f"+{decimal}%;-{decimal}%;{decimal}%", "share": "0%", "odds": ODDS,
+            }.get(column.kind, GENERAL)
 
 
-def text(value: str) -> str:
-    """A text as a cell can hold it: a control character (which XML cannot carry) shown as U+FFFD, and a text
-    longer than a cell cut with a note saying so, never silently."""
-    out = no_controls(value)
-    if len(out) > MAX_CELL:
-        note = f" [cut: {len(out):,} characters; a cell holds {MAX_CELL:,}]"
-        out = out[:MAX_CELL - len(note)] + note
-    return out
-
-
-def _append(ws: Any, values: Sequence[Any]) -> None:
-    """A row of cells; a text is always text: one beginning with '=' (a table's label, say) never a formula."""
-    ws.append([text(v) if isinstance(v, str) else v for v in values])
-    for cell in ws[ws.max_row] if values else ():
-        if cell.data_type == "f":
-            cell.data_type = "s"
-
-
-def _bold_row(ws: Any, values: Sequence[Any], font: Any) -> None:
-    _append(ws, list(values))
-    for cell in ws[ws.max_row]:
-        cell.font = font
-
-
-def _wager_sheet(ws: Any, w: WagerResult, bold: Any) -> None:
-    _append(ws, [w.title, w.wager])
-    ws["A1"].font = bold
-    for fact in wager_facts(w, extras=True):
-        _append(ws, [fact])
-    _append(ws, [])
-    _bold_row(ws, ["event", "label", "pays", "units (exact)", "units", "stake (exact)", "combinations",
-                   "probability (exact)", "probability", "return (exact)", "return"], bold)
-    for r in w.rows:
-        p, ret = w.probability(r), w.row_return(r)
-        _append(ws, [r.event, r.label, r.pays, frac_str(r.units), float(r.units), frac_str(r.stake),
-                   _number(r.combinations), frac_str(p), float(p), frac_str(ret), float(ret)])
-    _append(ws, ["total", "", "", "", "", "", _number(w.total_combinations), "1", 1.0, frac_str(w.expected_value),
-               float(w.expected_value)])
-    for column, width in zip("ABCDEFGHIJK", (26, 40, 16, 14, 10, 12, 22, 34, 14, 34, 14)):
-        ws.column_dimensions[column].width = width
-
-
-def _cells(value: Cell) -> list[Any]:
-    """A section cell: its decimal (or int, text) and its exact text."""
+def _cells(value: Cell, column: Column) -> list[Value]:
+    """A section cell: its decimal (or int, text) with the column's format, and its exact text."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return [value, None]
     if isinstance(value, int):
-        return [_number(value), None]
-    return [float(value), frac_str(value)]
+        return [value if column.kind in ("int", "text", "fraction") else Fmt(value, _kind_format(column)), None]
+    return [Fmt(value, _kind_format(column)), Exact(frac_str(value))]
 
 
-def _section_sheet(ws: Any, s: Section, bold: Any) -> None:
-    _append(ws, [s.title])
-    ws["A1"].font = bold
-    for line in s.intro:
-        _append(ws, [line])
-    _append(ws, [])
+def _section_sheet(sheet: Sheet, s: Section) -> None:
     exact = [any(isinstance(r[j], Fraction) for r in s.rows) for j in range(len(s.columns))]
-    header: list[str] = []
-    for c, has in zip(s.columns, exact):
-        header += [c.title, f"{c.title} (exact)"] if has else [c.title]
-    _bold_row(ws, header, bold)
+    header: list[Value] = []
+    for c, has in zip(s.columns, exact):  # an exact column is its text, its decimal beside
+        header += ([f"{c.title} (decimal)", c.title] if c.kind == "fraction" else [c.title, f"{c.title} (exact)"]
+                   ) if has else [c.title]
+    sheet.title(s.title, f"section {s.id}", len(header))
+    for line in s.intro:
+        sheet.line(line)
+    head = sheet.row(header, header=True)
     for row in s.rows:
-        out: list[Any] = []
-        for v, has in zip(row, exact):
-            out += _cells(v) if has else _cells(v)[:1]
-        _append(ws, out)
+        out: list[Value] = []
+        for v, c, has in zip(row, s.columns, exact):
+            out += _cells(v, c) if has else _cells(v, c)[:1]
+        sheet.row(out)
     for line in s.notes:
-        _append(ws, [line])
+        sheet.line(line)
+    sheet.finish(freeze=head + 1)
+
+
+def _checks_sheet(sheet: Sheet, a: Analysis) -> None:
+    sheet.title("Published figures: published and claimed figures against the exact ones", "published", 7)
+    sheet.line("Sources: " + "; ".join(a.sources))
+    head = sheet.row(["block", "wager", "figure", "stated", "computed", "verdict", "reason"], header=True)
+    for c in a.checks:
+        sheet.row([c.block, c.wager, c.figure, c.expected, c.computed, c.verdict, c.message], unsized=(7,))
+    sheet.finish(freeze=head + 1)
+
+
+def _workbook(title: str) -> tuple[Any, Any, datetime.datetime]:
+    openpyxl = needs("openpyxl")
+    wb = openpyxl.Workbook()
+    bold = styles(wb)
+    made = made_at().replace(tzinfo=None)  # a spreadsheet's dates have no zone: this one is UTC
+    wb.properties.created = wb.properties.modified = made
+    wb.properties.creator = f"oddscalc {__version__}"
+    wb.properties.title = text(title)
+    wb.active.title = SUMMARY
+    return wb, bold, made
 
 
 def render_xlsx(a: Analysis) -> bytes:
     """The whole report as an xlsx workbook."""
-    openpyxl = needs("openpyxl")
-    bold = openpyxl.styles.Font(bold=True)
-    wb = openpyxl.Workbook()
-    wb.properties.created = wb.properties.modified = _FIXED
-    wb.properties.creator = f"oddscalc {__version__}"
-    wb.properties.title = text(a.table.title)
-    ws = wb.active
-    ws.title = "Report"
-    taken = {"report"}
     t = a.table
-    for key, value in (("title", t.title), ("verdict", a.verdict.text), ("game", a.game), ("table", t.id),
-                       ("table sha256", t.sha256),
-                       ("oddscalc", __version__), ("counting convention", a.convention),
-                       ("rules as resolved", rules_text(a)),
-                       ("description", " ".join((t.model.description or "").split()))):
-        _append(ws, [key, value])
+    wb, bold, made = _workbook(t.title)
+    summary = Sheet(wb.active, bold, max_width=60, min_widths={3: 58})  # room for the long texts beside a label
+    summary.row(["title", t.title], bold=True, unsized=(2,))
+    verdict = summary.pair("verdict", a.verdict.text)
+    summary.ws.cell(row=verdict, column=2).font = bold  # the line a reader must not miss
+    for key, value in (("game", a.game), ("table", t.id), ("table sha256", t.sha256)):
+        summary.row([key, value], unsized=(2,))
+    summary.row(["prepared (UTC)", Fmt(made, DATE)])
+    summary.row(["oddscalc", __version__])
+    summary.pair("counting convention", a.convention)
+    summary.pair("rules as resolved", rules_text(a))
+    if t.model.description:
+        summary.pair("description", " ".join(t.model.description.split()))
     for h in a.headline:
-        _append(ws, ["headline", h])
+        summary.pair("headline", h)
     for assumption in a.assumptions:
-        _append(ws, ["assumption", assumption])
-    ws.column_dimensions["A"].width = 22
-    ws.column_dimensions["B"].width = 120
-    _append(ws, [])
-    _bold_row(ws, ["sheet", "contents"], bold)
+        summary.pair("assumption", assumption)
+    summary.blank()
+    summary.line("Figures by wager, as solved for this table's pays (label | value | exact); each wager's sheet "
+                 "holds its return table, with live formulas from its pays", bold=True)
     for w in a.wagers:
-        name = _sheet_name(f"wager {w.wager}", taken)
-        _append(ws, [name, w.title])
-        _wager_sheet(wb.create_sheet(name), w, bold)
+        summary.row([f"wager {w.wager}", w.title], bold=True, unsized=(2,))
+        for label, figure, exact in figures(w):
+            summary.row([label, figure, Exact(exact)], unsized=(2, 3) if isinstance(figure, str) or len(exact) > 40
+                        else ())
+    summary.blank()
+    summary.row(["sheet", "contents"], header=True)
+    taken = {SUMMARY.lower()}
+    for w in a.wagers:
+        name = sheet_name(w.title, taken)
+        summary.row([name, f"wager {w.wager}: {w.title}"], unsized=(2,))
+        wager_sheet(Sheet(wb.create_sheet(name), bold), w, t.model)
     if a.checks:
-        name = _sheet_name("published", taken)
-        _append(ws, [name, "published and claimed figures against the exact ones"])
-        sheet = wb.create_sheet(name)
-        _append(sheet, ["Sources: " + "; ".join(a.sources)])
-        _bold_row(sheet, ["block", "wager", "figure", "stated", "computed", "verdict", "reason"], bold)
-        for c in a.checks:
-            _append(sheet, [c.block, c.wager, c.figure, c.expected, c.computed, c.verdict, c.message])
+        name = sheet_name("Published figures", taken)
+        summary.row([name, "published and claimed figures against the exact ones"], unsized=(2,))
+        _checks_sheet(Sheet(wb.create_sheet(name), bold), a)
     for s in a.sections:
-        name = _sheet_name(s.id, taken)
-        _append(ws, [name, s.title])
-        _section_sheet(wb.create_sheet(name), s, bold)
-    return _saved(wb)
+        name = sheet_name(s.title, taken)
+        summary.row([name, f"section {s.id}: {s.title}"], unsized=(2,))
+        _section_sheet(Sheet(wb.create_sheet(name), bold), s)
+    summary.finish(freeze=2, landscape=False)
+    return _saved(wb, made)
 
 
 def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections: Sequence[Section]) -> bytes:
     """A workbook of report sections alone (``oddscalc compare``): a first sheet of facts, a sheet each."""
-    openpyxl = needs("openpyxl")
-    bold = openpyxl.styles.Font(bold=True)
-    wb = openpyxl.Workbook()
-    wb.properties.created = wb.properties.modified = _FIXED
-    wb.properties.creator = f"oddscalc {__version__}"
-    wb.properties.title = text(title)
-    ws = wb.active
-    ws.title = "Report"
-    _append(ws, ["title", title])
+    wb, bold, made = _workbook(title)
+    summary = Sheet(wb.active, bold, max_width=60, min_widths={3: 58})  # room for the long texts beside a label
+    summary.row(["title", title], bold=True, unsized=(2,))
+    summary.row(["prepared (UTC)", Fmt(made, DATE)])
+    if not any(__version__ in value for _, value in facts):
+        summary.row(["oddscalc", __version__])
     for key, value in facts:
-        _append(ws, [key, value])
-    ws.column_dimensions["A"].width = 22
-    ws.column_dimensions["B"].width = 100
-    taken = {"report"}
+        if key == value:  # a sentence, not a label and its value
+            summary.line(value)
+        else:
+            summary.pair(key, value)
+    summary.blank()
+    summary.row(["sheet", "contents"], header=True)
+    taken = {SUMMARY.lower()}
     for s in sections:
-        name = _sheet_name(s.id, taken)
-        _append(ws, [name, s.title])
-        _section_sheet(wb.create_sheet(name), s, bold)
-    return _saved(wb)
+        name = sheet_name(s.title, taken)
+        summary.row([name, f"section {s.id}: {s.title}"], unsized=(2,))
+        _section_sheet(Sheet(wb.create_sheet(name), bold), s)
+    summary.finish(freeze=2, landscape=False)
+    return _saved(wb, made)
 
 
-def _saved(wb: Any) -> bytes:
+def _saved(wb: Any, made: datetime.datetime) -> bytes:
     buffer = io.BytesIO()
     wb.save(buffer)
-    return _fixed_times(buffer.getvalue())
+    return _dated(buffer.getvalue(), made)
 
 
 _MODIFIED = re.compile(rb"(<dcterms:modified[^>]*>)[^<]*(</dcterms:modified>)")
+_ZIP_EPOCH = datetime.datetime(1980, 1, 1)  # the earliest time a zip entry can carry
 
 
-def _fixed_times(data: bytes) -> bytes:
-    """The same archive with every entry dated the same and the document's modified date fixed (openpyxl
-    stamps the time of saving), so equal workbooks are equal bytes."""
+def _dated(data: bytes, made: datetime.datetime) -> bytes:
+    """The same archive with every entry and the document's modified date set to when it was made (openpyxl
+    stamps the time of saving), so that one date (``SOURCE_DATE_EPOCH``) gives the same bytes."""
+    stamp = max(made, _ZIP_EPOCH).timetuple()[:6]
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
-            fixed = zipfile.ZipInfo(info.filename, date_time=(2000, 1, 1, 0, 0, 0))
+            fixed = zipfile.ZipInfo(info.filename, date_time=stamp)
             fixed.compress_type = zipfile.ZIP_DEFLATED
             body = src.read(info.filename)
             if info.filename == "docProps/core.xml":
-                body = _MODIFIED.sub(rb"\g<1>" + _FIXED.strftime("%Y-%m-%dT%H:%M:%SZ").encode() + rb"\g<2>", body)
+                body = _MODIFIED.sub(rb"\g<1>" + made.strftime("%Y-%m-%dT%H:%M:%SZ").encode() + rb"\g<2>", body)
             dst.writestr(fixed, body)
     return out.getvalue()
+
+
+__all__ = ["SUMMARY", "render_sections_xlsx", "render_xlsx", "text"]

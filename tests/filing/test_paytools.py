@@ -196,7 +196,8 @@ def test_compare_any_number_of_tables_in_every_format(tmp_path: Path) -> None:
     for fmt in ("xlsx", "pdf", "html"):
         out = tmp_path / f"compare.{fmt}"
         assert CliRunner().invoke(main, [*args, "--format", fmt, "-o", str(out)]).exit_code == 0
-    assert "figures_main" in openpyxl.load_workbook(out.with_suffix(".xlsx")).sheetnames
+    book = openpyxl.load_workbook(out.with_suffix(".xlsx"))
+    assert "section figures_main" in [c.value for c in book["main - figures"][1]]  # a readable name, its id beside
     pdf_text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(out.with_suffix(".pdf").read_bytes())).pages)
     assert "3.7365%" in pdf_text and "royal-500" in pdf_text
     r = CliRunner().invoke(main, ["compare", "let-it-ride", "standard"])

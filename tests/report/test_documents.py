@@ -55,24 +55,27 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def test_the_workbook_reads_back_as_the_json_report(case: tuple[Session, Analysis]) -> None:
+def test_the_workbook_reads_back_as_the_json_report(case: tuple[Session, Analysis],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     _, a = case
     data = json.loads(render_json(a))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the date a workbook carries, fixed
     raw = render_xlsx(a)
     assert render_xlsx(a) == raw  # the same analysis, the same bytes
     wb = openpyxl.load_workbook(io.BytesIO(raw))
-    index = {name: title for name, title in _rows(wb["Report"]) if name and title and name in wb.sheetnames}
+    index = {r[0]: r[1] for r in _rows(wb["Summary"]) if r[0] in wb.sheetnames and r[1]}  # sheet: what it holds
     for w in data["wagers"]:
-        rows = _rows(wb[f"wager {w['wager']}"])
+        rows = _rows(wb[next(name for name, what in index.items() if what.startswith(f"wager {w['wager']}: "))])
         start = next(i for i, r in enumerate(rows) if r[0] == "event") + 1
-        got = {r[0]: r for r in rows[start:] if r[0] != "total"}
+        end = next(i for i, r in enumerate(rows) if r[0] == "total")
+        got = {r[0]: r for r in rows[start:end]}
         assert list(got) == [r["event"] for r in w["rows"]]
         for r in w["rows"]:
             event, _, pays, units, _, stake, combos, prob, _, ret, _ = got[r["event"]]
             assert (_text(pays), units, stake, _text(combos), prob, ret) == (
                 r["pays"], r["units"], r["stake"], str(r["combinations"]), r["probability"], r["return"])
     for sid, section in data["sections"].items():
-        sheet = next(name for name, title in index.items() if title == section["title"])
+        sheet = next(name for name, what in index.items() if what == f"section {sid}: {section['title']}")
         rows = _rows(wb[sheet])
         header_at = next(i for i, r in enumerate(rows) if r and r[0] == section["columns"][0]["title"])
         header = [h for h in rows[header_at] if h is not None]
@@ -84,7 +87,7 @@ def test_the_workbook_reads_back_as_the_json_report(case: tuple[Session, Analysi
                 shown = exact if exact is not None else by_title[col["title"]]
                 assert _text(shown) == _text(value), (sid, col["id"])
     if data["published_checks"]:
-        rows = _rows(wb["published"])[2:]
+        rows = _rows(wb["Published figures"])[3:]
         assert [(r[2], r[3], r[4], r[5]) for r in rows] == [
             (c["figure"], c["stated"], c["computed"], c["verdict"]) for c in data["published_checks"]]
 
@@ -112,12 +115,12 @@ def test_documents_from_the_command_line(tmp_path: Path) -> None:
     assert out.read_bytes().startswith(b"%PDF") and "5.2637%" in PdfReader(out).pages[0].extract_text()
     r = CliRunner().invoke(main, ["report", "caribbean", "--format", "xlsx", "-o", str(tmp_path / "spain.xlsx")])
     # B4: the table id, under the title and the verdict
-    assert r.exit_code == 0 and openpyxl.load_workbook(tmp_path / "spain.xlsx")["Report"]["B4"].value == "spain"
+    assert r.exit_code == 0 and openpyxl.load_workbook(tmp_path / "spain.xlsx")["Summary"]["B4"].value == "spain"
     r = CliRunner().invoke(main, ["report", "caribbean", "--format", "xlsx", "--profile", "nevada-minimum-return",
                                   "-o", str(tmp_path / "checked.xlsx")])
     assert r.exit_code == 6
     names = openpyxl.load_workbook(tmp_path / "checked.xlsx").sheetnames
-    assert any(n.startswith("compliance_nevada") for n in names)  # a sheet name holds 31 characters
+    assert any(n.startswith("Compliance - ") for n in names)  # a readable name, of 31 characters at most
 
 
 def test_a_house_baccarat_filing_leads_with_the_edge_by_seats_filled(tmp_path: Path,
@@ -131,11 +134,13 @@ def test_a_house_baccarat_filing_leads_with_the_edge_by_seats_filled(tmp_path: P
     r = CliRunner().invoke(main, ["report", "house-baccarat", "--format", "xlsx", "-o", str(out)])
     assert r.exit_code == 0, r.output
     book = openpyxl.load_workbook(out)
-    assert book.sheetnames[:3] == ["Report", "wager main", "edge_by_seats"]
-    rows = _rows(book["edge_by_seats"])
-    assert rows[3] == ("Seats", "Every seat plays", "EV per seat", "EV per seat (exact)", "House edge",
+    seats = next(r[0] for r in _rows(book["Summary"]) if str(r[1]).startswith("section edge_by_seats: "))
+    assert book.sheetnames[:3] == ["Summary", "Your hand against the house", seats]
+    rows = _rows(book[seats])
+    rows = rows[next(i for i, r in enumerate(rows) if r[0] == "Seats"):]
+    assert rows[0] == ("Seats", "Every seat plays", "EV per seat", "EV per seat (exact)", "House edge",
                        "House edge (exact)", "Shoe")
-    edge = {row[0]: Fraction(row[3]) for row in rows[4:]}
+    edge = {row[0]: Fraction(row[3]) for row in rows[1:]}
     assert list(edge) == [1, 2, 3]
     assert edge[1] == Fraction(317_218_834_208, 2_789_284_751_955)
     for players in (2, 3):
@@ -143,4 +148,5 @@ def test_a_house_baccarat_filing_leads_with_the_edge_by_seats_filled(tmp_path: P
         assert r.exit_code == 0, r.output
         assert edge[players] == Fraction(json.loads(r.output)["wagers"][0]["expected_value"])
     r = CliRunner().invoke(main, ["report", "caribbean", "--format", "xlsx", "-o", str(tmp_path / "c.xlsx")])
-    assert r.exit_code == 0 and "edge_by_seats" not in openpyxl.load_workbook(tmp_path / "c.xlsx").sheetnames
+    summary = _rows(openpyxl.load_workbook(tmp_path / "c.xlsx")["Summary"])
+    assert r.exit_code == 0 and not [r for r in summary if str(r[1]).startswith("section edge_by_seats")]

@@ -88,5 +88,5 @@ def test_every_format_shows_the_verdict_first(sessions: Callable[[str], Session]
     assert page.index("This game favours the PLAYER") < page.index("Game: punto-banco")
     first = PdfReader(io.BytesIO(render_pdf(a))).pages[0].extract_text()
     assert first.index("This game favours the PLAYER") < first.index("Game: punto-banco")
-    ws = openpyxl.load_workbook(io.BytesIO(render_xlsx(a)))["Report"]
+    ws = openpyxl.load_workbook(io.BytesIO(render_xlsx(a)))["Summary"]
     assert [ws["A1"].value, ws["A2"].value, ws["B2"].value] == ["title", "verdict", text]
