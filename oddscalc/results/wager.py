@@ -8,6 +8,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from oddscalc.results.display import frame
@@ -131,21 +132,21 @@ class WagerResult:
         wins = sum(r.combinations for r in self.rows if r.units > 0)
         return Fraction(wins, self.total_combinations)
 
-    def volatility_index(self, confidence: str) -> float:
-        """z * SD for a two-sided confidence of "90" or "95" percent (PAR-sheet convention)."""
-        return Z_SCORES[confidence] * self.standard_deviation
+    @property
+    def volatility_index(self) -> Mapping[str, float]:
+        """z * SD by two-sided confidence, "90", "95" and "99" percent (PAR-sheet convention), e.g.
+        ``w.volatility_index["90"]``."""
+        return MappingProxyType({level: z * self.standard_deviation for level, z in Z_SCORES.items()})
 
-    def prizes(self) -> list[Prize]:
+    @functools.cached_property
+    def prizes(self) -> tuple[Prize, ...]:
         """Each pay of the table that this wager can win, with its total probability (rows joined by pay)."""
         by: dict[str, list[Row]] = {}
         for r in self.rows:
             if r.pay_ref and r.units > 0:
                 by.setdefault(r.pay_ref, []).append(r)
-        out = []
-        for ref, rows in by.items():
-            n = sum(r.combinations for r in rows)
-            out.append(Prize(ref, rows[0].pays, Fraction(n, self.total_combinations)))
-        return out
+        return tuple(Prize(ref, rows[0].pays, Fraction(sum(r.combinations for r in rows), self.total_combinations))
+                     for ref, rows in by.items())
 
     def row(self, event: str) -> Row:
         """The row with this event id."""
