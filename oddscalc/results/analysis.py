@@ -10,8 +10,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from oddscalc.cards import Deck
-from oddscalc.results.check import Check
-from oddscalc.results.display import frame
+from oddscalc.exact import percent_str
+from oddscalc.results.check import NOT_COMPARED, Check
+from oddscalc.results.display import LINES_SHOWN, escape, frame, html_table, listed, missing, more, one_line
 from oddscalc.results.section import Section
 from oddscalc.results.verdict import Verdict, verdict
 from oddscalc.results.wager import WagerResult
@@ -65,7 +66,7 @@ class Decisions:
         return self.weights
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Analysis:
     """Everything a report shows about one table under one set of run options."""
 
@@ -107,31 +108,69 @@ class Analysis:
         for w in self.wagers:
             if w.wager == name:
                 return w
-        raise _missing("wager", name, [w.wager for w in self.wagers])
+        raise missing("wager", name, [w.wager for w in self.wagers])
 
     def section(self, section_id: str) -> Section:
         """The section with this id."""
         for s in self.sections:
             if s.id == section_id:
                 return s
-        raise _missing("section", section_id, [s.id for s in self.sections])
+        raise missing("section", section_id, [s.id for s in self.sections])
 
     def decision(self, name: str) -> Decisions:
         """The decisions of this name."""
         for d in self.decisions:
             if d.name == name:
                 return d
-        raise _missing("decisions", name, [d.name for d in self.decisions])
+        raise missing("decisions", name, [d.name for d in self.decisions])
 
     def records(self) -> list[dict[str, Any]]:
         """Every row of every wager as plain dicts."""
         return [rec for w in self.wagers for rec in w.records()]
 
-    def to_frame(self) -> pandas.DataFrame:
-        """Every row of every wager as one pandas DataFrame (needs the optional ``pandas`` extra)."""
-        return frame(self.records())
+    def to_frame(self, floats: bool = False) -> pandas.DataFrame:
+        """Every row of every wager as one pandas DataFrame (needs the optional ``pandas`` extra), as
+        :meth:`WagerResult.to_frame`: exact by default, ``floats`` for float columns."""
+        return frame(self.records(), floats)
 
+    @property
+    def published_summary(self) -> str:
+        """What became of the table's ``[published]``/``[claimed]`` figures, in one line ("" when it has none):
+        how many hold, or why they were not compared (this run's options, or a table that differs from the one
+        they describe)."""
+        if not self.sources:
+            return ""
+        if not self.published_applies:
+            return "published figures not compared: this run's options change the table they describe"
+        compared = [c for c in self.checks if c.verdict != NOT_COMPARED]
+        parts = [f"{sum(c.ok for c in compared)} of {len(compared)} published figures hold"] if compared else []
+        parts += [f"[{one_line(c.block, 20)}] not compared: {one_line(c.message, 160)}"
+                  for c in self.checks if c.verdict == NOT_COMPARED]
+        return "; ".join(parts)
 
-def _missing(kind: str, name: str, known: list[str]) -> KeyError:
-    """A KeyError that lists the ids there are (a bare ``KeyError('jackpots')`` leaves one guessing)."""
-    return KeyError(f"no {kind} {name!r}; there are: {', '.join(known) or 'none'}")
+    def __repr__(self) -> str:
+        t = self.table
+        lines = [f"<Analysis {self.game}, table {one_line(t.id)!r}: {one_line(t.title)!r}, sha256 {t.sha256[:12]}..."]
+        lines += [f"  {w.summary}" for w in self.wagers[:LINES_SHOWN]]
+        left = more(min(len(self.wagers), LINES_SHOWN), len(self.wagers), "wagers")
+        lines += [f"  {left}"] if left else []
+        favours = self.verdict.favours
+        tail = (f"favours the PLAYER: {listed(self.verdict.player_wagers)}" if favours == "player" else
+                f"favours {'the house' if favours == 'house' else 'neither side'}")
+        lines.append("  " + "; ".join(x for x in (tail, self.published_summary) if x) + ">")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The table, the verdict and a row of figures per wager, as small HTML (every text from a file escaped)."""
+        t = self.table
+        rows = ([w.wager, w.title, w.strategy, percent_str(w.house_edge),
+                 "" if w.element_of_risk is None else percent_str(w.element_of_risk), f"{w.standard_deviation:.4f}",
+                 percent_str(w.hit_frequency)] for w in self.wagers)
+        published = self.published_summary
+        return "\n".join([
+            f"<p><strong>{escape(t.title, 200)}</strong> · {escape(self.game)} table <code>{escape(t.id)}</code> · "
+            f"sha256 <code>{t.sha256[:12]}...</code></p>",
+            f"<p>{escape(self.verdict.text, 400)}</p>",
+            html_table(("Wager", "Title", "Strategy", "House edge", "Element of risk", "SD", "Hit frequency"), rows,
+                       (False, False, False, True, True, True, True), len(self.wagers), "wagers"),
+            *([f"<p>{escape(published[:1].upper() + published[1:], 400)}</p>"] if published else [])])

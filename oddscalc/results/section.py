@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from oddscalc.results.display import frame
+from oddscalc.exact import decimal_str, frac_str, percent_str
+from oddscalc.results.display import escape, frame, html_table, listed, one_line
 
 if TYPE_CHECKING:
     import pandas
@@ -36,7 +37,37 @@ class Column:
             raise ValueError(f"column {self.id}: unknown kind {self.kind!r}")
 
 
-@dataclass(frozen=True)
+def cell_text(value: Cell, column: Column) -> str:
+    """The cell as a reader sees it, by its column's kind (every renderer's one way: ``report.cells`` gives it
+    to the Markdown and JSON reports, and a section's notebook table shows it)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool) or isinstance(value, str):
+        return str(value)
+    kind = column.kind
+    if kind == "int" and isinstance(value, int):
+        return f"{value:,}"
+    if kind == "fraction":
+        return frac_str(value)
+    if kind == "decimal":
+        return decimal_str(value, column.places)
+    if kind == "percent":
+        return percent_str(value, column.places)
+    if kind == "signed_percent":
+        return ("+" if value > 0 else "") + percent_str(value, column.places)
+    if kind == "odds":  # grouped digits, the "1 in 1,189,352" style of the rest of a document
+        whole, dot, part = decimal_str(value, column.places).partition(".")
+        return f"{int(whole):,}{dot}{part} to 1"
+    if kind == "share":
+        if value == 1:
+            return "all"
+        if value == 0:
+            return "-"
+        return percent_str(value, 0)
+    return frac_str(value) if isinstance(value, Fraction) else str(value)
+
+
+@dataclass(frozen=True, repr=False)
 class Section:
     """A table of a report with a stable id: intro lines, columns, rows of cells, notes (plain text)."""
 
@@ -62,6 +93,18 @@ class Section:
         i = [c.id for c in self.columns].index(column_id)
         return [r[i] for r in self.rows]
 
-    def to_frame(self) -> pandas.DataFrame:
-        """The rows as a pandas DataFrame (needs the optional ``pandas`` extra)."""
-        return frame(self.records())
+    def to_frame(self, floats: bool = False) -> pandas.DataFrame:
+        """The rows as a pandas DataFrame (needs the optional ``pandas`` extra), one column per column id: exact
+        cells (``Fraction``) by default, with ``floats`` each ``Fraction`` as the nearest float."""
+        return frame(self.records(), floats)
+
+    def __repr__(self) -> str:
+        return (f"<Section {one_line(self.id, 40)} {one_line(self.title)!r}: {len(self.rows):,} rows of "
+                f"{len(self.columns)} columns ({listed([c.id for c in self.columns])})>")
+
+    def _repr_html_(self) -> str:
+        """The section as a small HTML table (its first rows, cells as a report prints them)."""
+        numeric = [c.kind in NUMERIC_KINDS for c in self.columns]
+        rows = ([cell_text(v, c) for v, c in zip(r, self.columns)] for r in self.rows)
+        return (f"<p><strong>{escape(self.title, 200)}</strong> <code>{escape(self.id, 40)}</code></p>\n"
+                + html_table([c.title for c in self.columns], rows, numeric, len(self.rows)))

@@ -11,7 +11,8 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from oddscalc.results.display import frame
+from oddscalc.exact import decimal_str, frac_str, percent_str
+from oddscalc.results.display import escape, frame, html_table, missing, one_line
 
 if TYPE_CHECKING:
     import pandas
@@ -58,7 +59,7 @@ class Prize:
         return self.probability * PRIZE_HORIZON >= 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class WagerResult:
     """Exact results of one wager on the layout; every figure is derived from the integer rows.
 
@@ -153,7 +154,7 @@ class WagerResult:
         for r in self.rows:
             if r.event == event:
                 return r
-        raise KeyError(event)
+        raise missing("event", event, [r.event for r in self.rows])
 
     def records(self) -> list[dict[str, Any]]:
         """One plain dict per row, exact values as Fractions and ints."""
@@ -161,7 +162,42 @@ class WagerResult:
                  "stake": r.stake, "combinations": r.combinations, "probability": self.probability(r),
                  "return": self.row_return(r)} for r in self.rows]
 
-    def to_frame(self) -> pandas.DataFrame:
-        """The rows as a pandas DataFrame (needs the optional ``pandas`` extra)."""
-        return frame(self.records())
+    def to_frame(self, floats: bool = False) -> pandas.DataFrame:
+        """The rows as a pandas DataFrame (needs the optional ``pandas`` extra), the columns of :meth:`records`:
+        exact by default (``units``, ``stake``, ``probability`` and ``return`` as ``Fraction``, ``combinations`` as
+        int); with ``floats`` each ``Fraction`` as the nearest float, so those columns are ``float64`` for
+        plotting and fast arithmetic (the exact frame sums ``return`` to the expected value exactly; the float
+        one to within rounding)."""
+        return frame(self.records(), floats)
+
+    @property
+    def summary(self) -> str:
+        """The wager in one line: its id, title, house edge (and element of risk) and strategy."""
+        eor = self.element_of_risk
+        risk = "" if eor is None else f"; element of risk {percent_str(eor)}"
+        play = "" if self.strategy == "none" else f" under {one_line(self.strategy, 40)}"
+        return (f"{one_line(self.wager, 40)} {one_line(self.title)!r}: house edge {percent_str(self.house_edge)} "
+                f"of the {one_line(self.unit, 40)}{play}{risk}")
+
+    def __repr__(self) -> str:
+        return (f"<WagerResult {self.summary}; {len(self.rows)} events over {self.total_combinations:,} "
+                "combinations>")
+
+    def _repr_html_(self) -> str:
+        """The wager's figures and its return table (first rows) as small HTML tables."""
+        eor = self.element_of_risk
+        facts = [("Strategy", self.strategy_title or self.strategy),
+                 ("House edge", f"{percent_str(self.house_edge)} of the {self.unit}"),
+                 *([("Element of risk", percent_str(eor))] if eor is not None else []),
+                 ("Expected value", f"{decimal_str(self.expected_value, 8)} (exact {frac_str(self.expected_value)})"),
+                 ("Standard deviation", f"{self.standard_deviation:.4f}"),
+                 ("Hit frequency", percent_str(self.hit_frequency)),
+                 ("Total combinations", f"{self.total_combinations:,}")]
+        rows = ([r.label, r.pays, frac_str(r.units), f"{r.combinations:,}", decimal_str(self.probability(r), 10),
+                 decimal_str(self.row_return(r), 10)] for r in self.rows)
+        return "\n".join([
+            f"<p><strong>{escape(self.title, 200)}</strong> <code>{escape(self.wager, 40)}</code></p>",
+            html_table(("Figure", "Value"), facts, (False, True)),
+            html_table(("Event", "Pays", "Units", "Combinations", "Probability", "Return"), rows,
+                       (False, False, True, True, True, True), len(self.rows), "events")])
 
