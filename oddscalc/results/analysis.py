@@ -144,13 +144,14 @@ class Analysis:
             return "published figures not compared: this run's options change the table they describe"
         compared = [c for c in self.checks if c.verdict != NOT_COMPARED]
         parts = [f"{sum(c.ok for c in compared)} of {len(compared)} published figures hold"] if compared else []
-        parts += [f"[{one_line(c.block, 20)}] not compared: {one_line(c.message, 160)}"
+        parts += [f"[{one_line(c.block, 20)}] not compared: {one_line(c.message, 200)}"
                   for c in self.checks if c.verdict == NOT_COMPARED]
         return "; ".join(parts)
 
     def __repr__(self) -> str:
         t = self.table
-        lines = [f"<Analysis {self.game}, table {one_line(t.id)!r}: {one_line(t.title)!r}, sha256 {t.sha256[:12]}..."]
+        lines = [f"<Analysis {self.game}, table {one_line(t.id, 100)!r}: {one_line(t.title)!r}, "
+                 f"sha256 {t.sha256[:12]}..."]
         lines += [f"  {w.summary}" for w in self.wagers[:LINES_SHOWN]]
         left = more(min(len(self.wagers), LINES_SHOWN), len(self.wagers), "wagers")
         lines += [f"  {left}"] if left else []
