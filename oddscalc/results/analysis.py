@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from oddscalc.cards import Deck
 from oddscalc.exact import percent_str
 from oddscalc.results.check import NOT_COMPARED, Check
-from oddscalc.results.display import LINES_SHOWN, escape, frame, html_table, listed, missing, more, one_line
+from oddscalc.results.display import LINES_SHOWN, escape, frame, html_table, listed, missing, more, one_line, quoted
 from oddscalc.results.section import Section
 from oddscalc.results.verdict import Verdict, verdict
 from oddscalc.results.wager import WagerResult
@@ -150,7 +150,7 @@ class Analysis:
 
     def __repr__(self) -> str:
         t = self.table
-        lines = [f"<Analysis {self.game}, table {one_line(t.id, 100)!r}: {one_line(t.title)!r}, "
+        lines = [f"<Analysis {self.game}, table {quoted(t.id, 100)}: {quoted(t.title)}, "
                  f"sha256 {t.sha256[:12]}..."]
         lines += [f"  {w.summary}" for w in self.wagers[:LINES_SHOWN]]
         left = more(min(len(self.wagers), LINES_SHOWN), len(self.wagers), "wagers")

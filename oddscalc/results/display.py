@@ -3,7 +3,8 @@
 A result's ``repr`` says what it is in a few bounded lines, never the whole table model (an analysis holds
 its table file's model, every row and every decision point: its generated repr ran to 14,675 characters). The
 text that comes from a file (a title, a label, an id) is hostile: in a repr it is put on one line with every
-character that is not printable written as its escape (a new line cannot start a forged line) and clipped; in
+character that is not printable written as its escape (a new line cannot start a forged line) and clipped, a title
+in quotes as ``repr`` writes a string; in
 HTML it is also escaped with :func:`html.escape`, as ``report.svg`` escapes it, so no title opens a tag.
 """
 
@@ -32,6 +33,16 @@ def one_line(text: str, limit: int = TEXT_LIMIT) -> str:
     """
     shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
+def quoted(text: str, limit: int = TEXT_LIMIT) -> str:
+    r"""A file's text in quotes, as Python's ``repr`` writes a string (every character that is not printable as its
+    escape, so on one line), clipped to about ``limit`` characters of the text with an ellipsis.
+
+    >>> print(quoted("Dragon 7\n- House edge: 0%"))
+    'Dragon 7\n- House edge: 0%'
+    """
+    return repr(text if len(text) <= limit else text[:limit - 1] + "…")
 
 
 def escape(text: str, limit: int = TEXT_LIMIT) -> str:

@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from oddscalc.exact import decimal_str, frac_str, percent_str
-from oddscalc.results.display import escape, frame, html_table, listed, one_line
+from oddscalc.results.display import escape, frame, html_table, listed, one_line, quoted
 
 if TYPE_CHECKING:
     import pandas
@@ -99,7 +99,7 @@ class Section:
         return frame(self.records(), floats)
 
     def __repr__(self) -> str:
-        return (f"<Section {one_line(self.id, 40)} {one_line(self.title)!r}: {len(self.rows):,} rows of "
+        return (f"<Section {one_line(self.id, 40)} {quoted(self.title)}: {len(self.rows):,} rows of "
                 f"{len(self.columns)} columns ({listed([c.id for c in self.columns])})>")
 
     def _repr_html_(self) -> str:

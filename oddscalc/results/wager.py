@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from oddscalc.exact import decimal_str, frac_str, percent_str
-from oddscalc.results.display import escape, frame, html_table, missing, one_line
+from oddscalc.results.display import escape, frame, html_table, missing, one_line, quoted
 
 if TYPE_CHECKING:
     import pandas
@@ -176,7 +176,7 @@ class WagerResult:
         eor = self.element_of_risk
         risk = "" if eor is None else f"; element of risk {percent_str(eor)}"
         play = "" if self.strategy == "none" else f" under {one_line(self.strategy, 40)}"
-        return (f"{one_line(self.wager, 40)} {one_line(self.title)!r}: house edge {percent_str(self.house_edge)} "
+        return (f"{one_line(self.wager, 40)} {quoted(self.title)}: house edge {percent_str(self.house_edge)} "
                 f"of the {one_line(self.unit, 40)}{play}{risk}")
 
     def __repr__(self) -> str:
