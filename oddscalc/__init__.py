@@ -23,7 +23,8 @@ asked for (``oddscalc.render``, ``from oddscalc import render``). Why not import
 first for every command and module of the package, so it stays light (the command line reads ``__version__`` from
 here), and the digests that key stored reports and proofs (``replay.closure``) follow what a module imports,
 this ``__init__`` included, so what it imported would count as a dependency of everything (a renderer's edit
-would make the seat proofs' code another).
+would make the seat proofs' code another). A type checker sees them through ``__getattr__`` as ``Any``: import
+them from :mod:`oddscalc.api` where their types matter.
 """
 
 from __future__ import annotations
