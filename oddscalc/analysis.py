@@ -8,11 +8,11 @@ build use one, so the counts a session holds are visible to its owner and gone w
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from oddscalc.cache import Store
-from oddscalc.catalog import resolve_table, table_label
+from oddscalc.catalog import resolve_table, table_label, with_pays
 from oddscalc.games import GAMES
 from oddscalc.protocol import Game, OptionError, Rules
 from oddscalc.results import Analysis, RunOptions
@@ -81,15 +81,14 @@ class Session:
 
 
 def analyze(game: str, table: str | Table | None = None, *, strategy: str | None = None, decks: int | None = None,
-            players: int | None = None, brief: bool = False, progress: bool = False,
-            fresh: bool = False) -> Analysis:
-    """The exact analysis of one table of a game.
+            players: int | None = None, pays: Mapping[str, Any] | None = None, brief: bool = False,
+            progress: bool = False, fresh: bool = False) -> Analysis:
+    """The exact analysis of one table of a game: the public ``oddscalc.analyze``, which documents each parameter.
 
-    ``table`` is a shipped id (``"spain"``), a path to a table file, a loaded table or None for
-    the game's default; ``strategy``, ``decks`` and ``players`` override the table where the game
-    allows it. ``fresh`` counts from nothing instead of reading the on-disk store. Every figure of
-    the result is exact (``Fraction``); raises ``TableError`` for a bad table and ``OptionError``
-    for a bad option.
+    Raises ``TableError`` for a bad table or pay, ``OptionError`` for a bad option.
     """
     options = RunOptions(strategy=strategy, decks=decks, players=players, brief=brief, progress=progress)
-    return Session(game, options, Store.default(fresh=fresh)).analyze(table)
+    session = Session(game, options, Store.default(fresh=fresh))
+    if pays:
+        table = with_pays(table if isinstance(table, Table) else resolve_table(session.game.key, table), pays)
+    return session.analyze(table)

@@ -5,20 +5,23 @@ installed as the package data ``oddscalc.shipped`` (``package_dir`` in ``setup.c
 installed oddscalc finds them without a checkout. A table reference is either an id, naming a
 shipped table of the game, or a path, which contains a path separator or ends in ``.toml``: the
 two are never guessed between (a file called ``us`` in the working folder is not the ``us``
-table).
+table). :func:`with_pays` makes a table with some pays changed, without a file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from oddscalc.files import is_path, real_path
 from oddscalc.games import DEFAULT_TABLES, GAME_KEYS
 
 if TYPE_CHECKING:  # loading a table needs the games' models; finding one does not
+    from oddscalc.datafile import Problem
     from oddscalc.tables import Table
 
 SHIPPED_PACKAGE = "oddscalc.shipped"
@@ -95,9 +98,88 @@ def resolve_table(game: str, ref: str | None = None) -> Table:
 
 
 def table_label(table: Table) -> str:
-    """How a table is named to the user: ``let-it-ride/standard`` when shipped, else its path."""
+    """How a table is named to the user: ``let-it-ride/standard`` when shipped, else its path; a table made from
+    one with pays changed (:func:`with_pays`) says so, as its id does (``caribbean/us[main.flush=6:1]``)."""
+    derived = table.id[len(table.path.stem):] if table.id.startswith(table.path.stem + "[") else ""
     try:
         rel = real_path(table.path).relative_to(real_path(tables_dir()))
     except ValueError:
-        return str(table.path)
-    return str(rel.with_suffix(""))
+        return str(table.path) + derived
+    return str(rel.with_suffix("")) + derived
+
+
+def with_pays(table: Table, pays: Mapping[str, Any]) -> Table:
+    """``table`` with the pays named changed, as if its file said so: no file is written.
+
+    A key names a pay as a report's rows do, ``"<wager>.<key>"`` (``"main.straight_flush"``; a side bet's rule by
+    its event, ``"player_pair.pair"``; ``"pays."`` in front is allowed), with a value written as the file writes it
+    (``"40:1"``, a commission ``"4%"``). The file's data with the new values is validated by the same model as the
+    file, so a bad value gives the error the file would give, naming the key; a key that names no pay of the table
+    is refused listing the pays there are. Raises :class:`~oddscalc.datafile.TableError` with every problem.
+
+    The new table's id says what changed (``us[main.straight_flush=40:1]``), and its digest is the sha256 of the
+    file's digest and those changes: it is not the digest of any file. Its ``[published]`` and ``[claimed]``
+    figures stay, stated for the rules and pays of the file (their ``rules_and_pays_sha256``), so a report of the
+    new table says they were not compared, naming the pays that differ, rather than listing mismatches.
+    """
+    from oddscalc.datafile import Problem, TableError, parse_toml, validate_model
+    from oddscalc.tables import FIGURE_BLOCKS, Table, TableModel, rules_and_pays_sha256
+
+    if not pays:
+        return table
+    data, _, raw = parse_toml(table.path)
+    if hashlib.sha256(raw).hexdigest() != table.sha256:  # a table changed in memory, or its file since it was read
+        why = "pays= changes a table as its file holds it, and this file is not that table (changed since it was read)"
+        raise TableError([Problem(str(table.path), None, "", why)])
+    where = f"{table_label(table)} with pays="
+    known = changeable(table.model)
+    changed: list[str] = []
+    problems: list[Problem] = []
+    for ref, value in pays.items():
+        name = str(ref).removeprefix("pays.")
+        if name in known:
+            _set_pay(data, name, value)
+            changed.append(f"{name}={value}")
+        else:
+            problems.append(Problem(where, None, f"pays.{name}", f"unknown key: no pay {name!r} in this table (write "
+                                                                 f"<wager>.<key>); its pays: {', '.join(known)}"))
+    stated = rules_and_pays_sha256(table.model)  # the figures describe the table as its file holds it
+    for block in FIGURE_BLOCKS:
+        if isinstance(data.get(block), dict):
+            data[block].setdefault("rules_and_pays_sha256", stated)
+    model = validate_model(where, {}, type(table.model), data, problems)  # every problem at once, as a file's
+    if isinstance(model, TableModel):
+        problems += [Problem(where, None, ".".join(loc), message) for loc, message in model.name_problems()]
+    if problems or not isinstance(model, TableModel):
+        raise TableError(problems)
+    tag = ",".join(changed)
+    digest = hashlib.sha256(f"{table.sha256}\n{tag}".encode()).hexdigest()
+    return Table(id=f"{table.id}[{tag}]", path=table.path, sha256=digest, model=model)
+
+
+def changeable(model: Any) -> list[str]:
+    """What :func:`with_pays` can change in a table, as ``<wager>.<key>``: each pay as the rows name it (a block's
+    own ``pay_items()``, where a side bet's rule is named by its event), then each other exact figure of a
+    ``[pays.<wager>]`` block (a commission, a stake)."""
+    from fractions import Fraction
+
+    refs: list[str] = []
+    for wager, block in getattr(model, "pays", None) or ():
+        if block is None:
+            continue
+        items = getattr(block, "pay_items", None)
+        keys = [*(items() if callable(items) else ()), *(k for k, v in block if isinstance(v, Fraction))]
+        refs += [f"{wager}.{k}" for k in dict.fromkeys(keys)]
+    return refs
+
+
+def _set_pay(data: dict[str, Any], name: str, value: Any) -> None:
+    """Put ``value`` where the file writes ``name`` (``<wager>.<key>``): the block's key, or the ``pays`` of the rule
+    whose event is the key."""
+    wager, key = name.split(".", 1)
+    block = data.setdefault("pays", {}).setdefault(wager, {})
+    rules = [r for r in block.get("rules", ()) if isinstance(r, dict) and r.get("event") == key]
+    if key not in block and len(rules) == 1:
+        rules[0]["pays"] = value
+    else:
+        block[key] = value

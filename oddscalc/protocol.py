@@ -64,6 +64,7 @@ class Game(Protocol[R, C]):
     default_table: ClassVar[str]
     capabilities: ClassVar[Capabilities]  # its declaration, which the registry checks the class against
     options: ClassVar[frozenset[str]]  # the RunOptions fields (strategy, decks, players) that apply
+    strategies: ClassVar[tuple[str, ...]]  # the named strategies ``strategy`` takes (besides a strategy card file)
     engine_version: ClassVar[int]  # bump when count() changes what it computes
     table_model: ClassVar[type[TableModel]]
 

@@ -183,7 +183,7 @@ def returned_share(w: WagerResult, basis: str) -> Fraction:
 def _top_award(w: WagerResult) -> tuple[str, Fraction, Fraction] | None:
     """(pay, pay per unit staked, probability) of the wager's largest award."""
     best: tuple[str, Fraction, Fraction] | None = None
-    for p in w.prizes():
+    for p in w.prizes:
         rows = [r for r in w.rows if r.pay_ref == p.pay_ref and r.units > 0 and r.combinations]
         if not rows:
             continue
@@ -231,14 +231,14 @@ def _minimum_return(rule: MinimumReturn, i: int, profile: Profile, a: Analysis) 
 
 
 def _award_frequency(rule: AwardFrequency, i: int, profile: Profile, a: Analysis) -> list[Finding]:
-    awards = [p.pay_ref for w in a.wagers for p in w.prizes()]
+    awards = [p.pay_ref for w in a.wagers for p in w.prizes]
     unknown = [x for x in rule.odds_displayed if x not in awards]
     if unknown:  # a misspelt award would otherwise leave the real one's odds undisplayed, silently
         raise profile.problem(i, "odds_displayed", f"no award {unknown[0]!r} in {a.game}'s table {a.table.id}; "
                                                    f"awards (wager.pay): {', '.join(awards)}")
     out = []
     for w in a.wagers:
-        for p in w.prizes():
+        for p in w.prizes:
             if p.probability == 0:
                 continue  # an award this strategy never reaches is not offered by it
             shown_odds = p.pay_ref in rule.odds_displayed

@@ -1,4 +1,5 @@
-"""How a section's cell is printed, by its column's kind (shared by the Markdown and JSON renderers)."""
+"""How a section's cell is printed, by its column's kind (shared by the Markdown and JSON renderers): as text
+(:func:`cell_text`, defined beside the section so a notebook's table of it prints the same) or as exact JSON."""
 
 from __future__ import annotations
 
@@ -6,37 +7,11 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from oddscalc.exact import decimal_str, frac_str, percent_str
-from oddscalc.results import Cell, Column
+from oddscalc.exact import frac_str
+from oddscalc.results import Cell
+from oddscalc.results.section import cell_text
 
-
-def cell_text(value: Cell, column: Column) -> str:
-    """The cell as a reader sees it."""
-    if value is None:
-        return ""
-    if isinstance(value, bool) or isinstance(value, str):
-        return str(value)
-    kind = column.kind
-    if kind == "int" and isinstance(value, int):
-        return f"{value:,}"
-    if kind == "fraction":
-        return frac_str(value)
-    if kind == "decimal":
-        return decimal_str(value, column.places)
-    if kind == "percent":
-        return percent_str(value, column.places)
-    if kind == "signed_percent":
-        return ("+" if value > 0 else "") + percent_str(value, column.places)
-    if kind == "odds":  # grouped digits, the "1 in 1,189,352" style of the rest of a document
-        whole, dot, part = decimal_str(value, column.places).partition(".")
-        return f"{int(whole):,}{dot}{part} to 1"
-    if kind == "share":
-        if value == 1:
-            return "all"
-        if value == 0:
-            return "-"
-        return percent_str(value, 0)
-    return frac_str(value) if isinstance(value, Fraction) else str(value)
+__all__ = ["cell_json", "cell_text", "no_controls"]
 
 
 def cell_json(value: Cell) -> Any:

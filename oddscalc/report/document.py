@@ -39,11 +39,11 @@ def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callab
         lines.append(f"Average total stake: {decimal_str(w.average_stake, 6)} (exact {frac_str(w.average_stake)})")
     lines += [
         f"Standard deviation: {w.standard_deviation:.4f} (variance {decimal_str(w.variance, 6)})",
-        f"Volatility index: {w.volatility_index('90'):.4f} at 90%, {w.volatility_index('95'):.4f} at 95%",
+        f"Volatility index: {w.volatility_index['90']:.4f} at 90%, {w.volatility_index['95']:.4f} at 95%",
         f"Hit frequency: {percent_str(w.hit_frequency)}",
         f"Total combinations: {w.total_combinations:,}",
     ]
-    prizes = w.prizes()
+    prizes = w.prizes
     if prizes:
         never = [p for p in prizes if p.probability == 0]
         rare = [p for p in prizes if p.probability and not p.reachable]

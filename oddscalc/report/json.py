@@ -46,13 +46,13 @@ def wager_data(w: WagerResult) -> dict[str, Any]:
         "variance": frac_str(w.variance),
         "standard_deviation": w.standard_deviation,
         "hit_frequency": frac_str(w.hit_frequency),
-        "volatility_index_90": w.volatility_index("90"),
-        "volatility_index_95": w.volatility_index("95"),
+        "volatility_index_90": w.volatility_index["90"],
+        "volatility_index_95": w.volatility_index["95"],
         "prizes": [
             {"pay": p.pay_ref, "pays": p.pays, "probability": frac_str(p.probability),
              "one_in": None if p.one_in is None else float(p.one_in),
              "expected_in_100_million_games": p.reachable}
-            for p in w.prizes()
+            for p in w.prizes
         ],
         "extras": _jsonable(dict(w.extras)),
         "notes": list(w.notes),

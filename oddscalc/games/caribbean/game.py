@@ -85,6 +85,7 @@ class Caribbean:
     default_table: ClassVar[str] = CAPABILITIES.default_table
     capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
+    strategies: ClassVar[tuple[str, ...]] = STRATEGIES
     engine_version: ClassVar[int] = 5  # 3: the stored raise table; 4: its shortlist; 5: six pay-free strategies
     table_model: ClassVar[type[TableModel]] = CaribbeanTable
 

@@ -48,6 +48,9 @@ class HouseBaccarat:
     default_table: ClassVar[str] = CAPABILITIES.default_table
     capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"decks", "players", "strategy"})
+    # draw-A-B: draw on a two-card total from A to B (check_strategy)
+    strategies: ClassVar[tuple[str, ...]] = ("optimal", "optimal-total",
+                                             *(f"draw-{a}-{b}" for a in range(8) for b in range(a, 8)))
     engine_version: ClassVar[int] = 1
     table_model: ClassVar[type[TableModel]] = HouseBaccaratTable
 

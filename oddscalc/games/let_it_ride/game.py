@@ -105,7 +105,7 @@ class LetItRide:
     options: ClassVar[frozenset[str]] = frozenset({"strategy"})
     engine_version: ClassVar[int] = 3  # 3: counts per suit class
     table_model: ClassVar[type[TableModel]] = LetItRideTable
-    strategies = ("optimal",)
+    strategies: ClassVar[tuple[str, ...]] = ("optimal",)
 
     def resolve(self, table: Table, options: RunOptions) -> LetItRideRules:
         """The table's rules, with ``--strategy`` (optimal, or a strategy card file) applied."""

@@ -417,6 +417,7 @@ class PuntoBanco:
     default_table: ClassVar[str] = CAPABILITIES.default_table
     capabilities: ClassVar[Capabilities] = CAPABILITIES  # what applies to the game, read by the CLI
     options: ClassVar[frozenset[str]] = frozenset({"decks"})
+    strategies: ClassVar[tuple[str, ...]] = ()  # nobody makes a choice
     engine_version: ClassVar[int] = 2  # 2: the coup-feature cells
     table_model: ClassVar[type[TableModel]] = PuntoBancoTable
 
