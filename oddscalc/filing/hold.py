@@ -11,7 +11,9 @@ it:
 
 - exact: the quantiles of the exact distribution of n rounds (:mod:`oddscalc.filing.sums`: convolution powers of
   the round's outcomes on their lattice, with a proven floating-point error far below the tails, read
-  conservatively). For a fixed stake, while the lattice of the sum takes at most ``sums.MAX_POINTS`` points.
+  conservatively). For a fixed stake, up to ``EXACT_ROUNDS`` rounds, while the lattice of the sum takes at most
+  ``sums.MAX_POINTS`` points, and only where the normal approximation is not already proven close (Berry-Esseen
+  within ``NORMAL_ERROR``): it costs a tenth of a second or more a wager, and a filing has many.
 - normal + Berry-Esseen: the normal approximation (the delta method's band for a fixed stake, Fieller's form of it
   for a stake that varies) widened by the Berry-Esseen bound on its error (:mod:`oddscalc.filing.tails`).
 - Chernoff: the exponential bound on each tail, valid for rare large prizes at any n (wider than the truth where
@@ -43,7 +45,8 @@ ROUNDS = tuple(10**k for k in range(3, 9))
 Z = Z_SCORES
 TAILS = {"95": 0.025, "99": 0.005}  # each side of a band
 NORMAL_ERROR = TAILS["99"] / 5  # the Berry-Esseen error at which the normal approximation is said to hold
-EXACT_ERROR = TAILS["99"] / 100  # the most error an exact sum may carry (its tails are read that much on the safe side)
+EXACT_ERROR = TAILS["99"] / 20  # the most error an exact sum may carry (its tails are read that much on the safe side)
+EXACT_ROUNDS = 100_000  # the most rounds summed exactly: beyond, the convolutions take too long for a report
 EXACT = "exact"
 NORMAL = "normal + Berry-Esseen"
 CHERNOFF = "Chernoff"
@@ -198,7 +201,8 @@ def _exact(subject: Subject, counts: tuple[int, ...]) -> dict[int, sums.Sum]:
     a fifth of its tails) and fit in ``sums.MAX_POINTS`` points."""
     if subject.fixed_stake is None:
         return {}
-    needed = [n for n in counts if tails.berry_esseen(_rounds(subject)) / math.sqrt(n) > NORMAL_ERROR]
+    loose = tails.berry_esseen(_rounds(subject))
+    needed = [n for n in counts if n <= EXACT_ROUNDS and loose / math.sqrt(n) > NORMAL_ERROR]
     if not needed:
         return {}
     t = subject.total
@@ -278,8 +282,8 @@ def section(subjects: Sequence[Subject]) -> Section:
                "the holds after that many rounds fall below a 95% band and at most 2.5% above it (0.5% for the 99% "
                "band), proven, and no band leaves what the wager can win or lose.",
                "Method: exact is the quantiles of the exact distribution of that many rounds (floating-point "
-               "convolutions with a proven error below 0.005%, read on the safe side); normal + Berry-Esseen is the "
-               "normal approximation widened by the Berry-Esseen bound on its error; Chernoff is the exponential "
+               "convolutions with a proven error below 0.025%, read on the safe side; up to 100,000 rounds); "
+               "normal + Berry-Esseen is the normal approximation widened by the Berry-Esseen bound on its error; Chernoff is the exponential "
                "bound on each tail, valid for rare large prizes, wider than the truth where the normal is good. "
                "Where more than one is computed, each end is the tighter."),
         notes=tuple(notes))

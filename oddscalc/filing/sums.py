@@ -41,7 +41,7 @@ TWIDDLE = 2.0**-50  # the error of the FFT's twiddle factors (numpy computes the
 FFT_MARGIN = 10.0  # Percival's bound for a radix-2 FFT, taken this many times over for numpy's mixed-radix one
 TRIM = 1e-13  # the mass a convolution may drop from either end of its array (added to the error)
 SMALL = 4096  # a convolution of this many non-zero products or fewer, or fewer than an FFT's work, is summed directly
-MAX_POINTS = 1 << 16  # the longest array of lattice points a sum may take (beyond, the caller bounds the tails: time)
+MAX_POINTS = 1 << 17  # the longest array of lattice points a sum may take (beyond, the caller bounds the tails: time)
 
 Floats = npt.NDArray[np.float64]
 
