@@ -283,8 +283,9 @@ def section(subjects: Sequence[Subject]) -> Section:
                "band), proven, and no band leaves what the wager can win or lose.",
                "Method: exact is the quantiles of the exact distribution of that many rounds (floating-point "
                "convolutions with a proven error below 0.025%, read on the safe side; up to 100,000 rounds); "
-               "normal + Berry-Esseen is the normal approximation widened by the Berry-Esseen bound on its error; Chernoff is the exponential "
-               "bound on each tail, valid for rare large prizes, wider than the truth where the normal is good. "
+               "normal + Berry-Esseen is the normal approximation widened by the Berry-Esseen bound on its error; "
+               "Chernoff is the exponential bound on each tail, valid for rare large prizes, wider than the truth "
+               "where the normal is good. "
                "Where more than one is computed, each end is the tighter."),
         notes=tuple(notes))
 
