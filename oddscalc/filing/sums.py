@@ -1,7 +1,8 @@
 """The sum of n independent rounds, exactly: its distribution on the lattice of the round's outcomes, and its tails.
 
-A round's outcome takes finitely many values, each a multiple of one lattice unit ``g`` (the greatest common divisor
-of the values, a Fraction), with exact probabilities. The sum of n rounds lies on the same lattice, and its
+A round's outcome takes finitely many values, each its least value plus a multiple of one lattice unit ``g`` (the
+greatest common divisor of the differences, a Fraction: a jackpot of 50,000, 5,000 and 2,500 over a stake lost has
+a unit of 2,500), with exact probabilities. The sum of n rounds lies on the same lattice, and its
 distribution is the n-th convolution power of the round's: computed by repeated squaring, and for ten times as many
 rounds from the last (S_10n = S_n^8 * S_n^2), on arrays of lattice points.
 
@@ -48,10 +49,11 @@ Floats = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Sum:
-    """The distribution of a sum of ``rounds`` rounds: ``probs[i]`` is P(sum = (first + i) * unit), within
-    ``error`` in l1 (every tail read from it is within ``error`` of the true tail)."""
+    """The distribution of a sum of ``rounds`` rounds: ``probs[i]`` is P(sum = rounds * base + (first + i) * unit),
+    within ``error`` in l1 (every tail read from it is within ``error`` of the true tail)."""
 
     unit: Fraction
+    base: Fraction  # a round's least value
     first: int
     probs: Floats
     error: float
@@ -59,7 +61,7 @@ class Sum:
 
     def value(self, i: int) -> Fraction:
         """The sum at index ``i`` of the array, exactly."""
-        return (self.first + i) * self.unit
+        return self.rounds * self.base + (self.first + i) * self.unit
 
     def lower(self, tail: float) -> Fraction:
         """The largest value v of the array with P(sum < v) <= tail, proven (the error taken against it)."""
@@ -78,12 +80,12 @@ class Sum:
 
     def below(self, x: float) -> float:
         """P(sum < x) as computed (within ``error``)."""
-        i = math.ceil(x / float(self.unit)) - self.first  # the first index at or above x
+        i = math.ceil((x - self.rounds * float(self.base)) / float(self.unit)) - self.first  # the first at or above x
         return float(self.probs[:max(0, min(i, len(self.probs)))].sum())
 
     def above(self, x: float) -> float:
         """P(sum > x) as computed (within ``error``)."""
-        i = math.floor(x / float(self.unit)) - self.first + 1  # the first index above x
+        i = math.floor((x - self.rounds * float(self.base)) / float(self.unit)) - self.first + 1  # the first above x
         return float(self.probs[max(0, min(i, len(self.probs))):].sum())
 
 
@@ -92,24 +94,26 @@ def _sum_rounding(k: int) -> float:
     return 2 * k * U * (1 + 1e-6)
 
 
-def lattice(values: Iterable[tuple[Fraction, Fraction]]) -> tuple[Fraction, int, Floats] | None:
-    """One round as (unit, first, probabilities) from (value, probability) pairs, or None when its lattice would
-    take more than MAX_POINTS points (values whose unit is too fine against their range)."""
+def lattice(values: Iterable[tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction, Floats] | None:
+    """One round as (unit, base, probabilities) from (value, probability) pairs: ``probs[k]`` is P(value = base + k
+    unit), base the least value; None when its lattice would take more than MAX_POINTS points (values whose unit is
+    too fine against their range)."""
     pairs = [(v, p) for v, p in values if p]
+    base = min(v for v, _ in pairs)
     unit = Fraction(0)
     for v, _ in pairs:
-        unit = Fraction(math.gcd(unit.numerator * v.denominator, v.numerator * unit.denominator),
-                        unit.denominator * v.denominator)
+        d = v - base
+        unit = Fraction(math.gcd(unit.numerator * d.denominator, d.numerator * unit.denominator),
+                        unit.denominator * d.denominator)
     if unit == 0:
         unit = Fraction(1)
-    ks = [int(v / unit) for v, _ in pairs]
-    first, last = min(ks), max(ks)
-    if last - first + 1 > MAX_POINTS:
+    ks = [int((v - base) / unit) for v, _ in pairs]
+    if max(ks) + 1 > MAX_POINTS:
         return None
-    probs = np.zeros(last - first + 1)
+    probs = np.zeros(max(ks) + 1)
     for k, (_, p) in zip(ks, pairs):
-        probs[k - first] += float(p)
-    return unit, first, probs
+        probs[k] += float(p)
+    return unit, base, probs
 
 
 def one_round(values: Iterable[tuple[Fraction, Fraction]]) -> Sum | None:
@@ -118,8 +122,8 @@ def one_round(values: Iterable[tuple[Fraction, Fraction]]) -> Sum | None:
     got = lattice(values)
     if got is None:
         return None
-    unit, first, probs = got
-    return Sum(unit, first, probs, 2 * U * len(probs), 1)
+    unit, base, probs = got
+    return Sum(unit, base, 0, probs, 2 * U * len(probs), 1)
 
 
 def _fft_error(n: int, norms: float) -> float:
@@ -131,6 +135,8 @@ def _fft_error(n: int, norms: float) -> float:
 def convolve(a: Sum, b: Sum) -> Sum | None:
     """The distribution of a + b (independent), with its error bound; None when it would take more than
     MAX_POINTS points even trimmed."""
+    if (a.unit, a.base) != (b.unit, b.base):
+        raise ValueError("sums of rounds on different lattices")
     la, lb = len(a.probs), len(b.probs)
     n = la + lb - 1
     if n > 2 * MAX_POINTS:
@@ -159,7 +165,7 @@ def convolve(a: Sum, b: Sum) -> Sum | None:
     c = c[lo:hi]
     if len(c) > MAX_POINTS:
         return None
-    return Sum(a.unit, a.first + b.first + lo, c, error + trimmed * (1 + 1e-9), a.rounds + b.rounds)
+    return Sum(a.unit, a.base, a.first + b.first + lo, c, error + trimmed * (1 + 1e-9), a.rounds + b.rounds)
 
 
 def power(base: Sum, k: int) -> Sum | None:
@@ -179,13 +185,17 @@ def power(base: Sum, k: int) -> Sum | None:
     return out
 
 
-def decades(round_: Sum, counts: Iterable[int], max_error: float = 1.0) -> dict[int, Sum]:
+def decades(round_: Sum, counts: Iterable[int], max_error: float = 1.0, max_rounds: int = 0,
+            cheap: int = 1 << 14) -> dict[int, Sum]:
     """The sums of each count of rounds asked (rising), each from the last where it divides it; the first count
     whose sum would take more than MAX_POINTS points, or carry more than ``max_error`` (an error grows with the
-    number of rounds: k times a sum's error at least, k times as many rounds), ends the list."""
+    number of rounds: k times a sum's error at least, k times as many rounds), ends the list; and so does the first
+    count past ``max_rounds`` (when given) unless k times the last sum's points stay within ``cheap``."""
     out: dict[int, Sum] = {}
     last: Sum | None = None
     for n in sorted(counts):
+        if max_rounds and n > max_rounds and (last is None or len(last.probs) * n // last.rounds > cheap):
+            break
         if last is not None and n % last.rounds == 0:
             if last.error * (n // last.rounds) > max_error:
                 break
