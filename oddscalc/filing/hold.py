@@ -11,7 +11,8 @@ it:
 
 - exact: the quantiles of the exact distribution of n rounds (:mod:`oddscalc.filing.sums`: convolution powers of
   the round's outcomes on their lattice, with a proven floating-point error far below the tails, read
-  conservatively). For a fixed stake, up to ``EXACT_ROUNDS`` rounds, while the lattice of the sum takes at most
+  conservatively). For a fixed stake, up to ``EXACT_ROUNDS`` rounds (more where the sum's lattice stays small: a
+  jackpot whose prizes are multiples of 2,500), while the lattice of the sum takes at most
   ``sums.MAX_POINTS`` points, and only where the normal approximation is not already proven close (Berry-Esseen
   within ``NORMAL_ERROR``): it costs a tenth of a second or more a wager, and a filing has many.
 - normal + Berry-Esseen: the normal approximation (the delta method's band for a fixed stake, Fieller's form of it
@@ -46,7 +47,7 @@ Z = Z_SCORES
 TAILS = {"95": 0.025, "99": 0.005}  # each side of a band
 NORMAL_ERROR = TAILS["99"] / 5  # the Berry-Esseen error at which the normal approximation is said to hold
 EXACT_ERROR = TAILS["99"] / 20  # the most error an exact sum may carry (its tails are read that much on the safe side)
-EXACT_ROUNDS = 100_000  # the most rounds summed exactly: beyond, the convolutions take too long for a report
+EXACT_ROUNDS = 100_000  # the most rounds summed exactly, but where the sum's lattice stays small: beyond, too slow
 EXACT = "exact"
 NORMAL = "normal + Berry-Esseen"
 CHERNOFF = "Chernoff"
@@ -139,12 +140,13 @@ def _outward(x: float, down: bool) -> Fraction:
     return Fraction(math.floor(scaled) if down else math.ceil(scaled), 10**8)
 
 
-def _rounds(subject: Subject) -> tails.Rounds:
+def rounds_of(subject: Subject) -> tails.Rounds:
+    """The subject's rounds as :class:`tails.Rounds` (house net, stake, probability)."""
     t = subject.total
     return tails.Rounds.of(tuple((-u, st, Fraction(n, t)) for u, st, n in subject.outcomes))
 
 
-def _normal_ends(subject: Subject, n: int) -> tuple[float, float, float, float]:
+def normal_ends(subject: Subject, n: int) -> tuple[float, float, float, float]:
     """The plain normal band (expected hold +- z SD, the delta method): (95% low, 95% high, 99% low, 99% high)."""
     h, sd = float(subject.hold), math.sqrt(subject.spread() / n)
     return h - Z["95"] * sd, h + Z["95"] * sd, h - Z["99"] * sd, h + Z["99"] * sd
@@ -154,7 +156,7 @@ def _normal_fails(subject: Subject, r: tails.Rounds, n: int, exact: sums.Sum | N
     """Why the plain normal band does not hold after n rounds, or "" when it does: it holds when its 99% band is
     inside the support and each of its four tails is within a fifth of what it says (2.5% +- 0.5%, 0.5% +- 0.1%),
     read from the exact distribution where there is one, else proven by Berry-Esseen."""
-    ends = _normal_ends(subject, n)
+    ends = normal_ends(subject, n)
     low, high = subject.support
     if ends[2] < low or ends[3] > high:
         return "its band leaves the support"
@@ -171,9 +173,10 @@ def _normal_fails(subject: Subject, r: tails.Rounds, n: int, exact: sums.Sum | N
     return "; ".join(worst)
 
 
-def _bounded(subject: Subject, r: tails.Rounds, n: int) -> tuple[list[Fraction], str]:
+def bounded(subject: Subject, n: int) -> tuple[list[Fraction], str]:
     """The four ends from the normal with Berry-Esseen and from Chernoff (where Berry-Esseen is loose), each the
     tighter of the two; and the method(s) that gave them."""
+    r = rounds_of(subject)
     loose = tails.berry_esseen(r) / math.sqrt(n)
     ends: list[Fraction] = []
     used: set[str] = set()
@@ -201,15 +204,15 @@ def _exact(subject: Subject, counts: tuple[int, ...]) -> dict[int, sums.Sum]:
     a fifth of its tails) and fit in ``sums.MAX_POINTS`` points."""
     if subject.fixed_stake is None:
         return {}
-    loose = tails.berry_esseen(_rounds(subject))
-    needed = [n for n in counts if n <= EXACT_ROUNDS and loose / math.sqrt(n) > NORMAL_ERROR]
+    loose = tails.berry_esseen(rounds_of(subject))
+    needed = [n for n in counts if loose / math.sqrt(n) > NORMAL_ERROR]
     if not needed:
         return {}
     t = subject.total
     one = sums.one_round((-u, Fraction(n, t)) for u, _, n in subject.outcomes)
     if one is None:
         return {}
-    return sums.decades(one, needed, EXACT_ERROR)
+    return sums.decades(one, needed, EXACT_ERROR, EXACT_ROUNDS)
 
 
 def band(subject: Subject, rounds: int) -> Band:
@@ -220,7 +223,7 @@ def band(subject: Subject, rounds: int) -> Band:
 @functools.lru_cache(maxsize=256)
 def bands_of(subject: Subject, counts: tuple[int, ...] = ROUNDS) -> tuple[Band, ...]:
     """The bands after each count of rounds (a rising tuple)."""
-    r = _rounds(subject)
+    r = rounds_of(subject)
     exact = _exact(subject, counts)
     out = []
     for n in counts:
@@ -231,7 +234,7 @@ def bands_of(subject: Subject, counts: tuple[int, ...] = ROUNDS) -> tuple[Band, 
                     s.lower(TAILS["99"]) / per, s.upper(TAILS["99"]) / per]
             method = EXACT
         else:
-            ends, method = _bounded(subject, r, n)
+            ends, method = bounded(subject, n)
         out.append(Band(n, ends[0], ends[1], ends[2], ends[3], method, _normal_fails(subject, r, n, s)))
     return tuple(out)
 
@@ -282,7 +285,8 @@ def section(subjects: Sequence[Subject]) -> Section:
                "the holds after that many rounds fall below a 95% band and at most 2.5% above it (0.5% for the 99% "
                "band), proven, and no band leaves what the wager can win or lose.",
                "Method: exact is the quantiles of the exact distribution of that many rounds (floating-point "
-               "convolutions with a proven error below 0.025%, read on the safe side; up to 100,000 rounds); "
+               "convolutions with a proven error below 0.025%, read on the safe side; computed up to 100,000 "
+               "rounds, or beyond where the sum takes few values); "
                "normal + Berry-Esseen is the normal approximation widened by the Berry-Esseen bound on its error; "
                "Chernoff is the exponential bound on each tail, valid for rare large prizes, wider than the truth "
                "where the normal is good. "
