@@ -12,18 +12,25 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from html import escape
 
+from oddscalc.report.cells import no_controls
 from oddscalc.results import Bars, Chart, Heatmap
 
 FONT = "font-family='DejaVu Sans, Arial, sans-serif'"
 
 
+def _text(text: str) -> str:
+    """Text for SVG: escaped, and each control character a "?" (XML may not carry one: a chart titled from a table
+    file's text would not parse; and the PDF's fonts draw a "?" where U+FFFD may have no glyph)."""
+    return escape(no_controls(text, "?"))
+
+
 def _svg(width: int, height: int, body: list[str], title: str) -> str:
     head = (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}' "
             f"viewBox='0 0 {width} {height}' {FONT} font-size='12'>")
-    return "\n".join([head, f"<title>{escape(title)}</title>",
+    return "\n".join([head, f"<title>{_text(title)}</title>",
                       f"<rect width='{width}' height='{height}' fill='white'/>",
                       f"<text x='{width // 2}' y='20' text-anchor='middle' font-size='14' font-weight='bold'>"
-                      f"{escape(title)}</text>", *body, "</svg>"]) + "\n"
+                      f"{_text(title)}</text>", *body, "</svg>"]) + "\n"
 
 
 def _shade(share: float) -> str:
@@ -40,14 +47,14 @@ def heatmap(title: str, row_labels: Sequence[str], col_labels: Sequence[str],
     width = left + cw * len(col_labels) + 20
     height = top + ch * len(row_labels) + 50
     mid = left + cw * len(col_labels) // 2
-    body = [f"<text x='{mid}' y='{top - 22}' text-anchor='middle'>{escape(x_title)}</text>",
+    body = [f"<text x='{mid}' y='{top - 22}' text-anchor='middle'>{_text(x_title)}</text>",
             f"<text x='16' y='{top + ch * len(row_labels) // 2}' text-anchor='middle' "
-            f"transform='rotate(-90 16 {top + ch * len(row_labels) // 2})'>{escape(y_title)}</text>"]
+            f"transform='rotate(-90 16 {top + ch * len(row_labels) // 2})'>{_text(y_title)}</text>"]
     for j, c in enumerate(col_labels):
-        body.append(f"<text x='{left + cw * j + cw // 2}' y='{top - 6}' text-anchor='middle'>{escape(c)}</text>")
+        body.append(f"<text x='{left + cw * j + cw // 2}' y='{top - 6}' text-anchor='middle'>{_text(c)}</text>")
     for i, r in enumerate(row_labels):
         y = top + ch * i
-        body.append(f"<text x='{left - 8}' y='{y + ch // 2 + 4}' text-anchor='end'>{escape(r)}</text>")
+        body.append(f"<text x='{left - 8}' y='{y + ch // 2 + 4}' text-anchor='end'>{_text(r)}</text>")
         for j, v in enumerate(cells[i]):
             x = left + cw * j
             if v is None:
@@ -70,11 +77,11 @@ def bars(title: str, labels: Sequence[str], shares: Sequence[Fraction], note: st
     body = []
     for i, (label, v) in enumerate(zip(labels, shares)):
         y = top + (bh + 4) * i
-        body.append(f"<text x='{left - 8}' y='{y + bh - 5}' text-anchor='end'>{escape(label)}</text>")
+        body.append(f"<text x='{left - 8}' y='{y + bh - 5}' text-anchor='end'>{_text(label)}</text>")
         body.append(f"<rect x='{left}' y='{y}' width='{bw}' height='{bh}' fill='#eeeeee'/>")
         body.append(f"<rect x='{left}' y='{y}' width='{round(bw * float(v), 1)}' height='{bh}' fill='{_shade(1.0)}'/>")
         body.append(f"<text x='{left + bw + 6}' y='{y + bh - 5}'>{round(float(v) * 100)}%</text>")
-    body.append(f"<text x='{left}' y='{height - 12}' font-size='11'>{escape(note)}</text>")
+    body.append(f"<text x='{left}' y='{height - 12}' font-size='11'>{_text(note)}</text>")
     return _svg(width, height, body, title)
 
 
@@ -139,10 +146,10 @@ def lines(title: str, xs: Sequence[int], series: Mapping[str, Sequence[Fraction]
         body.append(f"<text x='{left - 6}' y='{y + 4:.1f}' text-anchor='end'>{label}</text>")
     for i, x in enumerate(xs):
         text = x_labels[i] if x_labels else str(x)
-        body.append(f"<text x='{px(x):.1f}' y='{top + ph + 16}' text-anchor='middle'>{escape(text)}</text>")
-    body.append(f"<text x='{left + pw // 2}' y='{top + ph + 36}' text-anchor='middle'>{escape(x_title)}</text>")
+        body.append(f"<text x='{px(x):.1f}' y='{top + ph + 16}' text-anchor='middle'>{_text(text)}</text>")
+    body.append(f"<text x='{left + pw // 2}' y='{top + ph + 36}' text-anchor='middle'>{_text(x_title)}</text>")
     body.append(f"<text x='14' y='{top + ph // 2}' text-anchor='middle' "
-                f"transform='rotate(-90 14 {top + ph // 2})'>{escape(y_title)}</text>")
+                f"transform='rotate(-90 14 {top + ph // 2})'>{_text(y_title)}</text>")
     lx = left + pw + 14
     for n, (name, s) in enumerate(series.items()):
         colour, dash = PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)]
@@ -153,7 +160,7 @@ def lines(title: str, xs: Sequence[int], series: Mapping[str, Sequence[Fraction]
             body.append(f"<circle cx='{px(x):.1f}' cy='{py(float(val) * 100):.1f}' r='2.5' fill='{colour}'/>")
         ly = top + 12 + 20 * n
         body.append(f"<line x1='{lx}' x2='{lx + 24}' y1='{ly}' y2='{ly}' {style}/>")
-        body.append(f"<text x='{lx + 30}' y='{ly + 4}'>{escape(name)}</text>")
+        body.append(f"<text x='{lx + 30}' y='{ly + 4}'>{_text(name)}</text>")
     return _svg(width, height, body, title)
 
 

@@ -58,3 +58,12 @@ def test_every_series_has_a_line_of_its_own_and_a_legend_entry() -> None:
     assert [(s, name) for s, name in legend] == list(zip(strokes, series))  # each swatch drawn as its line
     labels = re.findall(r"text-anchor='end'>([^<]*%)</text>", text)
     assert labels == ["-10%", "-5%", "0%", "5%", "10%"]  # -7% .. 9%: by 1 or 2 would need more than 8 ticks
+
+
+def test_a_title_with_control_characters_still_parses_as_xml() -> None:
+    """A chart's title comes from a table file (a wager's title): a control character there is a "?" in the SVG."""
+    from xml.etree import ElementTree
+
+    text = svg.lines("Dragon\x07\x1b\x00 <7> & 8", [1, 2], {"a\x0b": [F(0), F(1, 100)]}, "x", "y")
+    assert "Dragon??? &lt;7&gt; &amp; 8" in text and "a?" in text
+    ElementTree.fromstring(text)
