@@ -87,7 +87,7 @@ def bars(title: str, labels: Sequence[str], shares: Sequence[Fraction], note: st
 
 # the 1-2-5 steps of a chart's value axis: a reader reads 0.5%, 1%, 1.5% where 13.284%, 9.000% meant nothing
 NICE_STEPS = (1, 2, 5)
-MAX_TICKS = 8
+MAX_TICKS = 10
 # one colour and dash per series: no two lines alike, on paper in grey too (Okabe-Ito, readable by the colour-blind)
 PALETTE = ("#000000", "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442")
 DASHES = ("", "", "", "6 3", "6 3", "2 2", "2 2", "8 2 2 2")

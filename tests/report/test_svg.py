@@ -57,7 +57,7 @@ def test_every_series_has_a_line_of_its_own_and_a_legend_entry() -> None:
                         r"(?: stroke-dasharray='[^']*')?)/>\n<text [^>]*>([^<]*)</text>", text)
     assert [(s, name) for s, name in legend] == list(zip(strokes, series))  # each swatch drawn as its line
     labels = re.findall(r"text-anchor='end'>([^<]*%)</text>", text)
-    assert labels == ["-10%", "-5%", "0%", "5%", "10%"]  # -7% .. 9%: by 1 or 2 would need more than 8 ticks
+    assert labels == ["-8%", "-6%", "-4%", "-2%", "0%", "2%", "4%", "6%", "8%", "10%"]  # -7% .. 9%: by 1, 17 ticks
 
 
 def test_a_title_with_control_characters_still_parses_as_xml() -> None:
