@@ -35,9 +35,10 @@ def test_ticks_are_round_cover_the_values_and_are_the_finest_that_fit(lo: Fracti
 
 
 def test_the_issues_odd_ticks_are_round_now() -> None:
-    """The hold chart's axis read 13.284%, 9.000%, ...: from 9% to 13.284% it reads 9% .. 14% by 1%."""
+    """The hold chart's axis read 13.284%, 9.000%, ...: from 9% to 13.284% it reads 9.0% .. 13.5% by 0.5%."""
     ticks = svg.nice_ticks(F(9), F(13284, 1000))
-    assert [svg.tick_label(t, ticks[1] - ticks[0]) for t in ticks] == ["9%", "10%", "11%", "12%", "13%", "14%"]
+    assert [svg.tick_label(t, ticks[1] - ticks[0]) for t in ticks] == [
+        "9.0%", "9.5%", "10.0%", "10.5%", "11.0%", "11.5%", "12.0%", "12.5%", "13.0%", "13.5%"]
     ticks = svg.nice_ticks(F(-442), F(493))
     assert [svg.tick_label(t, ticks[1] - ticks[0]) for t in ticks][::3] == ["-600%", "0%", "600%"]
     assert svg.tick_label(F(-12000), F(2000)) == "-12,000%" and svg.tick_label(F(1, 4), F(1, 20)) == "0.25%"
