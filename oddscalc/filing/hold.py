@@ -198,7 +198,6 @@ def bounded(subject: Subject, n: int) -> tuple[list[Fraction], str]:
     return [ends[0], ends[1], ends[2], ends[3]], ", ".join(m for m in (NORMAL, CHERNOFF) if m in used)
 
 
-@functools.lru_cache(maxsize=64)
 def _exact(subject: Subject, counts: tuple[int, ...]) -> dict[int, sums.Sum]:
     """The exact sums of the counts of rounds where they are needed (the normal approximation is not proven within
     a fifth of its tails) and fit in ``sums.MAX_POINTS`` points."""
@@ -220,7 +219,7 @@ def band(subject: Subject, rounds: int) -> Band:
     return bands_of(subject, (rounds,))[0]
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=256)  # Bands only (a few numbers): the section and the chart share them
 def bands_of(subject: Subject, counts: tuple[int, ...] = ROUNDS) -> tuple[Band, ...]:
     """The bands after each count of rounds (a rising tuple)."""
     r = rounds_of(subject)
