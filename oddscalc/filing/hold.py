@@ -20,9 +20,15 @@ it:
 - Chernoff: the exponential bound on each tail, valid for rare large prizes at any n (wider than the truth where
   the normal is good).
 
-The normal approximation alone (mean +- z SD of the delta method, the band this section printed before) is
-said not to hold where its 99% band leaves the support or Berry-Esseen bounds its error by more than a tenth of
-the 99% band's 0.5% tail; the section's notes list where.
+The normal approximation alone (mean +- z SD of the delta method, the band this section printed before) is said
+not to hold where its 99% band leaves the support, or where the exact distribution puts more than a fifth more or
+less beyond one of its ends than it says (2.5% +- 0.5%, 0.5% +- 0.1%); and to be unproven where there is no exact
+distribution and Berry-Esseen bounds its error by more than a fifth of the 99% band's 0.5% tail. The section's
+notes list both.
+
+A stake that varies (Caribbean's ante and raise, Let It Ride's bets pulled back) makes the hold a ratio of two
+sums; its bands come from the bounds (each tail of the ratio at t is a tail of the sum of t S - W), not the exact
+method, which sums one lattice.
 
 A seat's combined stake (Caribbean's ante and raise with the Jackpot at a stated ante) is one more subject: its
 rounds come from the analysis's joint counts of the two wagers, so their correlation (the same hand pays both) is
