@@ -94,32 +94,39 @@ def _sum_rounding(k: int) -> float:
     return 2 * k * U * (1 + 1e-6)
 
 
-def lattice(values: Iterable[tuple[Fraction, Fraction]]) -> tuple[Fraction, Fraction, Floats] | None:
+def gcd(values: Iterable[Fraction]) -> Fraction:
+    """The greatest common divisor of Fractions (0 for none or all 0): the largest g with every value a multiple."""
+    out = Fraction(0)
+    for d in values:
+        out = Fraction(math.gcd(out.numerator * d.denominator, d.numerator * out.denominator),
+                       out.denominator * d.denominator)
+    return out
+
+
+def lattice(values: Iterable[tuple[Fraction, Fraction]],
+            unit: Fraction | None = None) -> tuple[Fraction, Fraction, Floats] | None:
     """One round as (unit, base, probabilities) from (value, probability) pairs: ``probs[k]`` is P(value = base + k
-    unit), base the least value; None when its lattice would take more than MAX_POINTS points (values whose unit is
-    too fine against their range)."""
+    unit), base the least value and unit the gcd of the differences (or ``unit``, which must divide them); None when
+    its lattice would take more than MAX_POINTS points (values whose unit is too fine against their range)."""
     pairs = [(v, p) for v, p in values if p]
     base = min(v for v, _ in pairs)
-    unit = Fraction(0)
-    for v, _ in pairs:
-        d = v - base
-        unit = Fraction(math.gcd(unit.numerator * d.denominator, d.numerator * unit.denominator),
-                        unit.denominator * d.denominator)
-    if unit == 0:
-        unit = Fraction(1)
-    ks = [int((v - base) / unit) for v, _ in pairs]
+    if unit is None:
+        unit = gcd(v - base for v, _ in pairs) or Fraction(1)
+    ks = [(v - base) / unit for v, _ in pairs]
+    if any(k.denominator != 1 for k in ks):
+        raise ValueError(f"{unit} does not divide the values' differences")
     if max(ks) + 1 > MAX_POINTS:
         return None
-    probs = np.zeros(max(ks) + 1)
+    probs = np.zeros(int(max(ks)) + 1)
     for k, (_, p) in zip(ks, pairs):
-        probs[k] += float(p)
+        probs[int(k)] += float(p)
     return unit, base, probs
 
 
-def one_round(values: Iterable[tuple[Fraction, Fraction]]) -> Sum | None:
+def one_round(values: Iterable[tuple[Fraction, Fraction]], unit: Fraction | None = None) -> Sum | None:
     """The distribution of one round (its float probabilities within 2u each of the exact Fractions), or None
-    when its lattice is too long."""
-    got = lattice(values)
+    when its lattice is too long; on the lattice of ``unit`` when given."""
+    got = lattice(values, unit)
     if got is None:
         return None
     unit, base, probs = got
@@ -132,29 +139,30 @@ def _fft_error(n: int, norms: float) -> float:
     return FFT_MARGIN * grow * norms
 
 
-def convolve(a: Sum, b: Sum) -> Sum | None:
-    """The distribution of a + b (independent), with its error bound; None when it would take more than
-    MAX_POINTS points even trimmed."""
-    if (a.unit, a.base) != (b.unit, b.base):
-        raise ValueError("sums of rounds on different lattices")
-    la, lb = len(a.probs), len(b.probs)
+def product(pa: Floats, pb: Floats) -> tuple[Floats, float]:
+    """The convolution of two arrays of probabilities (each adding to at most about 1), negative rounding noise set
+    to 0, and a bound on its rounding error in l1."""
+    la, lb = len(pa), len(pb)
     n = la + lb - 1
-    if n > 2 * MAX_POINTS:
-        return None
     size = 1 << (n - 1).bit_length()
-    ia, ib = np.flatnonzero(a.probs), np.flatnonzero(b.probs)
+    ia, ib = np.flatnonzero(pa), np.flatnonzero(pb)
     if len(ia) * len(ib) <= max(SMALL, size * size.bit_length() // 4):  # few non-zero entries (a jackpot's first)
         c: Floats = np.bincount((ia[:, None] + ib[None, :]).ravel(),
-                                (a.probs[ia][:, None] * b.probs[ib][None, :]).ravel(), minlength=n).astype(np.float64)
+                                (pa[ia][:, None] * pb[ib][None, :]).ravel(), minlength=n).astype(np.float64)
         # each entry a sum of at most min(na, nb) non-negative products: relative error (k + 1) u
         rounding = (min(len(ia), len(ib)) + 1) * U * 1.01 * float(c.sum())
     else:
-        c = np.fft.irfft(np.fft.rfft(a.probs, size) * np.fft.rfft(b.probs, size), size)[:n]
-        norms = math.sqrt(float(np.dot(a.probs, a.probs))) * math.sqrt(float(np.dot(b.probs, b.probs))) * (1 + 1e-12)
+        c = np.fft.irfft(np.fft.rfft(pa, size) * np.fft.rfft(pb, size), size)[:n]
+        norms = math.sqrt(float(np.dot(pa, pa))) * math.sqrt(float(np.dot(pb, pb))) * (1 + 1e-12)
         rounding = n * _fft_error(size, norms)
     np.maximum(c, 0.0, out=c)
-    error = a.error * (1 + b.error) + b.error + rounding
-    # trim each end to at most TRIM of mass: what the tails below 1e-13 hold changes no band
+    return c, rounding
+
+
+def trim(c: Floats) -> tuple[int, Floats, float]:
+    """``c`` without the ends holding at most TRIM of mass each (what the tails below 1e-13 hold changes no band):
+    (the index of its first entry kept, the entries kept, a bound on the mass dropped)."""
+    n = len(c)
     cum = np.cumsum(c)
     lo = int(np.searchsorted(cum, TRIM, side="right"))
     rcum = np.cumsum(c[::-1])
@@ -162,10 +170,22 @@ def convolve(a: Sum, b: Sum) -> Sum | None:
     if hi <= lo:
         lo, hi = 0, n
     trimmed = float(cum[lo - 1] if lo else 0.0) + float(rcum[n - hi - 1] if hi < n else 0.0)
-    c = c[lo:hi]
-    if len(c) > MAX_POINTS:
+    return lo, c[lo:hi], trimmed * (1 + 1e-9)
+
+
+def convolve(a: Sum, b: Sum) -> Sum | None:
+    """The distribution of a + b (independent), with its error bound; None when it would take more than
+    MAX_POINTS points even trimmed."""
+    if (a.unit, a.base) != (b.unit, b.base):
+        raise ValueError("sums of rounds on different lattices")
+    if len(a.probs) + len(b.probs) - 1 > 2 * MAX_POINTS:
         return None
-    return Sum(a.unit, a.base, a.first + b.first + lo, c, error + trimmed * (1 + 1e-9), a.rounds + b.rounds)
+    c, rounding = product(a.probs, b.probs)
+    lo, kept, trimmed = trim(c)
+    if len(kept) > MAX_POINTS:
+        return None
+    error = a.error * (1 + b.error) + b.error + rounding + trimmed
+    return Sum(a.unit, a.base, a.first + b.first + lo, kept, error, a.rounds + b.rounds)
 
 
 def power(base: Sum, k: int) -> Sum | None:
@@ -208,4 +228,4 @@ def decades(round_: Sum, counts: Iterable[int], max_error: float = 1.0, max_roun
     return out
 
 
-__all__ = ["MAX_POINTS", "Sum", "convolve", "decades", "lattice", "one_round", "power"]
+__all__ = ["MAX_POINTS", "Sum", "convolve", "decades", "gcd", "lattice", "one_round", "power", "product", "trim"]
