@@ -13,8 +13,10 @@ it:
   the round's outcomes on their lattice, with a proven floating-point error far below the tails, read
   conservatively). For a fixed stake, up to ``EXACT_ROUNDS`` rounds (more where the sum's lattice stays small: a
   jackpot whose prizes are multiples of 2,500), while the lattice of the sum takes at most
-  ``sums.MAX_POINTS`` points, and only where the normal approximation is not already proven close (Berry-Esseen
-  within ``NORMAL_ERROR``): it costs a tenth of a second or more a wager, and a filing has many.
+  ``sums.MAX_POINTS`` points; for a stake of two values (Caribbean's ante alone or ante and raise), by the count
+  of rounds at each (:mod:`oddscalc.filing.ratio`), while its lattices take at most ``ratio.MAX_CELLS`` points.
+  Only where the normal approximation is not already proven close (Berry-Esseen within ``NORMAL_ERROR``): it costs
+  a tenth of a second or more a wager, and a filing has many.
 - normal + Berry-Esseen: the normal approximation (the delta method's band for a fixed stake, Fieller's form of it
   for a stake that varies) widened by the Berry-Esseen bound on its error (:mod:`oddscalc.filing.tails`).
 - Chernoff: the exponential bound on each tail, valid for rare large prizes at any n (wider than the truth where
@@ -26,9 +28,8 @@ less beyond one of its ends than it says (2.5% +- 0.5%, 0.5% +- 0.1%); and to be
 distribution and Berry-Esseen bounds its error by more than a fifth of the 99% band's 0.5% tail. The section's
 notes list both.
 
-A stake that varies (Caribbean's ante and raise, Let It Ride's bets pulled back) makes the hold a ratio of two
-sums; its bands come from the bounds (each tail of the ratio at t is a tail of the sum of t S - W), not the exact
-method, which sums one lattice.
+A stake that varies makes the hold a ratio of two sums: each tail of the ratio at t is a tail of the sum of t S - W,
+which the bounds bound; the exact method takes two stakes (Caribbean's), not three (Let It Ride's bets pulled back).
 
 A seat's combined stake (Caribbean's ante and raise with the Jackpot at a stated ante) is one more subject: its
 rounds come from the analysis's joint counts of the two wagers, so their correlation (the same hand pays both) is
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from oddscalc.exact import frac_str
-from oddscalc.filing import sums, tails
+from oddscalc.filing import ratio, sums, tails
 from oddscalc.results import Z_SCORES, Analysis, Cell, Column, Lines, Section, WagerResult
 from oddscalc.tables import money_text
 
@@ -158,7 +159,7 @@ def normal_ends(subject: Subject, n: int) -> tuple[float, float, float, float]:
     return h - Z["95"] * sd, h + Z["95"] * sd, h - Z["99"] * sd, h + Z["99"] * sd
 
 
-def _normal_fails(subject: Subject, r: tails.Rounds, n: int, exact: sums.Sum | None) -> str:
+def _normal_fails(subject: Subject, r: tails.Rounds, n: int, exact: sums.Sum | ratio.Mixture | None) -> str:
     """Why the plain normal band does not hold after n rounds, or "" when it does: it holds when its 99% band is
     inside the support and each of its four tails is within a fifth of what it says (2.5% +- 0.5%, 0.5% +- 0.1%),
     read from the exact distribution where there is one, else proven by Berry-Esseen."""
@@ -172,7 +173,10 @@ def _normal_fails(subject: Subject, r: tails.Rounds, n: int, exact: sums.Sum | N
     per = float(n * (subject.fixed_stake or 1))
     worst = []
     for level, (lo, hi) in (("95", ends[:2]), ("99", ends[2:])):
-        below, above = exact.below(lo * per), exact.above(hi * per)
+        if isinstance(exact, sums.Sum):
+            below, above = exact.below(lo * per), exact.above(hi * per)
+        else:
+            below, above = exact.below(lo), exact.above(hi)
         tail = TAILS[level]
         if not (0.8 * tail <= below <= 1.2 * tail and 0.8 * tail <= above <= 1.2 * tail):
             worst.append(f"{below:.2%} below and {above:.2%} above its {level}% band")
@@ -204,20 +208,47 @@ def bounded(subject: Subject, n: int) -> tuple[list[Fraction], str]:
     return [ends[0], ends[1], ends[2], ends[3]], ", ".join(m for m in (NORMAL, CHERNOFF) if m in used)
 
 
-def _exact(subject: Subject, counts: tuple[int, ...]) -> dict[int, sums.Sum]:
-    """The exact sums of the counts of rounds where they are needed (the normal approximation is not proven within
-    a fifth of its tails) and fit in ``sums.MAX_POINTS`` points."""
-    if subject.fixed_stake is None:
-        return {}
+def _exact(subject: Subject, counts: tuple[int, ...]) -> dict[int, sums.Sum | ratio.Mixture]:
+    """The exact distributions of the hold after the counts of rounds where they are needed (the normal
+    approximation is not proven within a fifth of its tails) and cheap enough: on one lattice for a fixed stake, by
+    the count of each stake for two stakes."""
     loose = tails.berry_esseen(rounds_of(subject))
     needed = [n for n in counts if loose / math.sqrt(n) > NORMAL_ERROR]
     if not needed:
         return {}
     t = subject.total
-    one = sums.one_round((-u, Fraction(n, t)) for u, _, n in subject.outcomes)
-    if one is None:
-        return {}
-    return sums.decades(one, needed, EXACT_ERROR, EXACT_ROUNDS)
+    if subject.fixed_stake is not None:
+        one = sums.one_round((-u, Fraction(n, t)) for u, _, n in subject.outcomes)
+        return {} if one is None else dict(sums.decades(one, needed, EXACT_ERROR, EXACT_ROUNDS))
+    outcomes = tuple((-u, st, Fraction(n, t)) for u, st, n in subject.outcomes)
+    out: dict[int, sums.Sum | ratio.Mixture] = {}
+    for n in sorted(needed):
+        last = out[max(out)] if out else None
+        # the lattices grow about as the rounds: stop before a count whose would pass the limit
+        if n > EXACT_ROUNDS or (isinstance(last, ratio.Mixture)
+                                and len(last.flat) * n // last.rounds > ratio.MAX_CELLS):
+            break
+        m = ratio.mixture(outcomes, n)
+        if m is None or m.error > EXACT_ERROR:
+            break
+        out[n] = m
+    return out
+
+
+def _exact_ends(subject: Subject, exact: sums.Sum | ratio.Mixture, n: int) -> list[Fraction]:
+    """(95% low, 95% high, 99% low, 99% high) from an exact distribution."""
+    if isinstance(exact, sums.Sum):
+        per = n * (subject.fixed_stake or Fraction(1))
+        return [exact.lower(TAILS["95"]) / per, exact.upper(TAILS["95"]) / per,
+                exact.lower(TAILS["99"]) / per, exact.upper(TAILS["99"]) / per]
+    support = (float(subject.support[0]), float(subject.support[1]))
+    out = []
+    for level in ("95", "99"):
+        for upper in (False, True):
+            t = ratio.end(exact, TAILS[level], upper, support, float(subject.hold))
+            out.append(min(_outward(t, False), subject.support[1]) if upper else max(_outward(t, True),
+                                                                                    subject.support[0]))
+    return out
 
 
 def band(subject: Subject, rounds: int) -> Band:
@@ -234,10 +265,7 @@ def bands_of(subject: Subject, counts: tuple[int, ...] = ROUNDS) -> tuple[Band, 
     for n in counts:
         s = exact.get(n)
         if s is not None:
-            per = n * (subject.fixed_stake or Fraction(1))
-            ends = [s.lower(TAILS["95"]) / per, s.upper(TAILS["95"]) / per,
-                    s.lower(TAILS["99"]) / per, s.upper(TAILS["99"]) / per]
-            method = EXACT
+            ends, method = _exact_ends(subject, s, n), EXACT
         else:
             ends, method = bounded(subject, n)
         out.append(Band(n, ends[0], ends[1], ends[2], ends[3], method, _normal_fails(subject, r, n, s)))

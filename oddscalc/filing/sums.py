@@ -41,6 +41,7 @@ U = 2.0**-53  # the unit roundoff of float64
 TWIDDLE = 2.0**-50  # the error of the FFT's twiddle factors (numpy computes them to an ulp or two)
 FFT_MARGIN = 10.0  # Percival's bound for a radix-2 FFT, taken this many times over for numpy's mixed-radix one
 TRIM = 1e-13  # the mass a convolution may drop from either end of its array (added to the error)
+SHIFTS = 32  # a sum with this many values or fewer is added as shifted copies of the other (no FFT error)
 SMALL = 4096  # a convolution of this many non-zero products or fewer, or fewer than an FFT's work, is summed directly
 MAX_POINTS = 1 << 17  # the longest array of lattice points a sum may take (beyond, the caller bounds the tails: time)
 
@@ -144,10 +145,17 @@ def product(pa: Floats, pb: Floats) -> tuple[Floats, float]:
     to 0, and a bound on its rounding error in l1."""
     la, lb = len(pa), len(pb)
     n = la + lb - 1
+    c: Floats
     size = 1 << (n - 1).bit_length()
     ia, ib = np.flatnonzero(pa), np.flatnonzero(pb)
-    if len(ia) * len(ib) <= max(SMALL, size * size.bit_length() // 4):  # few non-zero entries (a jackpot's first)
-        c: Floats = np.bincount((ia[:, None] + ib[None, :]).ravel(),
+    if min(len(ia), len(ib)) <= SHIFTS:  # one round added to many: a shifted copy of the many for each of its values
+        ks, pk, many = (ia, pa, pb) if len(ia) <= len(ib) else (ib, pb, pa)
+        c = np.zeros(n)
+        for k in ks.tolist():
+            c[k:k + len(many)] += pk[k] * many
+        rounding = (len(ks) + 1) * U * 1.01 * float(c.sum())  # as below: sums of at most len(ks) products
+    elif len(ia) * len(ib) <= max(SMALL, size * size.bit_length() // 4):  # few non-zero entries (a jackpot's first)
+        c = np.bincount((ia[:, None] + ib[None, :]).ravel(),
                                 (pa[ia][:, None] * pb[ib][None, :]).ravel(), minlength=n).astype(np.float64)
         # each entry a sum of at most min(na, nb) non-negative products: relative error (k + 1) u
         rounding = (min(len(ia), len(ib)) + 1) * U * 1.01 * float(c.sum())

@@ -160,3 +160,23 @@ def test_the_proven_bounds_are_never_inside_the_exact_band() -> None:
     # where the plain normal band (the one printed before) fails: 11% of holds below its 95% band, and above 100%
     normal = hold.normal_ends(subject, n)
     assert below(exact, F(normal[0]) * n) > F(1, 10) and normal[1] > 1
+
+
+SEAT_LIKE = ((-1, 1, 40), (4, 1, 5), (-3, 3, 20), (1, 3, 10), (3, 3, 20), (9, 3, 5))  # a fold can win too
+
+
+@pytest.mark.parametrize("rounds", [CARIBBEAN_LIKE, SEAT_LIKE], ids=["folds-alike", "folds-differ"])
+def test_a_two_stake_hold_is_exact_against_the_pair_recurrence(rounds: tuple[tuple[int, int, int], ...]) -> None:
+    """The exact method for a stake of two values: each end within 1e-6 inside the exact quantile of the hold (the
+    recurrence over (sum of nets, sum of stakes)), never beyond it on the unsafe side."""
+    subject = _subject([(F(x), F(s), w) for x, s, w in rounds])
+    for n in (5, 30):
+        counts, total = counted_pairs(rounds, n)
+        dist: dict[Fraction, Fraction] = {}
+        for (x, s), c in counts.items():
+            dist[F(-x, s)] = dist.get(F(-x, s), F(0)) + F(c, total)
+        b = hold.band(subject, n)
+        assert b.method == hold.EXACT
+        for (lo, hi), tail in ((b.ends[:2], F(1, 40)), (b.ends[2:], F(1, 200))):
+            want_lo, want_hi = lower_end(dist, tail), upper_end(dist, tail)
+            assert want_lo - F(1, 10**6) <= lo <= want_lo and want_hi <= hi <= want_hi + F(1, 10**6), (n, tail)
