@@ -180,3 +180,13 @@ def test_a_two_stake_hold_is_exact_against_the_pair_recurrence(rounds: tuple[tup
         for (lo, hi), tail in ((b.ends[:2], F(1, 40)), (b.ends[2:], F(1, 200))):
             want_lo, want_hi = lower_end(dist, tail), upper_end(dist, tail)
             assert want_lo - F(1, 10**6) <= lo <= want_lo and want_hi <= hi <= want_hi + F(1, 10**6), (n, tail)
+
+
+def test_degenerate_wagers_get_bands_too() -> None:
+    """A wager that always pushes, one that always loses, and two stakes one of which is almost never played."""
+    for rounds, hold_is in (([(F(0), F(1), 5)], F(0)), ([(F(-1), F(1), 7)], F(1))):
+        for b in hold.bands_of(_subject(rounds)):
+            assert b.ends == (hold_is,) * 4
+    rare = _subject([(F(-1), F(1), 10**15), (F(2), F(3), 1)])
+    for b in hold.bands_of(rare):
+        assert rare.support[0] <= b.low_99 <= b.low_95 <= b.high_95 <= b.high_99 <= rare.support[1]
