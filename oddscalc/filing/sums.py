@@ -12,14 +12,14 @@ tail the caller reads is a proven bound on the true one:
 - ``error`` bounds the l1 distance between the array and the true distribution (so every tail sum, and the mass
   below or above the array, is within ``error`` of the truth). A convolution of a and b, each within e_a and e_b,
   is within e_a (1 + e_b) + e_b before its own rounding.
-- Rounding: small convolutions (few non-zero entries: a jackpot's first rounds) are summed directly, their entries
-  sums of non-negative products (relative error at most (k + 1) u for k terms, u = 2^-53). Large ones go through
-  a power-of-two real FFT, with Percival's bound (Math. Comp. 72 (2003) 387-395, Theorem 5.1) for a radix-2 FFT
-  product in IEEE double precision,
+- Rounding: small convolutions (one round added to many, or few non-zero entries: a jackpot's first rounds) are
+  summed directly, their entries sums of non-negative products (relative error at most (k + 1) u for k terms,
+  u = 2^-53). Large ones go through a power-of-two real FFT, with Percival's bound for a product by a radix-2 FFT
+  in IEEE double precision (C. Percival, Math. Comp. 72 (2003) 387-395),
   |c' - c|_inf <= |a|_2 |b|_2 ((1 + u)^3m (1 + u sqrt 5)^(3m + 1) (1 + b)^3m - 1) at length 2^m with twiddle
-  factors within b = 2^-50 (numpy computes them to an ulp or two), taken ten times over
-  (``FFT_MARGIN``): numpy's FFT is mixed-radix and real-input, not the textbook radix-2 transform the theorem
-  is proven for.
+  factors within b = 2^-50 (numpy computes them to an ulp or two), taken ten times over (``FFT_MARGIN``):
+  numpy's FFT is mixed-radix and real-input, not the textbook radix-2 transform the bound is proven for, so for
+  it the bound is stated, not proven; the tests check the sums against exact ones.
 - Negative entries (rounding noise around a true 0) are set to 0, which only brings them nearer the truth; the
   mass trimmed from either end (at most ``TRIM`` a convolution) is added to the error.
 
