@@ -318,7 +318,7 @@ def section(subjects: Sequence[Subject]) -> Section:
                "the holds after that many rounds fall below a 95% band and at most 2.5% above it (0.5% for the 99% "
                "band), proven, and no band leaves what the wager can win or lose.",
                "Method: exact is the quantiles of the exact distribution of that many rounds (floating-point "
-               "convolutions with a proven error below 0.025%, read on the safe side; computed up to 100,000 "
+               "convolutions with a bound on their error below 0.025%, read on the safe side; computed up to 100,000 "
                "rounds, or beyond where the sum takes few values); "
                "normal + Berry-Esseen is the normal approximation widened by the Berry-Esseen bound on its error; "
                "Chernoff is the exponential bound on each tail, valid for rare large prizes, wider than the truth "
