@@ -48,12 +48,14 @@ def compose(session: Session, analysis: Analysis, table_ref: str | None, show_pr
 
 
 def charts(session: Session, analysis: Analysis) -> tuple[Chart, ...]:
-    """The charts a filing draws: the game's own, then the hold of its first wager."""
+    """The charts a filing draws: the game's own, then the hold tolerance of every wager it files (the hold section's
+    subjects: a baccarat table's side bets, Caribbean's Jackpot and Let It Ride's bonus beside the main wager), one
+    chart each, with ids unique in the filing (``<game>-hold-<wager>``)."""
     from oddscalc.filing import hold
 
     game = session.game
-    return (*game.charts(analysis, session.rerun(analysis.table)),
-            hold.chart(hold.of_wager(analysis.wagers[0]), f"{game.key}-hold"))
+    own = game.charts(analysis, session.rerun(analysis.table))
+    return (*own, *(hold.chart(hold.of_wager(w), f"{game.key}-hold-{w.wager}") for w in analysis.wagers))
 
 
 __all__ = ["charts", "compose", "leading_sections", "with_filing"]

@@ -79,3 +79,59 @@ def test_the_hold_command() -> None:
     assert r.exit_code == EXIT_INPUT and "write WAGER=AMOUNT with a wager of this table (main, jackpot)" in r.output
     r = CliRunner().invoke(main, ["hold", "punto-banco", "--stake", "banker=5", "--stake", "player=5"])
     assert r.exit_code == EXIT_INPUT and "no two of these wagers are played together" in r.output
+
+
+def test_exact_bands_agree_with_the_normal_where_it_is_good(sessions: Callable[[str], Session]) -> None:
+    """Banker at 10,000 and 100,000 rounds: the exact quantiles and the normal band (which the coverage test above
+    samples) agree to a fiftieth of the band's half-width (and the lattice's step)."""
+    s = hold.of_wager(sessions("punto-banco").analyze("standard").wager("banker"))
+    for b in hold.bands_of(s)[1:3]:
+        assert b.method == hold.EXACT and b.normal == ""
+        normal = hold.normal_ends(s, b.rounds)
+        half = normal[1] - float(s.hold)
+        for got, want in zip(b.ends, normal):
+            assert abs(float(got) - want) <= half / 50 + 1 / b.rounds, (b.rounds, got, want)
+
+
+def test_no_band_leaves_what_the_wager_can_win_or_lose(sessions: Callable[[str], Session]) -> None:
+    for game, table in (("caribbean", "progressive"), ("caribbean", "spain"), ("let-it-ride", "bonus"),
+                        ("punto-banco", "dragon-bonus"), ("house-baccarat", "seed")):
+        for w in sessions(game).analyze(table).wagers:
+            s = hold.of_wager(w)
+            low, high = s.support
+            for b in hold.bands_of(s):
+                assert low <= b.low_99 <= b.low_95 <= b.high_95 <= b.high_99 <= high, (table, w.wager, b)
+                assert b.method in (hold.EXACT, hold.NORMAL, hold.CHERNOFF, f"{hold.NORMAL}, {hold.CHERNOFF}")
+
+
+def test_the_jackpot_at_a_thousand_rounds_holds_at_most_its_stake(sessions: Callable[[str], Session]) -> None:
+    """The issue's case: the normal band of the Jackpot at 1,000 rounds was -442% .. +493%; no hold exceeds 100%."""
+    a = sessions("caribbean").analyze("spain")
+    s = hold.of_wager(a.wager("jackpot"))
+    first = hold.bands_of(s)[0]
+    assert first.rounds == 1000 and first.method == hold.EXACT
+    assert first.high_95 == first.high_99 == 1  # more than 2.5% of 1,000-round sessions see no prize at all
+    assert s.support[0] <= first.low_99 < first.low_95 < s.hold
+    assert first.normal == "its band leaves the support" and hold.normal_ends(s, 1000)[3] > 1
+    sec = hold.section(hold.subjects_of(a))
+    rows = [r for r in sec.records() if r["subject"] == s.name]
+    assert [r["method"] for r in rows][:2] == [hold.EXACT, hold.EXACT]
+    assert any("does not hold for: jackpot (1,000 rounds: its band leaves the support" in n for n in sec.notes)
+
+
+def test_a_filing_charts_the_hold_of_every_wager(sessions: Callable[[str], Session]) -> None:
+    from oddscalc.filing import document
+    from oddscalc.report.html import render_html
+    from oddscalc.results import Lines
+
+    for game, table in (("punto-banco", "dragon-bonus"), ("caribbean", "spain"), ("let-it-ride", "bonus")):
+        session = sessions(game)
+        a = session.analyze(table)
+        charts = document.charts(session, a)
+        ids = [c.id for c in charts]
+        assert len(set(ids)) == len(ids)
+        held = [c for c in charts if c.id.startswith(f"{game}-hold-")]
+        assert [c.id for c in held] == [f"{game}-hold-{w.wager}" for w in a.wagers]
+        assert all(isinstance(c, Lines) and len(c.series) == 5 for c in held)
+        if game == "punto-banco":
+            assert render_html(a, charts).count("<svg") == len(charts)
