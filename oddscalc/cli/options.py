@@ -331,6 +331,10 @@ def _write_stream(output: Path, data: bytes, pipe: bool) -> None:
 
 sections_format = click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md",
                                show_default=True, help="Markdown, CSV (a line per cell) or JSON (exact values).")
+# the same formats for a command whose readable output is plain text (verify's verdict table, solve's steps)
+text_format = click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md",
+                           show_default=True, help="md: the text the command prints (plain text); CSV (a line per "
+                                                   "cell) or JSON (exact values): its figures as data.")
 
 
 def output_option(f: F) -> F:

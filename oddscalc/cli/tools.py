@@ -37,6 +37,7 @@ from oddscalc.cli.options import (
     table_meta,
     table_option,
     table_path,
+    text_format,
     warn,
     with_checks,
     write_output,
@@ -234,7 +235,7 @@ def validate(paths: tuple[Path, ...]) -> None:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@sections_format
+@text_format
 @output_option
 @fresh_option
 def verify(paths: tuple[Path, ...], fmt: str, output: Path | None, fresh: bool) -> None:
@@ -359,7 +360,7 @@ def compare(game: str, tables: tuple[str, ...], fmt: str, output: Path | None, s
 @click.option("--edge", "edge_text", required=True,
               help="Target house edge: a fraction (1/20), decimal (0.05) or percent (5%).")
 @strategy_option
-@sections_format
+@text_format
 @output_option
 @fresh_option
 def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strategy: str | None, fmt: str,
@@ -396,14 +397,14 @@ def _solution_sections(s: Solution) -> list[Section]:
 
     edge, units = Column("house_edge", "House edge", "percent", 6), Column("units", "Pays (to 1)", "decimal", 6)
     return [
-        Section("solution", "Solved pay", (Column("pay", "Pay"), Column("wager", "Wager"),
+        Section("solved_pay", "Solved pay", (Column("pay", "Pay"), Column("wager", "Wager"),
                                            Column("target_house_edge", "Target house edge", "percent", 6), units),
                 ((s.ref, s.wager, s.target, s.pay),)),
-        Section("printable", "Printable pays",
+        Section("printable_pays", "Printable pays",
                 (Column("pays", "Pays"), units, edge, Column("side", "Against the target")),
                 tuple((ratio_text(pay), pay, he, "exactly" if he == s.target else "above" if he > s.target else "below")
                       for pay, he in s.printable)),
-        Section("steps", "Steps", (Column("step", "Step", "int"), units, edge,
+        Section("solve_steps", "Steps", (Column("step", "Step", "int"), units, edge,
                                    Column("changes", "Strategy changes from the step before")),
                 tuple((i, st.pay, st.house_edge, ", ".join(
                     f"{f.name}: {f.points:,} decision points ({f.combinations:,} combinations)"

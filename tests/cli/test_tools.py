@@ -116,19 +116,19 @@ def test_solve_as_json_and_csv_gives_the_exact_pay_of_the_text() -> None:
     assert data["contract"] == CONTRACT and {k: data[k] for k in ("game", "table")} == {
         "game": "let-it-ride", "table": "standard"}
     assert data["table_sha256"] == named(LET_IT_RIDE)["table_sha256"]
-    [solution] = data["sections"]["solution"]["rows"]
+    [solution] = data["sections"]["solved_pay"]["rows"]
     assert solution == {"pay": "main.straight", "wager": "main", "target_house_edge": "3/100", "units": exact[1]}
-    printable = data["sections"]["printable"]["rows"]
+    printable = data["sections"]["printable_pays"]["rows"]
     assert printable and all(f"printable:   {p['pays']}  -> house edge" in text for p in printable)
     for p in printable:  # each lands on the side it says, and its pays are its units
         side = Fraction(p["house_edge"]) - Fraction(3, 100)
         assert p["side"] == ("above" if side > 0 else "below" if side < 0 else "exactly")
         assert p["pays"] == f"{Fraction(p['units'])}:1"
-    steps = data["sections"]["steps"]["rows"]
+    steps = data["sections"]["solve_steps"]["rows"]
     assert [s["step"] for s in steps] == list(range(1, len(steps) + 1)) and Fraction(steps[-1]["units"]) == Fraction(
         exact[1])
     found = cells(run([*args, "--format", "csv"]).stdout)
-    assert {(c["section"], c["column"], c["value"]) for c in found} >= {("solution", "units", exact[1])}
+    assert {(c["section"], c["column"], c["value"]) for c in found} >= {("solved_pay", "units", exact[1])}
 
 
 # --- check ------------------------------------------------------------------------------------------------------
