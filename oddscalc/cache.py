@@ -14,7 +14,9 @@ truncated write, a flipped byte, a hand-edited header); it cannot stop someone w
 the folder from writing a consistent forgery. A run that must not depend on earlier runs reads
 nothing from it (``--no-cache``, or ``ODDSCALC_NO_CACHE=1``).
 
-``ODDSCALC_CACHE_DIR`` sets the folder (default: the platform's user cache folder).
+``ODDSCALC_CACHE_DIR`` sets the folder (default: the platform's user cache folder). :func:`kept` lists what the
+stores hold there and :func:`clear` removes it (``oddscalc cache``): only the stores' own files, found by name, never
+anything else a folder named as the store holds.
 """
 
 from __future__ import annotations
@@ -22,17 +24,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 import sys
 import time
 import zlib
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from oddscalc.files import cache_dir, write_atomic
+from oddscalc.replay import MAGIC as REPORT_MAGIC
 
 FORMAT = 5
 MAGIC = b"oddscalc-counts\n"
@@ -50,9 +56,12 @@ def _canonical(key: Mapping[str, Any]) -> Any:
 
 
 def entry_path(directory: Path, key: Mapping[str, Any]) -> Path:
-    """Where the entry for ``key`` lives in ``directory``."""
+    """Where the entry for ``key`` lives in ``directory`` (a name :data:`ENTRY` matches)."""
     text = json.dumps(key, sort_keys=True, default=str).encode()
     return directory / f"{hashlib.sha256(text).hexdigest()[:32]}.counts"
+
+
+ENTRY = re.compile(r"[0-9a-f]{32}\.counts")  # entry_path's names
 
 
 # --- encoding -------------------------------------------------------------------------------------
@@ -250,3 +259,116 @@ class Store:
         arrays = dict(build())
         self.store(key, arrays)
         return arrays
+
+
+# --- what the stores hold, and clearing them --------------------------------------------------------------------
+
+# Each store: its name, its folder inside the stores' folder, its files' names, the bytes each of them begins with,
+# and what it keeps. The reports are replay.keep's (its key is 40 hex digits of a sha256). A write in progress is a
+# temporary file beside its entry (files.write_atomic: ".NAME.RANDOM.tmp").
+STORES = (
+    ("counts", "", ENTRY, MAGIC, "pay-free counts: each deal counted once, settled for any pay table"),
+    ("reports", "reports", re.compile(r"[0-9a-f]{40}\.txt"), REPORT_MAGIC,
+     "reports asked for before, answered again at once"),
+)
+# An earlier version's entry: a name beginning with a digest, and the store's own first bytes
+_EARLIER = re.compile(r"[0-9a-f]{32,64}[a-z0-9_.-]{0,40}")
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What one store holds: its files (its entries, and the temporary files killed writers left) and their bytes;
+    ``busy`` temporary files of a write under way (never cleared); ``linked`` when its folder is a symbolic link
+    (left alone: clearing through it would remove files elsewhere)."""
+
+    name: str
+    what: str
+    folder: Path
+    files: tuple[Path, ...] = ()
+    size: int = 0
+    busy: int = 0
+    linked: bool = False
+
+
+def kept(base: Path) -> list[Kept]:
+    """What each store of :data:`STORES` holds in the stores' folder ``base`` (nothing for a folder not yet made);
+    raises NotADirectoryError when ``base`` is not a folder, OSError when it cannot be read."""
+    if base.exists() and not base.is_dir():
+        raise NotADirectoryError(f"{base}: not a folder")
+    out = []
+    now = time.time()
+    for name, sub, pattern, magic, what in STORES:
+        folder = base / sub if sub else base
+        if sub and folder.is_symlink():
+            out.append(Kept(name, what, folder, linked=True))
+            continue
+        files, size, busy = [], 0, 0
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            entries = []
+        for entry in entries:
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:  # removed since it was listed
+                continue
+            if not stat.S_ISREG(st.st_mode):  # a link (to anything, anywhere), a folder, a pipe: not an entry
+                continue
+            temporary = entry.name.startswith(".") and entry.name.endswith(".tmp") and \
+                pattern.fullmatch(entry.name[1:].rsplit(".", 2)[0]) is not None
+            if temporary and now - st.st_mtime <= STALE_SECONDS:
+                busy += 1
+            elif temporary or pattern.fullmatch(entry.name) or (_EARLIER.fullmatch(entry.name) and
+                                                                _begins(Path(entry.path), magic)):
+                files.append(Path(entry.path))
+                size += st.st_size
+        out.append(Kept(name, what, folder, tuple(sorted(files)), size, busy))
+    return out
+
+
+def _begins(path: Path, magic: bytes) -> bool:
+    """Whether the file at ``path`` begins with ``magic`` (read without following a link: kept lists none)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    with os.fdopen(fd, "rb") as f:
+        return f.read(len(magic)) == magic
+
+
+def others(base: Path) -> int:
+    """How many entries of the stores' folders are no store's (files a user put there, other folders): what
+    :func:`clear` leaves."""
+    count = 0
+    for k in kept(base):
+        if k.linked:
+            continue
+        try:
+            names = {e.name for e in os.scandir(k.folder)}
+        except FileNotFoundError:
+            continue
+        sub = {s for _, s, _, _, _ in STORES if s} if k.folder == base else set()
+        count += len(names - {f.name for f in k.files} - sub) - k.busy
+    return count
+
+
+def clear(base: Path) -> tuple[list[Kept], list[tuple[Path, str]]]:
+    """Remove every store's files in ``base`` (never a link, a folder, a write under way or another file: only
+    names the stores write, as :func:`kept` finds them); the stores as they were, and the files that could not be
+    removed, each with why. A folder of reports left empty is removed too."""
+    found = kept(base)
+    failed = []
+    for k in found:
+        for path in k.files:
+            try:
+                path.unlink()
+            except FileNotFoundError:  # another clear, or a writer replacing it: gone all the same
+                pass
+            except OSError as e:
+                failed.append((path, e.strerror or str(e)))
+        if k.folder != base and not k.linked:
+            try:
+                k.folder.rmdir()  # only when empty
+            except OSError:
+                pass
+    return found, failed

@@ -6,7 +6,8 @@ How a README line is read (its ``# comment`` is for the reader and for this test
 - ``(minutes)`` or ``(hours)`` in the comment: a long line, parsed (its command, options and values must exist and
   be valid) but never run; so is a line that names a cluster's scheduler address (``--scheduler tcp://...``);
 - a line in :data:`HEAVY` (seconds to half a minute each): parsed in the fast suite, run as written in the deep
-  one, so the fast suite stays within seconds.
+  one, so the fast suite stays within seconds;
+- a line with ``--clear`` (``oddscalc cache --clear``) runs on a stores' folder of its own (ODDSCALC_CACHE_DIR).
 
 The lines run in one folder, in README order (``tables copy`` makes the ``my-casino.toml`` the later lines read),
 with the checkout's ``cards/`` and ``proofs/`` beside them, as from the top of a checkout.
@@ -95,7 +96,9 @@ def test_every_readme_command_runs(folder: Path) -> None:
         if is_long(command, comment) or command in HEAVY:
             parse(args)
             continue
-        r = CliRunner().invoke(main, args)
+        # a line that clears the stores clears a folder of its own, never the run's (which other tests read)
+        env = {"ODDSCALC_CACHE_DIR": str(folder / "stores")} if "--clear" in args else None
+        r = CliRunner().invoke(main, args, env=env)
         assert r.exit_code == expected_exit(comment), f"{command}: exit {r.exit_code}\n{r.output[-2000:]}"
         assert r.exception is None or isinstance(r.exception, SystemExit), f"{command}: {r.exception!r}"
     assert (folder / "my-casino.toml").is_file() and (folder / "spain.pdf").read_bytes().startswith(b"%PDF")

@@ -331,13 +331,38 @@ def _write_stream(output: Path, data: bytes, pipe: bool) -> None:
 
 sections_format = click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md",
                                show_default=True, help="Markdown, CSV (a line per cell) or JSON (exact values).")
+# the same formats for a command whose readable output is plain text (verify's verdict table, solve's steps)
+text_format = click.option("--format", "fmt", type=click.Choice(["md", "csv", "json"]), default="md",
+                           show_default=True, help="md: the text the command prints (plain text); CSV (a line per "
+                                                   "cell) or JSON (exact values): its figures as data.")
 
 
-def echo_sections(sections: list[Any], fmt: str, heading: str, game: str, table: Any) -> None:
-    """A question's sections on stdout as Markdown, CSV or JSON."""
+def output_option(f: F) -> F:
+    """-o/--output FILE."""
+    return click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                        help="Write here instead of standard output (never over a file the command reads).")(f)
+
+
+def emit(text: str, output: Path | None, protect: tuple[Path, ...] = ()) -> None:
+    """Text on standard output, or written to ``output`` (``write_output``: never over an input, nor ``protect``)."""
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_output(output, text, protect)
+
+
+def table_meta(game: str, table: Any) -> dict[str, str]:
+    """The fields naming a table in a question's CSV and JSON: the report's own (``game``, ``table``,
+    ``table_sha256``)."""
+    return {"game": game, "table": table.id, "table_sha256": table.sha256}
+
+
+def echo_sections(sections: list[Any], fmt: str, heading: str, game: str, table: Any, output: Path | None = None,
+                  protect: tuple[Path, ...] = ()) -> None:
+    """A question's sections on stdout (or in ``output``) as Markdown, CSV or JSON."""
     from oddscalc.report.sections import render_sections
 
-    click.echo(render_sections(sections, fmt, f"{heading}: {table.title} ({game}/{table.id})",
-                               {"game": game, "table": table.id, "table_sha256": table.sha256}), nl=False)
+    emit(render_sections(sections, fmt, f"{heading}: {table.title} ({game}/{table.id})", table_meta(game, table)),
+         output, protect)
 
 

@@ -310,12 +310,12 @@ def seats(game: str, table_ref: str | None, players: int, decks: int | None, exh
 @sections_format
 def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int | None, fmt: str) -> None:
     """Where a proof kept in a checkpoint file (seats --prove-common --checkpoint) stands: its problem, the best
-    common strategy met and its EV, the nodes, evaluations, runs and hours so far, and the share of the
-    strategies still open; whether this code can resume it; with --bound, an interval that holds the best
-    common strategy's EV whatever the rest of the proof finds. Reads the file, never writes it, and reports its
-    best met's EV only once derived again on the shoe and seats it names (one evaluation of the other seats,
-    kept in the store: a minute or two the first time with seven seats on 8 decks); a file whose figures differ
-    is refused."""
+    common strategy met and its EV, the nodes, evaluations, runs and hours so far, the share of the strategies
+    still open, and its date as the file records it (never the file's mtime); whether this code can resume it;
+    with --bound, an interval that holds the best common strategy's EV whatever the rest of the proof finds. Reads
+    the file, never writes it, and reports its best met's EV only once derived again on the shoe and seats it names
+    (one evaluation of the other seats, kept in the store: a minute or two the first time with seven seats on 8
+    decks); a file whose figures differ is refused."""
     from oddscalc.replay import code_digest
     from oddscalc.report.sections import render_sections
     from oddscalc.seats.game import text_of
@@ -345,7 +345,7 @@ def proof(checkpoint: Path, with_bound: bool, table_ref: str | None, decks: int 
         ("open boxes, by compositions still free", _sizes(state)),
         ("nodes, evaluations", f"{state.nodes:,}, {state.evaluations:,}"),
         ("runs, hours", f"{state.runs}, {state.seconds / 3600:.2f}"),
-        ("last written", _written(checkpoint)),  # a run under way writes after every node
+        _dated(state),
         *(("handed over by", f"the search {h.code[:16]}... after {h.nodes:,} nodes, {h.evaluations:,} evaluations, "
                              f"{h.runs} run(s) and {h.seconds / 3600:.2f} hours, with {float(h.left):.6%} of the "
                              "strategies open") for h in state.earlier),
@@ -395,12 +395,14 @@ def _sizes(state: State) -> str:
     return shown if len(sizes) <= 12 else f"{shown} and {len(sizes) - 12:,} more"
 
 
-def _written(path: Path) -> str:
-    """When the file was last written, in UTC to the minute."""
-    import datetime
-
-    when = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.UTC)
-    return when.strftime("%Y-%m-%d %H:%M UTC")
+def _dated(state: State) -> tuple[str, str]:
+    """The proof's own date, as its file records it (in UTC to the minute): when a finished proof was proven, or
+    when one under way was last written (a run writes after every node: is one still going?). Never the file's
+    mtime, which a copy, a download or a clone sets to its own time; a checkpoint from before they recorded it
+    says so."""
+    when = ("date not recorded in the file (an older checkpoint)" if state.written is None else
+            state.written.strftime("%Y-%m-%d %H:%M UTC"))
+    return ("proven on" if state.done else "last written", when)
 
 
 def _code_row(done: bool, theirs: str, ours: str, earlier: int = 0) -> tuple[str, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,21 +23,30 @@ from oddscalc.cli.options import (
     Whole,
     complete_profiles,
     decks_option,
+    emit,
     fresh_option,
     game_argument,
     load_profiles,
     open_session,
+    output_option,
     pay_warnings,
     players_option,
+    sections_format,
     show_progress,
     strategy_option,
+    table_meta,
     table_option,
     table_path,
+    text_format,
     warn,
     with_checks,
     write_output,
 )
 from oddscalc.protocol import OptionError
+
+if TYPE_CHECKING:
+    from oddscalc.filing.paytools import Solution
+    from oddscalc.results import Check, Section
 
 
 @click.command()
@@ -49,18 +58,25 @@ from oddscalc.protocol import OptionError
 @strategy_option
 @decks_option
 @players_option
+@sections_format
+@output_option
 @fresh_option
 def check(game: str, table_ref: str | None, profile_refs: tuple[str, ...], strategy: str | None, decks: int | None,
-          players: int | None, fresh: bool) -> None:
-    """Check a table against compliance profiles: each rule, its exact figure, pass or FAIL (exit 6 on a FAIL)."""
+          players: int | None, fmt: str, output: Path | None, fresh: bool) -> None:
+    """Check a table against compliance profiles: each rule, its exact figure, pass or FAIL (exit 6 on a FAIL,
+    whatever the format)."""
     from oddscalc.report.markdown import literal, section_markdown
+    from oddscalc.report.sections import render_sections
 
     profiles = load_profiles(profile_refs)
     analysis = open_session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
     checked, failed = with_checks(analysis, profiles)
-    click.echo(f"# {literal(analysis.table.title)} ({game}/{analysis.table.id})\n")
-    for section in checked.sections[len(analysis.sections):]:
-        click.echo(section_markdown(section))
+    found = checked.sections[len(analysis.sections):]
+    where = f"({game}/{analysis.table.id})"
+    text = (f"# {literal(analysis.table.title)} {where}\n\n" + "".join(f"{section_markdown(s)}\n" for s in found)
+            if fmt == "md" else render_sections(found, fmt, f"{analysis.table.title} {where}",
+                                                table_meta(game, analysis.table)))
+    emit(text, output, _inputs(game, table_ref, strategy))
     if failed:
         raise Failure(f"{failed} compliance check(s) fail", EXIT_CHECK)
 
@@ -74,13 +90,16 @@ def check(game: str, table_ref: str | None, profile_refs: tuple[str, ...], strat
 @strategy_option
 @decks_option
 @players_option
+@sections_format
+@output_option
 @fresh_option
 def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: str | None, decks: int | None,
-         players: int | None, fresh: bool) -> None:
+         players: int | None, fmt: str, output: Path | None, fresh: bool) -> None:
     """Expected hold and its 95% and 99% bands after 10^3 .. 10^8 rounds, per wager and per seat."""
     from oddscalc.exact import parse_fraction
     from oddscalc.filing import hold as holds
     from oddscalc.report.markdown import section_markdown
+    from oddscalc.report.sections import render_sections
 
     analysis = open_session(game, strategy, decks, players, fresh=fresh).analyze(table_ref)
     money: dict[str, Any] = {}
@@ -100,7 +119,18 @@ def hold(game: str, table_ref: str | None, stakes: tuple[str, ...], strategy: st
     if money and not seats:
         pairs = ", ".join(f"{a} and {b}" for a, b in analysis.joint) or "none"
         raise OptionError(f"--stake: no two of these wagers are played together by a seat; joint wagers: {pairs}")
-    click.echo(section_markdown(holds.section(holds.subjects_of(analysis, seats))), nl=False)
+    section = holds.section(holds.subjects_of(analysis, seats))
+    text = section_markdown(section) if fmt == "md" else render_sections(
+        [section], fmt, f"Hold: {analysis.table.title} ({game}/{analysis.table.id})", table_meta(game, analysis.table))
+    emit(text, output, _inputs(game, table_ref, strategy))
+
+
+def _inputs(game: str, table_ref: str | None, strategy: str | None) -> tuple[Path, ...]:
+    """The files a command on one table reads beside its profiles (which ``write_output`` knows): the table, and
+    the strategy card when ``strategy`` names a file."""
+    from oddscalc.files import is_path
+
+    return (table_path(game, table_ref), *((Path(strategy),) if strategy and is_path(strategy) else ()))
 
 
 @click.command()
@@ -205,16 +235,17 @@ def validate(paths: tuple[Path, ...]) -> None:
 
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@text_format
+@output_option
 @fresh_option
-def verify(paths: tuple[Path, ...], fresh: bool) -> None:
+def verify(paths: tuple[Path, ...], fmt: str, output: Path | None, fresh: bool) -> None:
     """Check the [published] and [claimed] figures of table files against the exact analysis.
 
     PATHS are table files or folders of them (default: every shipped table). Exits 5 when a
-    figure does not hold or cannot be checked, 3 when a table file is invalid.
+    figure does not hold or cannot be checked, 3 when a table file is invalid, whatever the format.
     """
     from oddscalc.catalog import load_table, table_label, tables_dir
     from oddscalc.datafile import TableError
-    from oddscalc.results import Check
     from oddscalc.verify import blocks, describe_failure, render_checks, table_paths
 
     try:
@@ -224,7 +255,7 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
     if not files:
         raise Failure("no table files to verify", EXIT_INPUT)
     sessions: dict[str, Any] = {}
-    checks: list[Check] = []
+    verified: list[tuple[str, Any, list[Check] | None]] = []  # each file: its label, table and checks (None: invalid)
     bad_tables: list[str] = []
     without: list[str] = []
     for path in files:
@@ -232,29 +263,62 @@ def verify(paths: tuple[Path, ...], fresh: bool) -> None:
             table = load_table(path)
             if not blocks(table):
                 without.append(table_label(table))
+                verified.append((table_label(table), table, []))
                 continue
             if table.game not in sessions:
                 sessions[table.game] = open_session(table.game, fresh=fresh)
-            found = list(sessions[table.game].analyze(table).checks)
+            verified.append((table_label(table), table, list(sessions[table.game].analyze(table).checks)))
         except TableError as e:
             bad_tables.append(str(path))
+            verified.append((str(path), None, None))
             click.echo(str(e), err=True)
-            continue
         except (OptionError, CardError) as e:
             bad_tables.append(str(path))
+            verified.append((str(path), None, None))
             click.echo(f"{path}: {e}", err=True)
-            continue
-        checks.extend(found)
+    checks = [c for _, _, found in verified for c in found or ()]
     failed = [c for c in checks if not c.ok]
-    if checks:
-        click.echo(render_checks(checks, summary=True), nl=False)
-    if without:
-        click.echo(f"no [published] or [claimed] figures: {', '.join(without)}")
+    if fmt == "md":  # the verdict table as it always was
+        text = (render_checks(checks, summary=True) if checks else "") + \
+            (f"no [published] or [claimed] figures: {', '.join(without)}\n" if without else "")
+    else:
+        from oddscalc.report.sections import render_sections
+
+        text = render_sections(_verified_sections(verified), fmt, "Published and claimed figures", {})
+    emit(text, output, tuple(files))
     if bad_tables:
         raise Failure(f"{len(bad_tables)} table file(s) invalid: {', '.join(bad_tables)}", EXIT_TABLE)
     if failed:
         raise Failure(f"{len(failed)} figure(s) do not hold:\n" + "\n".join(describe_failure(c) for c in failed),
                       EXIT_MISMATCH)
+
+
+def _verified_sections(verified: list[tuple[str, Any, list[Check] | None]]) -> list[Section]:
+    """What verify found as data: each figure checked, in the words of the report's ``published_checks`` (block,
+    wager, figure, stated, computed, verdict, note) beside the table's ``game``, ``table`` and ``table_sha256``
+    and ``file`` (game/id when shipped, else its path); and each table file, with its figures and how many hold."""
+    from oddscalc.results import NOT_COMPARED, Column, Section
+
+    named = (Column("file", "Table file"), Column("game", "Game"), Column("table", "Table"),
+             Column("table_sha256", "sha256"))
+    figures = tuple(Column(c, c.replace("_", " ").capitalize()) for c in
+                    ("block", "wager", "figure", "stated", "computed", "verdict", "note"))
+    rows, files = [], []
+    for label, table, found in verified:
+        table_of = (label, None, None, None) if table is None else (label, table.game, table.id, table.sha256)
+        rows += [(*table_of, c.block, c.wager, c.figure, c.expected, c.computed, c.verdict, c.message or None)
+                 for c in found or ()]
+        compared = [c for c in found or () if c.verdict != NOT_COMPARED]
+        held = sum(c.ok for c in compared)
+        verdict = ("invalid" if found is None else "no figures" if not found else "not compared" if not compared
+                   else "all hold" if held == len(compared) else f"{len(compared) - held} do not hold")
+        files.append((*table_of, len(compared), held, verdict))
+    compared = [c for _, _, found in verified for c in found or () if c.verdict != NOT_COMPARED]
+    return [Section("published_checks", "Published and claimed figures", (*named, *figures), tuple(rows),
+                    notes=(f"{sum(c.ok for c in compared)} of {len(compared)} figure(s) hold",)),
+            Section("tables_verified", "Table files", (*named, Column("figures", "Figures compared", "int"),
+                                                       Column("hold", "Figures that hold", "int"),
+                                                       Column("verdict", "Verdict")), tuple(files))]
 
 
 @click.command()
@@ -296,8 +360,11 @@ def compare(game: str, tables: tuple[str, ...], fmt: str, output: Path | None, s
 @click.option("--edge", "edge_text", required=True,
               help="Target house edge: a fraction (1/20), decimal (0.05) or percent (5%).")
 @strategy_option
+@text_format
+@output_option
 @fresh_option
-def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strategy: str | None, fresh: bool) -> None:
+def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strategy: str | None, fmt: str,
+          output: Path | None, fresh: bool) -> None:
     """The exact pay that gives a house edge, re-solving the strategy until it is stable."""
     from oddscalc.exact import parse_fraction
     from oddscalc.filing.paytools import resolve_pay, solve_pay
@@ -310,7 +377,39 @@ def solve(game: str, table_ref: str | None, pay_name: str, edge_text: str, strat
     session = open_session(game, strategy, fresh=fresh)
     table = session.resolve(table_ref).table
     ref = resolve_pay(table.model, pay_name)
-    click.echo(solution_text(solve_pay(session.analyze, table, ref, edge)), nl=False)
+    solution = solve_pay(session.analyze, table, ref, edge)
+    if fmt == "md":
+        text = solution_text(solution)
+    else:
+        from oddscalc.report.sections import render_sections
+
+        text = render_sections(_solution_sections(solution), fmt, f"Solve: {table.title} ({game}/{table.id})",
+                               table_meta(game, table))
+    emit(text, output, _inputs(game, table_ref, strategy))
+
+
+def _solution_sections(s: Solution) -> list[Section]:
+    """A solved pay as data (``filing.paytools.Solution``): the exact pay (``units``, to 1, as in a report's rows),
+    the printable pays around it (``pays`` as a table writes them) with their ``house_edge`` and on which side of
+    the target each lands, and the steps that found it."""
+    from oddscalc.results import Column, Section
+    from oddscalc.tables import ratio_text
+
+    edge, units = Column("house_edge", "House edge", "percent", 6), Column("units", "Pays (to 1)", "decimal", 6)
+    return [
+        Section("solved_pay", "Solved pay", (Column("pay", "Pay"), Column("wager", "Wager"),
+                                           Column("target_house_edge", "Target house edge", "percent", 6), units),
+                ((s.ref, s.wager, s.target, s.pay),)),
+        Section("printable_pays", "Printable pays",
+                (Column("pays", "Pays"), units, edge, Column("side", "Against the target")),
+                tuple((ratio_text(pay), pay, he, "exactly" if he == s.target else "above" if he > s.target else "below")
+                      for pay, he in s.printable)),
+        Section("solve_steps", "Steps", (Column("step", "Step", "int"), units, edge,
+                                   Column("changes", "Strategy changes from the step before")),
+                tuple((i, st.pay, st.house_edge, ", ".join(
+                    f"{f.name}: {f.points:,} decision points ({f.combinations:,} combinations)"
+                    for f in st.flips if f.points) or "none") for i, st in enumerate(s.steps, 1))),
+    ]
 
 
 @click.command()

@@ -7,9 +7,10 @@ import io
 import json
 from collections.abc import Sequence
 
+from oddscalc import __version__
 from oddscalc.report.cells import cell_json, cell_text
 from oddscalc.report.csv import sheet_text
-from oddscalc.report.json import section_data
+from oddscalc.report.json import CONTRACT, section_data
 from oddscalc.report.markdown import literal, section_markdown
 from oddscalc.results import Section
 
@@ -17,10 +18,11 @@ FORMATS = ("md", "csv", "json")
 
 
 def render_sections(sections: Sequence[Section], fmt: str, heading: str, meta: dict[str, str]) -> str:
-    """Markdown under ``heading``; CSV with one line per row and cell (exact and as printed); JSON with
-    ``meta`` and every section by id."""
+    """Markdown under ``heading``; CSV with one line per row and cell (exact and as printed); JSON with the
+    contract's version (the report's vocabulary: a section is as in the report), ``meta`` and every section by id."""
     if fmt == "json":
-        return json.dumps({**meta, "sections": {s.id: section_data(s) for s in sections}}, indent=2,
+        head = {"contract": CONTRACT, "oddscalc_version": __version__}
+        return json.dumps({**head, **meta, "sections": {s.id: section_data(s) for s in sections}}, indent=2,
                           ensure_ascii=False) + "\n"
     if fmt == "csv":
         buf = io.StringIO()

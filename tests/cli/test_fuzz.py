@@ -104,6 +104,7 @@ class Case:
     fmt: str = "md"
     text: str | None = None  # text put into a file, to look for in the output
     edits: list[str] = field(default_factory=list)  # the lines changed, to reproduce a failure by hand
+    env: dict[str, str] = field(default_factory=dict)  # environment of the run (cache: a stores' folder of its own)
 
 
 def run(case: Case) -> tuple[int, str]:
@@ -113,7 +114,7 @@ def run(case: Case) -> tuple[int, str]:
     house_game.FINITE_EXACT_MAX_PLAYERS = 2  # a filing's edge by seats filled, as far as a case's time allows
     try:
         with time_limit(SOFT_LIMIT):
-            r = CliRunner().invoke(main, case.args)
+            r = CliRunner().invoke(main, case.args, env=case.env or None)
     finally:
         house_game.FINITE_EXACT_MAX_PLAYERS = seats
     said = r.output
@@ -268,6 +269,7 @@ def test_every_shipped_file_has_fields_to_fuzz() -> None:
 # --- the option fuzzer ----------------------------------------------------------------------------------------
 
 BASES = {  # a cheap run of each command, the start of each case (a test checks every command has one)
+    "cache": ["cache"],
     "check": ["check", "caribbean", "--profile", "gli-11"],
     "collusion": ["collusion", "caribbean", "--situations", "3"],
     "compare": ["compare", "punto-banco", "standard", "ez-baccarat"],
@@ -387,7 +389,9 @@ def option_cases(draw: st.DrawFn, folder: Path) -> Case:
               and (str(f) not in written or args.count(str(f)) > 1)]  # what the command reads must not change
     fmt = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--format"), "md")
     out = next((Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a in OUTPUTS[:2]), None)
-    return Case(args, inputs, out, fmt, PAYLOAD)
+    # cache --clear empties the stores' folder it is given: the case's own, holding the files it must never remove
+    env = {"ODDSCALC_CACHE_DIR": str(folder)} if name == "cache" else {}
+    return Case(args, [*inputs, *(places[k] for k in ("table", "card", "profile") if env)], out, fmt, PAYLOAD, env=env)
 
 
 def _merge(command: click.Command, base: list[str], chosen: dict[str, list[str]],

@@ -20,6 +20,17 @@ ROOT = Path(__file__).resolve().parents[2]
     ("profile", ["report", "caribbean", "--table", "us", "--profile", "{profile}", "-o", "{profile}"]),
     ("table", ["flash", "caribbean", "--table", "{table}", "--chart", "{table}"]),
     ("table", ["report", "caribbean", "--table", "{table}", "-o", "{link}"]),
+    ("table", ["verify", "{table}", "--format", "json", "-o", "{table}"]),
+    ("table", ["verify", "{folder}", "-o", "{link}"]),
+    ("table", ["solve", "caribbean", "--table", "{table}", "--pay", "main.royal_flush", "--edge", "5%", "-o",
+               "{table}"]),
+    ("card", ["solve", "caribbean", "--table", "us", "--strategy", "{card}", "--pay", "main.royal_flush", "--edge",
+              "5%", "--format", "csv", "-o", "{card}"]),
+    ("profile", ["check", "caribbean", "--table", "us", "--profile", "{profile}", "--format", "csv", "-o",
+                 "{profile}"]),
+    ("table", ["check", "caribbean", "--table", "{table}", "--profile", "gli-11", "-o", "{table}"]),
+    ("table", ["hold", "caribbean", "--table", "{table}", "--format", "json", "-o", "{link}"]),
+    ("card", ["hold", "caribbean", "--table", "us", "--strategy", "{card}", "-o", "{card}"]),
 ])
 def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path: Path, kind: str, args: list[str]) -> None:
     files = {"card": tmp_path / "c.toml", "profile": tmp_path / "p.toml", "table": tmp_path / "caribbean" / "t.toml"}
@@ -30,7 +41,7 @@ def test_an_output_naming_an_input_is_refused_and_the_input_kept(tmp_path: Path,
     link = tmp_path / "link.md"
     link.symlink_to(files["table"])  # an output through a link to an input is the input
     before = files[kind].read_bytes()
-    r = CliRunner().invoke(main, [a.format(link=link, **files) for a in args])
+    r = CliRunner().invoke(main, [a.format(link=link, folder=files["table"].parent, **files) for a in args])
     assert r.exit_code == EXIT_INPUT, r.output
     assert "is a file this command reads" in r.output and "Traceback" not in r.output
     assert files[kind].read_bytes() == before

@@ -7,6 +7,8 @@ boxes in the same order and ends on the same best strategy; the boxes lose only 
 inherited from their parents, which on an infinite shoe saves evaluations and on a finite one is not used.
 
 The state is written atomically after every node (a stopped run, even killed, loses one node at most),
+with the time it was written (UTC, to the second: a finished proof's date, which a file's mtime is not after a copy
+or a clone; files from before it have none),
 under a header holding the sha256 of the rest, with the problem it is a proof of (the shoe, the house's
 rules, the seats, the pay) and the digest of the code that wrote it: the contents of every package file the search
 runs or may run (``replay.closure`` of ``SEARCH``; by content only, so a file moved with its bytes unchanged keeps
@@ -29,6 +31,7 @@ version's; before going on, the taker must value the best met exactly as the fil
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import json
 import math
@@ -58,6 +61,8 @@ MAX_BYTES = 16 << 20
 _HEX = re.compile(r"[0-9a-f]{64}")
 _INTEGER = re.compile(r"-?[0-9]{1,400}")  # a value in the search's units; Python's int() takes " 1_0 " and others
 _SHARE = re.compile(r"[0-9]{1,40}(/[0-9]{1,40})?")  # no exponent: Fraction("1e999999999") would build that number
+WRITTEN = "%Y-%m-%dT%H:%M:%SZ"  # the time a file was written, in UTC
+_WRITTEN = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _PROBLEM_KEYS = 64
 _PROBLEM_TEXT = 1000
 
@@ -83,7 +88,9 @@ class Handed:
 class State:
     """Where a proof stands: the best met (its value, in the search's units, and its draws), the boxes still
     open (the next one last), the nodes settled and evaluations made so far, the seconds spent and the runs
-    that spent them, and the earlier versions of the search that handed it over."""
+    that spent them, the earlier versions of the search that handed it over, and, as read from a file, when it
+    was written (None for a state not read, or a file from before checkpoints recorded it; ``save`` writes the
+    time it writes)."""
 
     best: tuple[int, Draws]
     open: tuple[Box, ...]
@@ -93,6 +100,7 @@ class State:
     runs: int
     compositions: int = len(COMPOSITIONS)  # the first box's free compositions (those the shoe can deal)
     earlier: tuple[Handed, ...] = ()  # the versions that worked on it before the one that wrote it, first first
+    written: datetime.datetime | None = None
 
     @property
     def done(self) -> bool:
@@ -136,6 +144,14 @@ def _share(x: Any, what: str) -> Fraction:
     if share > 1:
         raise ValueError(f"{what} is {x}, more than all the strategies")
     return share
+
+
+def _written(x: Any) -> datetime.datetime | None:
+    if x is None:  # a file from before checkpoints recorded when they were written
+        return None
+    if not isinstance(x, str) or not _WRITTEN.fullmatch(x):
+        raise TypeError(f"its time written is {_shown(x)}, not a UTC time such as 2026-12-05T20:02:11Z")
+    return datetime.datetime.strptime(x, WRITTEN).replace(tzinfo=datetime.UTC)  # ValueError for a 30 February
 
 
 def _shown(x: Any) -> str:
@@ -216,7 +232,7 @@ def _state(kept: Any) -> tuple[dict[str, Any], str, State]:
                              _share(h["left"], "an earlier share left")))
     state = State((int(best["value"]), _draws(best["draws"])), boxes, _count(kept["nodes"], "nodes"),
                   _count(kept["evaluations"], "evaluations"), _seconds(kept["seconds"], "seconds"),
-                  _count(kept["runs"], "runs"), compositions, tuple(handed))
+                  _count(kept["runs"], "runs"), compositions, tuple(handed), _written(kept.get("written")))
     if state.left > 1:
         raise ValueError(f"its open boxes hold {float(state.left):.4%} of the 2^{compositions} strategies")
     return theirs, code, state
@@ -303,6 +319,7 @@ class Checkpoint:
             "runs": state.runs, "compositions": state.compositions,
             "earlier": [{"code": h.code, "nodes": h.nodes, "evaluations": h.evaluations,
                          "seconds": round(h.seconds, 3), "runs": h.runs, "left": str(h.left)} for h in state.earlier],
+            "written": datetime.datetime.now(datetime.UTC).strftime(WRITTEN),
         }, sort_keys=True).encode()
         try:
             write_atomic(self.path, [f"{MAGIC} {hashlib.sha256(body).hexdigest()}\n".encode(), body])
