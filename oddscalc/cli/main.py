@@ -7,7 +7,8 @@ Errors become exit codes in one place (:class:`Commands`); options shared by sev
 in ``cli.options``. This module holds the group and ``report``; the other commands live by concern and are
 registered here, each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate, verify, compare, solve,
 check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.seats``
-(seats, proof), ``cli.ev`` (ev: what a hand is worth) and ``cli.housekeeping`` (cache). What a command offers or refuses for a game comes from the game's declaration
+(seats, proof), ``cli.ev`` (ev: what a hand is worth) and ``cli.housekeeping`` (cache). What a command offers
+or refuses for a game comes from the game's declaration
 (``oddscalc/games/<game>/capabilities.py``), never from its key.
 """
 
