@@ -308,7 +308,8 @@ def top_award(w: WagerResult) -> tuple[str, str]:
         return (f"{r.label} ({r.pays})" if r.pays else r.label), odds
     pays = {r.pays for r in top}
     named = pays.pop() if len(pays) == 1 and "" not in pays else f"{units_text(most)} units"
-    return f"{named} ({len(top)} events)", odds
+    return (f"every win ({named}, {len(top)} events)" if len(top) == len(wins) else
+            f"{named} ({len(top)} events)"), odds
 
 
 def summary(a: Analysis) -> Table:

@@ -133,7 +133,8 @@ def column_parts(widths: Sequence[float], page: float) -> list[list[int]]:
     return [[0, j] for j in rest]  # each column beside the names: the widest is bounded, so this fits
 
 
-def _table(pdf: Any, t: Table, fpdf: Any, size: float | None = None) -> None:
+def _table(pdf: Any, t: Table, fpdf: Any, size: float | None = None, most: int | None = None) -> None:
+    """A table; a cell of more than ``most`` lines (by default: what a page holds) is cut with a note."""
     n = len(t.header)
     size = size or (6.5 if n > 8 else 7.5)
     pdf.set_font(FAMILY, size=size)
@@ -145,7 +146,7 @@ def _table(pdf: Any, t: Table, fpdf: Any, size: float | None = None) -> None:
     parts = column_parts(natural, page)
     line = pdf.font_size * LINE
     # a row and the heading row repeated above it fit on one page, with room to spare
-    body = int((pdf.page_break_trigger - pdf.t_margin) / line) - HEADING_LINES - 2
+    body = most or int((pdf.page_break_trigger - pdf.t_margin) / line) - HEADING_LINES - 2
     if len(parts) > 1:
         _note(pdf, f"This table's {n} columns are shown in {len(parts)} parts, each beginning with its first column "
                    f"({rows[0][0] or 'unnamed'}).")
@@ -203,6 +204,7 @@ def _item(pdf: Any, line: Line, size: float = 8.5, height: float = 4.4) -> None:
     pdf.ln(height)
 
 
+SUMMARY_LINES = 4  # the most lines a cell of the summary takes (a wager's title from a file may be any length)
 CHART = 110  # the height a chart takes on the page, with its caption (mm)
 
 
@@ -238,7 +240,8 @@ def _block(pdf: Any, b: Block, fpdf: Any, after: Block | None = None) -> None:
         _table(pdf, b.table, fpdf)
     elif b.kind == "summary" and b.table is not None:  # the first page's end: the report begins on the next
         _heading(pdf, b.text)
-        _table(pdf, b.table, fpdf, 9)  # the page's one table: larger than the report's
+        # the page's one table, larger than the report's; a row of a few lines, so that it stays one page
+        _table(pdf, b.table, fpdf, 9, SUMMARY_LINES)
         for item in b.items:
             _note(pdf, "".join(s.text for s in item))
         pdf.add_page()
@@ -251,10 +254,16 @@ def _block(pdf: Any, b: Block, fpdf: Any, after: Block | None = None) -> None:
         _note(pdf, b.text)
 
 
-def footer_text(doc: Document) -> str:
-    """What every page's foot names: the document (its table) and the sha256 of the table's file."""
-    named = f"{doc.title} (table {doc.table_id})" if doc.table_id else doc.title
-    return f"{named} · sha256 {doc.sha256}" if doc.sha256 else named
+def _footer(pdf: Any, doc: Document) -> tuple[str, str]:
+    """What every page's foot names, left and right: the document and its table (either cut to fit, never the
+    rest), and the sha256 of the table's file."""
+    right = f"sha256 {doc.sha256}" if doc.sha256 else ""
+    room = pdf.epw - pdf.get_string_width(f"{right}   Page 999 of 999") - 8
+    table = shown(f" (table {doc.table_id})") if doc.table_id else ""
+    if pdf.get_string_width(table) > room / 2:  # an id is a file's name: it may be long too
+        table = " " + fitted(pdf, room / 2, table.lstrip(), 1)
+    title = fitted(pdf, room - pdf.get_string_width(table), shown(doc.title), 1)
+    return title + table, right
 
 
 def _footers(pdf: Any, doc: Document) -> None:
@@ -262,6 +271,8 @@ def _footers(pdf: Any, doc: Document) -> None:
     ``{nb}`` alias would also replace that text wherever a file's text holds it)."""
     total = pdf.pages_count
     pdf.set_auto_page_break(False)
+    pdf.set_font(FAMILY, "", 7)
+    left, right = _footer(pdf, doc)
     for n in range(1, total + 1):
         pdf.page = n
         pdf.current_font_is_set_on_page = False  # each page's content names its own font
@@ -270,12 +281,10 @@ def _footers(pdf: Any, doc: Document) -> None:
         pdf.set_draw_color(*GREY)
         y = pdf.h - FOOT + 5
         pdf.line(pdf.l_margin, y, pdf.w - pdf.r_margin, y)
-        number = f"Page {n} of {total}"
-        room = pdf.epw - pdf.get_string_width(number) - 6
         pdf.set_xy(pdf.l_margin, y + 1)
-        pdf.cell(room, 4, fitted(pdf, room, shown(footer_text(doc)), 1))
+        pdf.cell(pdf.epw, 4, left)
         pdf.set_xy(pdf.l_margin, y + 1)
-        pdf.cell(pdf.epw, 4, number, align="R")
+        pdf.cell(pdf.epw, 4, f"{right}   Page {n} of {total}".lstrip(), align="R")
     pdf.set_text_color(0)
 
 

@@ -6,6 +6,7 @@ bold font and bullets as bullets."""
 from __future__ import annotations
 
 import datetime
+import hashlib
 import io
 import re
 from collections.abc import Callable
@@ -24,7 +25,11 @@ from oddscalc.report.pdf import render_pdf
 from oddscalc.results import Analysis, Row, WagerResult
 
 EPOCH = 1_700_000_000  # 2023-11-14 22:13:20 UTC
-SHA = re.compile(r"sha256 ([0-9a-f]{64})")
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +91,7 @@ def test_page_one_is_the_summary_and_every_page_has_the_footer(us: Analysis, dra
         assert " ".join(pages[1].split()).startswith("Rules and counting")
         for n, page in enumerate(pages, 1):
             foot = " ".join(page.split()[-40:])
-            assert foot.endswith(f"Page {n} of {total}"), (a.table.id, n)
-            assert f"(table {a.table.id}) · sha256 {a.table.sha256}" in foot, (a.table.id, n)
+            assert foot.endswith(f"{a.table.title} (table {a.table.id}) sha256 {a.table.sha256} Page {n} of {total}")
 
 
 def test_the_summary_figures_are_the_tables(us: Analysis, dragon: Analysis) -> None:
@@ -107,7 +111,9 @@ def _wager(rows: list[tuple[str, str, int, int]]) -> WagerResult:
 def test_the_top_award_joins_the_events_that_pay_the_most() -> None:
     assert top_award(_wager([("a", "2:1", 2, 1), ("b", "5:1", 5, 3), ("lose", "", -1, 6)])) == ("B (5:1)", "1 in 3.33")
     assert top_award(_wager([("a", "1:1", 1, 1), ("b", "1:1", 1, 1), ("lose", "", -1, 2)])) == (
-        "1:1 (2 events)", "1 in 2.00")
+        "every win (1:1, 2 events)", "1 in 2.00")
+    assert top_award(_wager([("a", "1:1", 1, 1), ("b", "3:1", 3, 1), ("c", "", 3, 2), ("lose", "", -1, 4)])) == (
+        "+3 units (2 events)", "1 in 2.67")
     assert top_award(_wager([("a", "9:1", 9, 0), ("lose", "", -1, 2)])) == ("A (9:1)", "never")
     assert top_award(_wager([("lose", "", -1, 2)]))[0] == "none: this wager never wins"
 
@@ -170,6 +176,26 @@ def test_bold_is_set_in_the_bold_font_and_bullets_are_bullets(us: Analysis) -> N
     text = reader.pages[1].extract_text()
     assert "• Strategy: optimal" in text and "• House edge: 5.2243% of the ante" in text
     assert not [line for line in text.splitlines() if line.startswith("- ")]
+
+
+def test_a_long_title_is_cut_in_the_footer_and_the_table_and_its_sha256_are_not(tmp_path: Path) -> None:
+    text = (ROOT / "tables" / "caribbean" / "us.toml").read_text()
+    title = 'title = "Caribbean Stud Poker, US raise table (straight flush 50)"'
+    assert title in text
+    path = tmp_path / "caribbean" / "long.toml"
+    path.parent.mkdir()
+    path.write_text(text.replace(title, 'title = "' + " ".join(f"w{i}" for i in range(2_000)) + '"'))
+    out = tmp_path / "long.pdf"
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", str(path), "--format", "pdf", "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    pages = _texts(out.read_bytes())
+    for n, page in enumerate(pages, 1):
+        foot = " ".join(page.split()[-60:])
+        found = re.search(r"w0 w1 w2 .*\[cut: ([\d,]+) characters, the first [\d,]+ shown\] \(table long\) "
+                          r"sha256 ([0-9a-f]{64}) Page (\d+) of (\d+)$", foot)
+        assert found is not None, foot
+        assert found[1] == f"{len(' '.join(f'w{i}' for i in range(2_000))):,}" and found[2] == sha256_of(path)
+        assert (int(found[3]), int(found[4])) == (n, len(pages))
 
 
 def test_text_a_user_types_is_text(us: Analysis) -> None:
