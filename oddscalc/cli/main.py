@@ -14,9 +14,10 @@ or refuses for a game comes from the game's declaration
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -48,6 +49,9 @@ from oddscalc.cli.options import (
 )
 from oddscalc.files import forget_reads
 from oddscalc.protocol import OptionError
+
+if TYPE_CHECKING:
+    from oddscalc.report.document import Prepared
 
 __all__ = ["EXIT_CHECK", "EXIT_INPUT", "EXIT_INTERRUPTED", "EXIT_MISMATCH", "EXIT_TABLE", "Commands", "Failure", "main"]
 
@@ -115,20 +119,25 @@ def main() -> None:
               help="Add each wager's EV as an exact expression in its pays, and each pay's sensitivity.")
 @profile_option
 @fresh_option
+@click.option("--prepared-by", metavar="TEXT", help="Who prepared the document (md, html, pdf): printed with its date.")
+@click.option("--prepared-for", metavar="TEXT", help="For whom the document was prepared (md, html, pdf).")
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
-           decks: int | None, players: int | None, symbolic: bool, profile_refs: tuple[str, ...], fresh: bool) -> None:
+           decks: int | None, players: int | None, symbolic: bool, profile_refs: tuple[str, ...], fresh: bool,
+           prepared_by: str | None, prepared_for: str | None) -> None:
     """Exact pay-table report for GAME."""
     from oddscalc import replay
     from oddscalc.files import is_path
 
+    prepared = _prepared(fmt, prepared_by, prepared_for)
     profiles = load_profiles(profile_refs)
     if fmt in DOCUMENTS:
-        _document(game, table_ref, fmt, output, strategy, decks, players, symbolic, profiles, fresh)
+        _document(game, table_ref, fmt, output, strategy, decks, players, symbolic, profiles, fresh, prepared)
         return
     request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
     card = (Path(strategy),) if strategy and is_path(strategy) else ()
-    # a profile's verdict sets the exit code, so a run with one is always settled, never replayed
-    key = None if fresh or profiles else replay.key(game, table_path(game, table_ref), request, card)
+    # a profile's verdict sets the exit code, so a run with one is always settled, never replayed; nor is a report
+    # that carries its date
+    key = None if fresh or profiles or prepared else replay.key(game, table_path(game, table_ref), request, card)
     text = replay.lookup(key) if key is not None else None
     failed = 0
     if text is None:
@@ -140,7 +149,12 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 
             analysis = with_symbolic(analysis)
         analysis, failed = with_checks(analysis, profiles)
-        text = RENDERERS[fmt](analysis)
+        if prepared is not None:
+            from oddscalc.report.markdown import render_markdown
+
+            text = render_markdown(analysis, prepared)
+        else:
+            text = RENDERERS[fmt](analysis)
         warnings = pay_warnings(analysis)
         warn(warnings)
         if key is not None and not warnings:  # a report that warns is settled every time, so it warns every time
@@ -154,10 +168,37 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 
 
 DOCUMENTS = ("html", "xlsx", "pdf")
+PREPARED_FORMATS = ("md", "html", "pdf")  # the formats that print when, by and for whom a document was prepared
+MOST_PREPARED = 300  # characters of --prepared-by or --prepared-for: a name or two, an organisation, an address
+_SURROGATE = re.compile("[\ud800-\udfff]")  # bytes a file system's encoding could not decode, as click passes them
+
+
+def _prepared(fmt: str, by: str | None, for_whom: str | None) -> Prepared | None:
+    """When, by and for whom the document is prepared: always for HTML and PDF (a
+    filing carries its date); for Markdown only when --prepared-by or --prepared-for is given (a Markdown report
+    stays the same text from day to day otherwise); never for the other formats, which refuse the options."""
+    given = {"--prepared-by": by, "--prepared-for": for_whom}
+    said = [name for name, value in given.items() if value is not None]
+    if said and fmt not in PREPARED_FORMATS:
+        raise OptionError(f"{' and '.join(said)}: --format {fmt} carries no prepared-by block; use "
+                          f"--format {', '.join(PREPARED_FORMATS[:-1])} or {PREPARED_FORMATS[-1]}")
+    texts = {}
+    for name, value in given.items():
+        text = _SURROGATE.sub("\ufffd", value or "").strip()
+        if len(text) > MOST_PREPARED:
+            raise OptionError(f"{name}: {len(text):,} characters; at most {MOST_PREPARED} (a name, an organisation)")
+        texts[name] = text
+    if (fmt == "md" and not said) or fmt not in PREPARED_FORMATS:
+        return None
+    from oddscalc.report.dates import made_at
+    from oddscalc.report.document import Prepared
+
+    return Prepared(made_at(), texts["--prepared-by"], texts["--prepared-for"])
 
 
 def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
-              decks: int | None, players: int | None, symbolic: bool, profiles: list[Any], fresh: bool) -> None:
+              decks: int | None, players: int | None, symbolic: bool, profiles: list[Any], fresh: bool,
+              prepared: Prepared | None = None) -> None:
     """A report as a filing document: HTML and PDF with the game's charts, or an xlsx workbook."""
     if output is None and fmt != "html" and sys.stdout.isatty():
         raise Failure(f"--format {fmt} is a binary file: write it with -o FILE (or redirect standard output)",
@@ -181,11 +222,11 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
     elif fmt == "html":
         from oddscalc.report.html import render_html
 
-        data = render_html(analysis, document.charts(session, analysis))
+        data = render_html(analysis, document.charts(session, analysis), prepared)
     else:
         from oddscalc.report.pdf import render_pdf
 
-        data = render_pdf(analysis, document.charts(session, analysis))
+        data = render_pdf(analysis, document.charts(session, analysis), prepared)
     if output is not None:
         write_output(output, data, protect=(table_path(game, table_ref),))
     elif isinstance(data, str):

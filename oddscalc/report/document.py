@@ -2,11 +2,17 @@
 paragraphs, lists, tables, charts), which the HTML and PDF renderers lay out.
 
 Every figure of the Markdown report is here in the same words and the same rounding: the facts of
-a wager come from :func:`wager_facts`, which the Markdown renderer uses too.
+a wager come from :func:`wager_facts`, which the Markdown renderer uses too. A report's document opens with
+what a filing's first page holds: the title, the verdict, the table's identity, the date and who prepared it for
+whom (:class:`Prepared`), and a summary of every wager (:func:`summary`); the renderers of pages start a new page
+after it. Bold (the verdict, the headline figures the Markdown report sets in ``**``) is kept as :class:`Span`
+runs, never as markup inside the text, so a text from a file can never turn bold or open a tag.
 """
 
 from __future__ import annotations
 
+import datetime
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -88,35 +94,109 @@ def other_figures(a: Analysis) -> Table | None:
 
 @dataclass(frozen=True)
 class Table:
-    """A table of text cells, with which columns are numbers (right-aligned)."""
+    """A table of text cells, with which columns are numbers (right-aligned), and whether its last row is a total
+    (in bold)."""
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     numeric: tuple[bool, ...]
+    total: bool = False
+
+
+@dataclass(frozen=True)
+class Span:
+    """A run of text within a line, in bold (``strong``) or not."""
+
+    text: str
+    strong: bool = False
+
+
+Line = tuple[Span, ...]  # a list item: runs of text, some of them bold
+
+
+def as_line(item: str | Line) -> Line:
+    """A list item as runs: a plain text is one run, not bold."""
+    return (Span(item),) if isinstance(item, str) else item
+
+
+def plain(line: Line) -> str:
+    """A line's text without its bold."""
+    return "".join(s.text for s in line)
 
 
 @dataclass(frozen=True)
 class Block:
-    """One block of a document."""
+    """One block of a document. ``strong``: the whole text in bold (the verdict). A "summary" block is the
+    summary table (``table``) under its heading (``text``), with notes (``items``): a filing's first page ends
+    after it."""
 
-    kind: str  # "title", "heading", "quote", "paragraph", "list", "table", "chart"
+    kind: str  # "title", "heading", "quote", "paragraph", "list", "table", "chart", "summary"
     text: str = ""
-    items: tuple[str, ...] = ()
+    items: tuple[Line, ...] = ()
     table: Table | None = None
     chart: Chart | None = None
+    strong: bool = False
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """When a document was made, and who prepared it for whom (``by``, ``for_whom``: text a user typed, shown as
+    literal text like every other; empty when not said)."""
+
+    made: datetime.datetime
+    by: str = ""
+    for_whom: str = ""
+
+    @property
+    def date(self) -> str:
+        """The instant as a reader cites it, in UTC."""
+        return self.made.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+    def fields(self) -> list[tuple[str, str]]:
+        """(label, value) of each line of the block: the date, then who prepared it for whom, when said."""
+        return [("Date", self.date), *((label, value) for label, value in
+                                       (("Prepared by", self.by), ("Prepared for", self.for_whom)) if value)]
 
 
 @dataclass
 class Document:
-    """A report as blocks, in reading order."""
+    """A report as blocks, in reading order, with what every page of it names: the table's id and the sha256 of
+    its file (empty for a document of several tables), and when and by whom it was prepared."""
 
     title: str
     blocks: list[Block] = field(default_factory=list)
+    table_id: str = ""
+    sha256: str = ""
+    prepared: Prepared | None = None
 
-    def add(self, kind: str, text: str = "", items: Sequence[str] = (), table: Table | None = None,
-            chart: Chart | None = None) -> None:
+    def add(self, kind: str, text: str = "", items: Sequence[str | Line] = (), table: Table | None = None,
+            chart: Chart | None = None, strong: bool = False) -> None:
         """Append a block."""
-        self.blocks.append(Block(kind, text, tuple(items), table, chart))
+        self.blocks.append(Block(kind, text, tuple(as_line(i) for i in items), table, chart, strong))
+
+
+_MARKS = tuple((chr(c), chr(c + 1)) for c in range(0xE000, 0xF900, 2))  # the Private Use Area, in pairs
+
+
+def strong_lines(facts: Callable[[Callable[[str], str]], list[str]]) -> tuple[Line, ...]:
+    """The lines ``facts(strong)`` makes, with what it passes to ``strong`` in bold. The bold is found by marks
+    that occur nowhere in the plain lines, so no text of a file can open or close it; in the (absurd) case of a
+    text holding every mark there is, the lines are plain."""
+    lines = facts(str)
+    seen = set("".join(lines))
+    marks = next(((a, b) for a, b in _MARKS if a not in seen and b not in seen), None)
+    if marks is None:
+        return tuple(as_line(x) for x in lines)
+    start, end = marks
+    out = []
+    for marked in facts(lambda x: f"{start}{x}{end}"):
+        head, *rest = marked.split(start)
+        spans = [Span(head)] if head else []
+        for part in rest:
+            bold, _, after = part.partition(end)
+            spans += [Span(bold, True), *([Span(after)] if after else [])]
+        out.append(tuple(spans))
+    return tuple(out)
 
 
 def _wager_table(w: WagerResult) -> Table:
@@ -124,7 +204,7 @@ def _wager_table(w: WagerResult) -> Table:
              decimal_str(w.row_return(r), 10)) for r in w.rows]
     rows.append(("Total", "", "", f"{w.total_combinations:,}", "1.0000000000", decimal_str(w.expected_value, 10)))
     return Table(("Event", "Pays", "Units", "Combinations", "Probability", "Return"), tuple(rows),
-                 (False, False, True, True, True, True))
+                 (False, False, True, True, True, True), total=True)
 
 
 def _section_table(s: Section) -> Table:
@@ -205,16 +285,77 @@ def _published(doc: Document, a: Analysis) -> None:
     _other(doc, a)
 
 
-def document(a: Analysis, charts: Sequence[Chart] = ()) -> Document:
-    """The report's content as blocks: the Markdown report's, and the charts."""
+SUMMARY_NOTES = (
+    "House edge, element of risk and SD are per unit of the wager (its Unit column). The element of risk, the house "
+    "edge per unit actually staked, is shown where the stake can vary (a raise, a bet taken down); elsewhere it "
+    "is the house edge.",
+    "Top award: the event that pays the wager the most units; its odds are those of a deal that pays it, under the "
+    "strategy of the wager's section.",
+)
+
+
+def top_award(w: WagerResult) -> tuple[str, str]:
+    """The event that pays ``w`` the most units, and the odds of a deal that pays it ("1 in N"): several events
+    paying the same most units are joined."""
+    wins = [r for r in w.rows if r.units > 0]
+    if not wins:
+        return "none: this wager never wins", ""
+    most = max(r.units for r in wins)
+    top = [r for r in wins if r.units == most]
+    odds = one_in(Fraction(sum(r.combinations for r in top), w.total_combinations))
+    if len(top) == 1:
+        r = top[0]
+        return (f"{r.label} ({r.pays})" if r.pays else r.label), odds
+    pays = {r.pays for r in top}
+    named = pays.pop() if len(pays) == 1 and "" not in pays else f"{units_text(most)} units"
+    return (f"every win ({named}, {len(top)} events)" if len(top) == len(wins) else
+            f"{named} ({len(top)} events)"), odds
+
+
+def summary(a: Analysis) -> Table:
+    """Every wager on one line: house edge, element of risk, standard deviation, hit frequency and the top award
+    with its odds, as the wager's section states them."""
+    rows = []
+    for w in a.wagers:
+        eor = w.element_of_risk
+        award, odds = top_award(w)
+        rows.append((f"{w.title} ({w.wager})", w.unit, percent_str(w.house_edge), "-" if eor is None else
+                     percent_str(eor), f"{w.standard_deviation:.4f}", percent_str(w.hit_frequency), award, odds))
+    return Table(("Wager", "Unit", "House edge", "Element of risk", "SD", "Hit frequency", "Top award",
+                  "Top award odds"), tuple(rows), (False, False, True, True, True, True, False, True))
+
+
+def _summary_notes(a: Analysis) -> list[str]:
+    notes = list(SUMMARY_NOTES)
+    compared = [c for c in a.checks if c.verdict != NOT_COMPARED] if a.sources and a.published_applies else []
+    if compared:
+        notes.append(f"Published figures: {held_text(compared)}")
+    return notes
+
+
+def prepared_lines(p: Prepared) -> list[Line]:
+    """The date and who prepared a document for whom, each label in bold."""
+    return [(Span(f"{label}: ", True), Span(value)) for label, value in p.fields()]
+
+
+def document(a: Analysis, charts: Sequence[Chart] = (), prepared: Prepared | None = None) -> Document:
+    """The report's content as blocks: a first page of the verdict, the table's identity, the date and who prepared
+    it (``prepared``; by default made now, or at ``SOURCE_DATE_EPOCH``) and the summary of every wager; then the
+    Markdown report's blocks, and the charts."""
+    from oddscalc.report.dates import made_at
+
     t = a.table
-    doc = Document(t.title)
+    prepared = prepared or Prepared(made_at())
+    doc = Document(t.title, table_id=t.id, sha256=t.sha256, prepared=prepared)
     doc.add("title", t.title)
-    for h in a.lead:
+    doc.add("quote", a.verdict.text, strong=True)
+    for h in a.headline:
         doc.add("quote", h)
-    facts = [f"Game: {a.game} · table: {t.id} · sha256 {t.sha256}", f"oddscalc {__version__}",
-             f"Counting convention: {a.convention}", f"Rules as resolved: {rules_text(a)}"]
-    doc.add("list", items=facts)
+    doc.add("list", items=[f"Game: {a.game} · table: {t.id} · sha256 {t.sha256}", f"oddscalc {__version__}"])
+    doc.add("list", items=prepared_lines(prepared))
+    doc.add("summary", "Summary", items=_summary_notes(a), table=summary(a))
+    doc.add("heading", "Rules and counting")
+    doc.add("list", items=[f"Counting convention: {a.convention}", f"Rules as resolved: {rules_text(a)}"])
     if t.model.description:  # a table file wraps its lines; a blank line starts a paragraph
         for para in t.model.description.strip().split("\n\n"):
             doc.add("paragraph", " ".join(para.split()))
@@ -223,7 +364,7 @@ def document(a: Analysis, charts: Sequence[Chart] = ()) -> Document:
         doc.add("list", items=a.assumptions)
     for w in a.wagers:
         doc.add("heading", f"{w.title} ({w.wager})")
-        doc.add("list", items=wager_facts(w))
+        doc.add("list", items=strong_lines(functools.partial(wager_facts, w)))
         doc.add("table", table=_wager_table(w))
     if a.sources:
         _published(doc, a)

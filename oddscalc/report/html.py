@@ -1,4 +1,6 @@
-"""HTML report: the document blocks through a Jinja2 template, charts inline as SVG; printable."""
+"""HTML report: the document blocks through a Jinja2 template, charts inline as SVG; printable (the summary ends
+the first printed page). Bold is ``<strong>`` around a bold run of the document (the verdict, the headline
+figures); every text is escaped by the template, so a text from a file never becomes a tag."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 from oddscalc import __version__
 from oddscalc.report.cells import no_controls
-from oddscalc.report.document import Document, document
+from oddscalc.report.document import Document, Prepared, document
 from oddscalc.report.svg import render_chart
 from oddscalc.results import Analysis, Chart
 
@@ -41,6 +43,6 @@ def html_of(doc: Document) -> str:
     return no_controls(text)
 
 
-def render_html(a: Analysis, charts: Sequence[Chart] = ()) -> str:
-    """The whole report as HTML."""
-    return html_of(document(a, charts))
+def render_html(a: Analysis, charts: Sequence[Chart] = (), prepared: Prepared | None = None) -> str:
+    """The whole report as HTML (``prepared``: when, by and for whom; by default made now)."""
+    return html_of(document(a, charts, prepared))

@@ -7,7 +7,15 @@ import re
 from oddscalc import __version__
 from oddscalc.exact import decimal_str
 from oddscalc.report.cells import cell_text
-from oddscalc.report.document import OTHER_FIGURES, held_text, other_figures, rules_text, units_text, wager_facts
+from oddscalc.report.document import (
+    OTHER_FIGURES,
+    Prepared,
+    held_text,
+    other_figures,
+    rules_text,
+    units_text,
+    wager_facts,
+)
 from oddscalc.results import NOT_COMPARED, NUMERIC_KINDS, Analysis, Section, WagerResult
 
 _MARKUP = re.compile(r"[\\`*\[\]|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")  # what can open markup mid-line
@@ -103,14 +111,15 @@ def published_markdown(a: Analysis) -> str:
     return "\n".join([*lines, *other]).rstrip() + "\n"
 
 
-def render_markdown(a: Analysis) -> str:
-    """The whole report as Markdown."""
+def render_markdown(a: Analysis, prepared: Prepared | None = None) -> str:
+    """The whole report as Markdown (with ``prepared``: its date, and by and for whom it was prepared)."""
     t = a.table
     out = [f"# {literal(t.title)}", ""]
     out += [f"> {literal(h)}" for h in a.lead] + [""]
     out += [
         f"- Game: `{a.game}` · table: `{t.id}` · sha256 `{t.sha256}`",
         f"- oddscalc {__version__}",
+        *(f"- **{label}:** {literal(value)}" for label, value in (prepared.fields() if prepared else ())),
         f"- Counting convention: {a.convention}",
         f"- Rules as resolved: {literal(rules_text(a))}",
     ]
