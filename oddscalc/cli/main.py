@@ -119,8 +119,8 @@ def main() -> None:
               help="Add each wager's EV as an exact expression in its pays, and each pay's sensitivity.")
 @profile_option
 @fresh_option
-@click.option("--prepared-by", metavar="TEXT", help="Who prepared the document (md, html, pdf): printed with its date.")
-@click.option("--prepared-for", metavar="TEXT", help="For whom the document was prepared (md, html, pdf).")
+@click.option("--prepared-by", metavar="TEXT", help="Who prepared the document (md, html, xlsx, pdf): printed with its date.")
+@click.option("--prepared-for", metavar="TEXT", help="For whom the document was prepared (md, html, xlsx, pdf).")
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
            decks: int | None, players: int | None, symbolic: bool, profile_refs: tuple[str, ...], fresh: bool,
            prepared_by: str | None, prepared_for: str | None) -> None:
@@ -168,7 +168,7 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
 
 
 DOCUMENTS = ("html", "xlsx", "pdf")
-PREPARED_FORMATS = ("md", "html", "pdf")  # the formats that print when, by and for whom a document was prepared
+PREPARED_FORMATS = ("md", "html", "xlsx", "pdf")  # the formats that print when, by and for whom a document was prepared
 MOST_PREPARED = 300  # characters of --prepared-by or --prepared-for: a name or two, an organisation, an address
 _SURROGATE = re.compile("[\ud800-\udfff]")  # bytes a file system's encoding could not decode, as click passes them
 
@@ -176,7 +176,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")  # bytes a file system's encoding cou
 def _prepared(fmt: str, by: str | None, for_whom: str | None) -> Prepared | None:
     """When, by and for whom the document is prepared: always for HTML and PDF (a
     filing carries its date); for Markdown only when --prepared-by or --prepared-for is given (a Markdown report
-    stays the same text from day to day otherwise); never for the other formats, which refuse the options."""
+    stays the same text from day to day otherwise); for the workbook, which is dated anyway, the block's people;
+    never for CSV or JSON, which refuse the options."""
     given = {"--prepared-by": by, "--prepared-for": for_whom}
     said = [name for name, value in given.items() if value is not None]
     if said and fmt not in PREPARED_FORMATS:
@@ -218,7 +219,7 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
     if fmt == "xlsx":
         from oddscalc.report.xlsx import render_xlsx
 
-        data = render_xlsx(analysis)
+        data = render_xlsx(analysis, prepared)
     elif fmt == "html":
         from oddscalc.report.html import render_html
 

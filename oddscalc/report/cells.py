@@ -21,9 +21,16 @@ def cell_json(value: Cell) -> Any:
     return value
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# the bidirectional embeddings, overrides and isolates reorder what follows them on screen: "\u202e5.0%" would
+# read as "%0.5" in a browser, so a title could show a figure that is not the one written
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 def no_controls(text: str, shown: str = "\ufffd") -> str:
-    """Text with every control character but tab and new lines (which XML and HTML may not carry) as ``shown``."""
+    """Text with every control character but tab and new lines (which XML and HTML may not carry), and every
+    bidirectional override, as ``shown``.
+
+    >>> no_controls("edge\x07 \u202e%5.0")
+    'edge\ufffd \ufffd%5.0'
+    """
     return _CONTROL.sub(shown, text)

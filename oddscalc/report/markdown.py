@@ -6,7 +6,7 @@ import re
 
 from oddscalc import __version__
 from oddscalc.exact import decimal_str
-from oddscalc.report.cells import cell_text
+from oddscalc.report.cells import cell_text, no_controls
 from oddscalc.report.document import (
     OTHER_FIGURES,
     Prepared,
@@ -32,12 +32,14 @@ def _html(text: str) -> str:
 
 def literal(text: str) -> str:
     r"""Text that is not ours (a table's, a card's or a profile's, a title or a label) as literal Markdown on one
-    line: no HTML, no emphasis, code, link or column break, no new line to start a heading or a forged figure.
+    line: no HTML, no emphasis, code, link or column break, no new line to start a heading or a forged figure, no
+    control character (a terminal would act on it) or bidirectional override (a viewer would reorder what follows).
 
     >>> literal("Dragon 7\n\n- House edge: **0.0000%**")
     'Dragon 7 - House edge: \\*\\*0.0000%\\*\\*'
     """
-    return " ".join(_MARKUP.sub(lambda m: "\\" + m.group(0), _html(line)) for line in text.splitlines() if line)
+    return " ".join(_MARKUP.sub(lambda m: "\\" + m.group(0), _html(no_controls(line))) for line in text.splitlines()
+                    if line)
 
 
 def _plain(text: str) -> str:

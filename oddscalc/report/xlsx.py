@@ -22,7 +22,7 @@ from typing import Any
 from oddscalc import __version__
 from oddscalc.exact import frac_str
 from oddscalc.report.dates import made_at
-from oddscalc.report.document import rules_text
+from oddscalc.report.document import Prepared, rules_text
 from oddscalc.report.html import needs
 from oddscalc.report.xlsx_sheet import (
     COUNT,
@@ -89,11 +89,12 @@ def _checks_sheet(sheet: Sheet, a: Analysis) -> None:
     sheet.finish(freeze=head + 1)
 
 
-def _workbook(title: str) -> tuple[Any, Any, datetime.datetime]:
+def _workbook(title: str, when: datetime.datetime | None = None) -> tuple[Any, Any, datetime.datetime]:
     openpyxl = needs("openpyxl")
     wb = openpyxl.Workbook()
     bold = styles(wb)
-    made = made_at().replace(tzinfo=None)  # a spreadsheet's dates have no zone: this one is UTC
+    # a spreadsheet's dates have no zone: this one is UTC
+    made = (made_at() if when is None else when.astimezone(datetime.UTC)).replace(tzinfo=None)
     wb.properties.created = wb.properties.modified = made
     wb.properties.creator = f"oddscalc {__version__}"
     wb.properties.title = text(title)
@@ -101,10 +102,11 @@ def _workbook(title: str) -> tuple[Any, Any, datetime.datetime]:
     return wb, bold, made
 
 
-def render_xlsx(a: Analysis) -> bytes:
-    """The whole report as an xlsx workbook."""
+def render_xlsx(a: Analysis, prepared: Prepared | None = None) -> bytes:
+    """The whole report as an xlsx workbook, dated when ``prepared`` says (else now), naming who prepared it for
+    whom when said."""
     t = a.table
-    wb, bold, made = _workbook(t.title)
+    wb, bold, made = _workbook(t.title, None if prepared is None else prepared.made)
     summary = Sheet(wb.active, bold, max_width=60, min_widths={3: 58})  # room for the long texts beside a label
     summary.row(["title", t.title], bold=True, unsized=(2,))
     verdict = summary.pair("verdict", a.verdict.text)
@@ -112,6 +114,10 @@ def render_xlsx(a: Analysis) -> bytes:
     for key, value in (("game", a.game), ("table", t.id), ("table sha256", t.sha256)):
         summary.row([key, value], unsized=(2,))
     summary.row(["prepared (UTC)", Fmt(made, DATE)])
+    for label, said in (("prepared by", prepared.by if prepared else ""), ("prepared for", prepared.for_whom
+                                                                          if prepared else "")):
+        if said:
+            summary.row([label, said], unsized=(2,))
     summary.row(["oddscalc", __version__])
     summary.pair("counting convention", a.convention)
     summary.pair("rules as resolved", rules_text(a))
@@ -154,6 +160,10 @@ def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections:
     summary = Sheet(wb.active, bold, max_width=60, min_widths={3: 58})  # room for the long texts beside a label
     summary.row(["title", title], bold=True, unsized=(2,))
     summary.row(["prepared (UTC)", Fmt(made, DATE)])
+    for label, said in (("prepared by", prepared.by if prepared else ""), ("prepared for", prepared.for_whom
+                                                                          if prepared else "")):
+        if said:
+            summary.row([label, said], unsized=(2,))
     if not any(__version__ in value for _, value in facts):
         summary.row(["oddscalc", __version__])
     for key, value in facts:

@@ -62,3 +62,16 @@ def test_bold_is_never_read_from_a_text() -> None:
     assert lines == ((Span("House edge: "), Span("5%", True)), (Span(note),))
     every = "".join(chr(c) for c in range(0xE000, 0xF900))
     assert strong_lines(lambda strong: facts(strong, every)) == ((Span("House edge: 5%"),), (Span(every),))
+
+
+def test_a_bidirectional_override_cannot_reorder_a_figure(us: Analysis) -> None:
+    """U+202E would show "\u202e%5.0 edge" as a different figure in a browser: every embedding, override and isolate
+    a user types is shown as U+FFFD, in the HTML and the Markdown alike."""
+    from oddscalc.report.markdown import render_markdown
+
+    typed = "\u202a\u202b\u202c\u202d\u202e%5.0\u2066\u2067\u2068\u2069"
+    page = render_html(us, prepared=Prepared(MADE, typed))
+    text = render_markdown(us, Prepared(MADE, typed))
+    for shown in (page, text):
+        assert not re.search("[\u202a-\u202e\u2066-\u2069]", shown)
+        assert "\ufffd" * 5 + "%5.0" + "\ufffd" * 4 in shown

@@ -225,3 +225,20 @@ def test_prepared_options_are_checked(tmp_path: Path) -> None:
     assert not [line for line in lines if line.startswith("# forged")]
     plain = runner.invoke(main, ["report", "caribbean", "--table", "us"])
     assert plain.exit_code == 0 and "Date:" not in plain.output  # a Markdown report without them: no date
+
+
+def test_the_workbook_names_who_prepared_it_as_text(tmp_path: Path) -> None:
+    """The xlsx Summary carries the block too: the date the option run gives, and the people as text cells (a
+    typed "=HYPERLINK" is a string, never a formula)."""
+    from openpyxl import load_workbook
+
+    out = tmp_path / "us.xlsx"
+    r = CliRunner().invoke(main, ["report", "caribbean", "--table", "us", "--format", "xlsx", "-o", str(out),
+                                  "--prepared-by", '=HYPERLINK("http://x","y")', "--prepared-for", "Lab\x07"],
+                           env={"SOURCE_DATE_EPOCH": str(EPOCH)})
+    assert r.exit_code == 0, r.output
+    ws = load_workbook(out)["Summary"]
+    rows = {row[0].value: row[1] for row in ws.iter_rows(max_col=2) if row[0].value}
+    assert rows["prepared by"].value == '=HYPERLINK("http://x","y")' and rows["prepared by"].data_type == "s"
+    assert rows["prepared for"].value == "Lab\ufffd"
+    assert rows["prepared (UTC)"].value == datetime.datetime(2023, 11, 14, 22, 13, 20)
