@@ -119,7 +119,8 @@ def main() -> None:
               help="Add each wager's EV as an exact expression in its pays, and each pay's sensitivity.")
 @profile_option
 @fresh_option
-@click.option("--prepared-by", metavar="TEXT", help="Who prepared the document (md, html, xlsx, pdf): printed with its date.")
+@click.option("--prepared-by", metavar="TEXT",
+              help="Who prepared the document (md, html, xlsx, pdf): printed with its date.")
 @click.option("--prepared-for", metavar="TEXT", help="For whom the document was prepared (md, html, xlsx, pdf).")
 def report(game: str, table_ref: str | None, fmt: str, output: Path | None, strategy: str | None,
            decks: int | None, players: int | None, symbolic: bool, profile_refs: tuple[str, ...], fresh: bool,

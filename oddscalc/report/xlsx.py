@@ -160,10 +160,6 @@ def render_sections_xlsx(title: str, facts: Sequence[tuple[str, str]], sections:
     summary = Sheet(wb.active, bold, max_width=60, min_widths={3: 58})  # room for the long texts beside a label
     summary.row(["title", title], bold=True, unsized=(2,))
     summary.row(["prepared (UTC)", Fmt(made, DATE)])
-    for label, said in (("prepared by", prepared.by if prepared else ""), ("prepared for", prepared.for_whom
-                                                                          if prepared else "")):
-        if said:
-            summary.row([label, said], unsized=(2,))
     if not any(__version__ in value for _, value in facts):
         summary.row(["oddscalc", __version__])
     for key, value in facts:
