@@ -15,8 +15,8 @@ from oddscalc.cache import Store
 from oddscalc.cards import reduced_deck
 from oddscalc.games.card_synthesis import Card, Problem, Synthesis, card_toml
 from oddscalc.games.caribbean.card import load_card
-from oddscalc.games.caribbean.synthesis import cells, conditions, point_gains, synthesis_sections
 from oddscalc.games.caribbean.settle import pay_list
+from oddscalc.games.caribbean.synthesis import cells, conditions, point_gains, synthesis_sections
 from oddscalc.results import RunOptions
 
 DECK = reduced_deck("8", 2)  # 14 cards: a synthesis in a second
