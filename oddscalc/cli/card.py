@@ -34,7 +34,8 @@ MOST_RULES = 12  # the longest card the search tries
               help="The most a card may cost against optimal, per unit wagered: a percent (0.05%), decimal or "
                    "fraction.")
 @click.option("--most-rules", type=Whole(1, MOST_RULES), default=MOST_RULES, show_default=True,
-              help="The longest card tried (the frontier's last length).")
+              help="The longest card the search tries (the frontier's last length); a lower one is quicker but "
+                   "may miss a short card that a longer search finds by dropping rules.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the synthesised card file here (it loads with --strategy).")
 @sections_format
