@@ -40,6 +40,7 @@ from oddscalc.results import Cell, Column, Section
 BEAM = 16  # conditions kept per beam and depth
 DEPTH = 3  # conditions per rule at most
 MOST_RULES = 12  # rules tried at most (the frontier's last length)
+COMMENT = "#"  # a TOML comment (a card file's, not Markdown)
 
 
 @dataclass(frozen=True)
@@ -345,7 +346,7 @@ def _toml(v: object) -> str:
 def card_toml(game: str, title: str, source: str, parts: Sequence[tuple[str, Card]], note: Sequence[str]) -> str:
     """A card file the game's loader reads: ``parts`` are (table, card), table "" for the top level (Caribbean
     Stud, house baccarat) or a decision's table (``bet1`` in Let It Ride); ``note`` opens it as comments."""
-    lines = [f"# {n}" for n in note]
+    lines = [f"{COMMENT} {n}" for n in note]
     lines += [f"card = {_toml(game)}", f"title = {_toml(title)}", f"source = {_toml(source)}"]
     for table, card in parts:
         prefix = f"{table}." if table else ""
@@ -354,7 +355,7 @@ def card_toml(game: str, title: str, source: str, parts: Sequence[tuple[str, Car
         lines.append(f"otherwise = {_toml(card.otherwise)}")
         for rule, cost in zip(card.rules, card.rule_costs):
             when = ", ".join(f"{k} = {_toml(v)}" for k, v in rule.when)
-            lines += ["", f"[[{prefix}rules]]", f"# costs {frac_str(cost)} ({percent_str(cost, 6)})",
+            lines += ["", f"[[{prefix}rules]]", f"{COMMENT} costs {frac_str(cost)} ({percent_str(cost, 6)})",
                       f"label = {_toml(rule.text().rsplit(' -> ', 1)[0])}", f"when = {{ {when} }}",
                       f"action = {_toml(rule.action)}"]
     return "\n".join(lines) + "\n"
@@ -417,7 +418,7 @@ def synthesis_report(problem: Problem, within: Fraction, game: str, table: Any, 
     if card is None:
         return Synthesis(sections, None, None, tuple(frontier))
     title = f"Synthesised: {len(card.rules)} rules within {percent_str(within, 6)} of optimal ({game}/{table.id})"
-    source = (f"synthesised by `{command}` (oddscalc {__version__}); exact cost {frac_str(card.cost)} {unit} "
+    source = (f"synthesised by \"{command}\" (oddscalc {__version__}); exact cost {frac_str(card.cost)} {unit} "
               f"({percent_str(card.cost, 6)}) on table {table.id} (sha256 {table.sha256[:12]})")
     note = ("A strategy card synthesised by oddscalc: the fewest rules found whose exact cost against the optimal",
             f"strategy is within the bound. Check it: oddscalc report {game} --table {table.id} --strategy THIS_FILE")
