@@ -24,6 +24,7 @@ card found, from one rule to the last that lowers the cost.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -423,3 +424,46 @@ def synthesis_report(problem: Problem, within: Fraction, game: str, table: Any, 
     note = ("A strategy card synthesised by oddscalc: the fewest rules found whose exact cost against the optimal",
             f"strategy is within the bound. Check it: oddscalc report {game} --table {table.id} --strategy THIS_FILE")
     return Synthesis(sections, card_toml(game, title, source, [("", card)], note), card, tuple(frontier))
+
+
+def _no_rules(problem: Problem) -> Card:
+    """A decision with no rule, only its otherwise (Let It Ride's decisions may be one)."""
+    total, positive = sum(int(g) for g in problem.gain), sum(int(p) for p in problem.positive)
+    cost = Fraction(positive - max(total, 0), problem.scale)
+    return Card((), problem.yes if total > 0 else problem.no, cost, (cost,))
+
+
+def decisions_report(problems: Sequence[tuple[str, Problem]], within: Fraction, game: str, table: Any, command: str,
+                     unit: str, placed: Sequence[Placed], most_rules: int = MOST_RULES) -> Synthesis:
+    """A card of several independent decisions (each its own table of rules in the file, e.g. Let It Ride's bet1 and
+    bet2): each decision's frontier synthesised, then the split of rules between them with the fewest in all whose
+    summed exact cost is within the bound; the frontier is the cheapest split at each total."""
+    fronts = [[_no_rules(p), *synthesise(p, Fraction(0), most_rules)[1]] for _, p in problems]
+    best: dict[int, tuple[Card, ...]] = {}
+    for combo in itertools.product(*fronts):
+        n = sum(len(c.rules) for c in combo)
+        if n and (n not in best or sum(c.cost for c in combo) < sum(c.cost for c in best[n])):
+            best[n] = combo
+    frontier, lowest = [], None
+    for n in sorted(best):
+        cost = sum((c.cost for c in best[n]), Fraction(0))
+        if lowest is None or cost < lowest:
+            lowest = cost
+            frontier.append(Card(tuple(r for c in best[n] for r in c.rules), "", cost,
+                                 tuple(x for c in best[n] for x in c.rule_costs)))
+    names = [k for k, _ in problems]
+    synthesised = [Placed("synthesised", len(f.rules), f.cost, "; ".join(
+        f"{k}: {c.text()}" for k, c in zip(names, best[len(f.rules)]))) for f in frontier]
+    section = frontier_section([], [*placed, *synthesised], within, unit, Fraction(0))
+    chosen = next((best[len(f.rules)] for f in frontier if f.cost <= within), None)
+    if chosen is None:
+        return Synthesis([section], None, None, tuple(frontier))
+    whole = next(f for f in frontier if f.cost <= within)
+    sections = [card_section(c, within, unit, f" ({k})") for k, c in zip(names, chosen) if c.rules] + [section]
+    title = f"Synthesised: {len(whole.rules)} rules within {percent_str(within, 6)} of optimal ({game}/{table.id})"
+    source = (f"synthesised by \"{command}\" (oddscalc {__version__}); exact cost {frac_str(whole.cost)} {unit} "
+              f"({percent_str(whole.cost, 6)}) on table {table.id} (sha256 {table.sha256[:12]})")
+    note = ("A strategy card synthesised by oddscalc: the fewest rules found whose exact cost against the optimal",
+            f"strategy is within the bound. Check it: oddscalc report {game} --table {table.id} --strategy THIS_FILE")
+    return Synthesis(sections, card_toml(game, title, source, list(zip(names, chosen)), note), whole,
+                     tuple(frontier))
