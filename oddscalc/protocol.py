@@ -185,10 +185,13 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
     ev: Ev | None = None  # what a hand is worth: each action's exact EV in one situation
     filing: tuple[str, ...] = ()
     card: str | None = None  # "module:Class" of the strategy card file's model, for a game whose runs take a card
+    # ``oddscalc card``: "module:function" of (session, table_ref, within, command, most_rules) -> a
+    # ``card_synthesis.Synthesis``
+    synthesis: str | None = None
 
     def supports(self, analysis: str) -> bool:
-        """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``, ``ev``)
-        applies."""
+        """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``, ``ev``,
+        ``synthesis``) applies."""
         return getattr(self, analysis) is not None
 
 

@@ -32,6 +32,8 @@ README = ROOT / "README.md"
 HEAVY = {
     "oddscalc counting punto-banco --table dragon-bonus --wager dragon_bonus_player": "a counting study, 20 s",
     "oddscalc seats house-baccarat --players 3": "every equilibrium of three seats, 25 s",
+    "oddscalc card caribbean --table us --within 0.05% -o synthesised.toml": "a card synthesis, 30 s",
+    "oddscalc report caribbean --table us --strategy synthesised.toml": "reads the card the line above writes",
     "oddscalc seats house-baccarat --players 2 --third-cards shown": "third cards shown, 30 s",
 }
 

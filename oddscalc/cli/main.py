@@ -7,7 +7,8 @@ Errors become exit codes in one place (:class:`Commands`); options shared by sev
 in ``cli.options``. This module holds the group and ``report``; the other commands live by concern and are
 registered here, each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate, verify, compare, solve,
 check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.seats``
-(seats, proof), ``cli.ev`` (ev: what a hand is worth) and ``cli.housekeeping`` (cache). What a command offers
+(seats, proof), ``cli.ev`` (ev: what a hand is worth), ``cli.card`` (card: a strategy card synthesised) and
+``cli.housekeeping`` (cache). What a command offers
 or refuses for a game comes from the game's declaration
 (``oddscalc/games/<game>/capabilities.py``), never from its key.
 """
@@ -23,7 +24,7 @@ import click
 
 from oddscalc import __version__
 from oddscalc.cards import CardError
-from oddscalc.cli import ev, housekeeping, protection, seats, tools
+from oddscalc.cli import card, ev, housekeeping, protection, seats, tools
 from oddscalc.cli.options import (
     EXIT_CHECK,
     EXIT_INPUT,
@@ -240,7 +241,8 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
         raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
 
 
-for _command in (*tools.COMMANDS, *protection.COMMANDS, *seats.COMMANDS, *ev.COMMANDS, *housekeeping.COMMANDS):
+for _command in (*tools.COMMANDS, *protection.COMMANDS, *seats.COMMANDS, *ev.COMMANDS, *card.COMMANDS,
+                 *housekeeping.COMMANDS):
     main.add_command(_command)
 
 

@@ -270,6 +270,7 @@ def test_every_shipped_file_has_fields_to_fuzz() -> None:
 
 BASES = {  # a cheap run of each command, the start of each case (a test checks every command has one)
     "cache": ["cache"],
+    "card": ["card", "caribbean", "--within", "100%", "--most-rules", "1"],
     "check": ["check", "caribbean", "--profile", "gli-11"],
     "collusion": ["collusion", "caribbean", "--situations", "3"],
     "compare": ["compare", "punto-banco", "standard", "ez-baccarat"],

@@ -16,5 +16,6 @@ CAPABILITIES = Capabilities(
     collusion=Collusion("oddscalc.protection.collusion.caribbean:collusion_sections", exact_partners=0,
                         most_partners=6, default_situations=200, exact_on_request=True, reduced_decks=True),
     ev=Ev("oddscalc.games.caribbean.ev:ev_sections", inputs=("hand", "up")),
+    synthesis="oddscalc.games.caribbean.synthesis:synthesis_sections",
     flash=Flash("oddscalc.protection.flash:flash_sections", dealer_cards=(1, 2, 3, 4, 5), default=(1, 5)),
 )

@@ -17,6 +17,7 @@ CAPABILITIES = Capabilities(
                       study="oddscalc.protection.house_study:run_counted", wagers=("house_game",)),
     seats=Seats(most_players=7),
     ev=Ev("oddscalc.games.house_baccarat.ev:ev_sections", inputs=("hand", "players", "others")),
+    synthesis="oddscalc.games.house_baccarat.synthesis:synthesis_sections",
     # with several seats the edge is not the one-seat figure: a filing leads with the edge by seats filled
     filing=("oddscalc.seats.game:seats_filled_section",),
 )

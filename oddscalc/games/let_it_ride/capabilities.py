@@ -13,6 +13,7 @@ CAPABILITIES = Capabilities(
     card="oddscalc.games.let_it_ride.card:RideCard",
     simulate=SimulatePlan("oddscalc.simulate.let_it_ride:plan", 1_000_000),
     ev=Ev("oddscalc.games.let_it_ride.ev:ev_sections", inputs=("hand",)),
+    synthesis="oddscalc.games.let_it_ride.synthesis:synthesis_sections",
     collusion=Collusion("oddscalc.protection.collusion.let_it_ride:collusion_sections", exact_partners=1,
                         most_partners=6, default_situations=5000),
 )

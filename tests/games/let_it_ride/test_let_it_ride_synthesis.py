@@ -1,0 +1,51 @@
+"""Let It Ride cards synthesised: the card file written for both decisions loads, and each frontier card's claimed
+cost equals the cost the report computes when it plays the written card (a second method: the report's own cost by
+rule, itself checked against optimal EV minus the card's EV); the shipped Wizard of Odds card is placed at its
+report cost."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from oddscalc.analysis import Session
+from oddscalc.games.card_synthesis import Synthesis
+from oddscalc.games.let_it_ride.card import load_card
+from oddscalc.games.let_it_ride.synthesis import synthesis_sections
+from oddscalc.results import RunOptions
+
+WITHIN = Fraction(5, 10_000)
+
+
+@pytest.fixture(scope="module")
+def result(sessions: Callable[[str], Session]) -> Synthesis:
+    return synthesis_sections(sessions("let-it-ride"), "standard", WITHIN, "test", 6)
+
+
+def _report_cost(s: Session, path: Path) -> Fraction:
+    a = s.analyze("standard", RunOptions(strategy=str(path)))
+    return sum((c for c in a.section("strategy_card_cost").column("cost") if isinstance(c, Fraction)), Fraction(0))
+
+
+def test_the_written_card_costs_what_the_report_computes(result: Synthesis, sessions: Callable[[str], Session],
+                                                         tmp_path: Path) -> None:
+    assert result.card is not None and result.card_text is not None and result.card.cost <= WITHIN
+    path = tmp_path / "card.toml"
+    path.write_text(result.card_text, encoding="utf-8")
+    card = load_card(path)
+    assert card.model.title.startswith("Synthesised:")
+    assert len(card.model.bet1.rules) + len(card.model.bet2.rules) == len(result.card.rules)
+    assert _report_cost(sessions("let-it-ride"), path) == result.card.cost
+
+
+def test_the_frontier_falls_and_places_the_published_card(result: Synthesis,
+                                                          sessions: Callable[[str], Session]) -> None:
+    costs = [c.cost for c in result.frontier]
+    assert costs == sorted(costs, reverse=True) and len(set(costs)) == len(costs)
+    frontier = next(s for s in result.sections if s.id == "card_frontier")
+    placed = {str(r[4]): r[1] for r in frontier.rows}
+    wizard = Path(__file__).resolve().parents[3] / "cards" / "let-it-ride" / "wizard-of-odds.toml"
+    assert placed["card let-it-ride/wizard-of-odds.toml"] == _report_cost(sessions("let-it-ride"), wizard)
