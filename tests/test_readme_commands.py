@@ -32,6 +32,9 @@ HEAVY = {
     "oddscalc counting punto-banco --table dragon-bonus --wager dragon_bonus_player": "a counting study, 20 s",
     "oddscalc seats house-baccarat --players 3": "every equilibrium of three seats, 25 s",
     "oddscalc seats house-baccarat --players 2 --third-cards shown": "third cards shown, 30 s",
+    # its figures derived again on 8 decks (cold, 18 s of CPU); the proof command on small checkpoints is the
+    # suite's (tests/seats/proof/test_proof_checkpoint.py, tests/cli/test_checkpoint_inputs.py)
+    "oddscalc proof proofs/house-baccarat-6-seats.checkpoint": "a proof kept, its figures derived again, 18 s",
 }
 
 
