@@ -5,17 +5,11 @@ stopped after a given node."""
 
 from __future__ import annotations
 
-import fcntl
 import functools
-import hashlib
-import os
-import pickle
 import tempfile
-from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -27,6 +21,7 @@ from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.proof.search import best_common
 from oddscalc.seats.search import Draws, strategy_of
 from oracles.seat_fixtures import seat_counter
+from oracles.shared import shared
 
 PAY = Fraction(19, 20)
 SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
@@ -37,29 +32,6 @@ SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compos
 # bounded search on a larger one (20 cards, 8 compositions: 7 nodes without the pair bound, 0.25 s each)
 SHOE = dict(SMALL)
 NEVER = strategy_of(frozenset(), "never")
-SHARED = "ODDSCALC_TEST_SHARED"  # tests/conftest.py names a folder the run's xdist workers share
-
-T = TypeVar("T")
-
-
-def shared(name: str, make: Callable[[], T]) -> T:
-    """``make()``, made once for all of the run's workers: the first to ask makes it while the others wait, then
-    they read its pickle (seconds of CPU each worker would spend again on the same reference run)."""
-    folder = os.environ.get(SHARED)
-    if folder is None:
-        return make()
-    path = Path(folder) / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if path.exists():
-            out: T = pickle.loads(path.read_bytes())
-            return out
-        out = make()
-        part = path.with_suffix(".part")
-        part.write_bytes(pickle.dumps(out))
-        part.replace(path)
-        return out
-
 
 def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches without the pair bound, whose trees on these small shoes are a node or three: for the tests of

@@ -14,6 +14,7 @@ from pathlib import Path
 import numba
 import pytest
 from click.testing import CliRunner
+from oracles.shared import shared
 
 from oddscalc.analysis import Session
 from oddscalc.cards import Deck, reduced_deck
@@ -143,7 +144,12 @@ class _Plain:
 @cache
 def _known_plain(deck: Deck, k: int) -> _Plain:
     """k dealer cards seen: decide on them (a tie between raising and folding folds), over every known set and
-    completion, plainly."""
+    completion, plainly (counted once for the run's workers: several tests on either worker read each)."""
+    units, deals, raised, staked, by_hand = shared(f"flash known plain {deck.cards} {k}", lambda: _count(deck, k))
+    return _Plain(units, deals, raised, staked, by_hand)
+
+
+def _count(deck: Deck, k: int) -> tuple[Fraction, int, int, int, dict[str, tuple[int, int]]]:
     units, deals, raised, staked = Fraction(0), 0, 0, 0
     by_hand: dict[str, list[int]] = {}
     for player in itertools.combinations(deck.cards, 5):
@@ -165,7 +171,7 @@ def _known_plain(deck: Deck, k: int) -> _Plain:
                 staked += n
             deals += n
             tally[0] += n
-    return _Plain(units, deals, raised, staked, {h: (d, r) for h, (d, r) in by_hand.items()})
+    return units, deals, raised, staked, {h: (d, r) for h, (d, r) in by_hand.items()}
 
 
 def _known(deck: Deck, k: int) -> tuple[Fraction, int]:
