@@ -25,7 +25,7 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         shared = tmp_path_factory.getbasetemp().parent / "oddscalc-cache"
         shared.mkdir(exist_ok=True)
         os.environ["ODDSCALC_CACHE_DIR"] = str(shared)
-        # and the proof tests' reference runs, made by one worker for both (oracles.proof_fixtures.shared)
+        # and the reference runs and brute forces several tests read, made by one worker for both (oracles.shared)
         fixtures = tmp_path_factory.getbasetemp().parent / "shared-fixtures"
         fixtures.mkdir(exist_ok=True)
         os.environ["ODDSCALC_TEST_SHARED"] = str(fixtures)

@@ -35,6 +35,9 @@ HEAVY = {
     "oddscalc card caribbean --table us --within 0.05% -o synthesised.toml": "a card synthesis, 30 s",
     "oddscalc report caribbean --table us --strategy synthesised.toml": "reads the card the line above writes",
     "oddscalc seats house-baccarat --players 2 --third-cards shown": "third cards shown, 30 s",
+    # its figures derived again on 8 decks (cold, 18 s of CPU); the proof command on small checkpoints is the
+    # suite's (tests/seats/proof/test_proof_checkpoint.py, tests/cli/test_checkpoint_inputs.py)
+    "oddscalc proof proofs/house-baccarat-6-seats.checkpoint": "a proof kept, its figures derived again, 18 s",
 }
 
 

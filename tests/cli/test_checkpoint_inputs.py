@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, stopped_after, without_pairs
+from oracles.proof_fixtures import NEVER, PAY, SHOE, kept_proofs, one_run
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import EXIT_INPUT, main
@@ -31,15 +31,9 @@ from oddscalc.seats.proof.search import best_common, problem
 
 @pytest.fixture(scope="module")
 def kept(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A proof of three seats on the small shoe stopped after two nodes (boxes open), and the same finished."""
-    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
-    folder = tmp_path_factory.mktemp("kept")
-    under_way, done = folder / "under-way.json", folder / "done.json"
-    with pytest.MonkeyPatch.context() as m:
-        without_pairs(m)  # a tree of a few nodes, so that boxes are open when it stops
-        stopped_after(counter, under_way, 2)
-        done.write_bytes(under_way.read_bytes())
-        best_common(counter, 3, PAY, NEVER, checkpoint=done)
+    """A proof of three seats on the small shoe stopped after two nodes (boxes open), and the same finished (made
+    once for the run's workers)."""
+    under_way, done = kept_proofs(tmp_path_factory.mktemp("kept"))
     read = Checkpoint(under_way, {}).read()
     assert read is not None and read[2].open and not read[2].done
     return under_way, done

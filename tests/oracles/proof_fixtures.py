@@ -5,16 +5,11 @@ stopped after a given node."""
 
 from __future__ import annotations
 
-import fcntl
 import functools
-import hashlib
-import os
-import pickle
-from collections.abc import Callable
+import tempfile
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
@@ -26,34 +21,17 @@ from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.proof.search import best_common
 from oddscalc.seats.search import Draws, strategy_of
 from oracles.seat_fixtures import seat_counter
+from oracles.shared import shared
 
 PAY = Fraction(19, 20)
 SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compositions can be dealt
-SHOE = {"3": 5, "9": 5, "7": 6, "2": 4}  # three seats on it: a tree of 7 nodes from "never draw"
+# the shoe of the tests of what is done with a tree (stopped, resumed, taken over, searched apart): three seats on
+# it, searched as ``small_tree`` makes them, a tree of 9 nodes from "never draw". A search's evaluations cost
+# about the same on any shoe (they sweep every multiset of six slots) and a little more per composition dealt,
+# so a tree of cheap nodes on a small shoe (0.16 s of CPU an evaluation) serves these tests as well as the fully
+# bounded search on a larger one (20 cards, 8 compositions: 7 nodes without the pair bound, 0.25 s each)
+SHOE = dict(SMALL)
 NEVER = strategy_of(frozenset(), "never")
-SHARED = "ODDSCALC_TEST_SHARED"  # tests/conftest.py names a folder the run's xdist workers share
-
-T = TypeVar("T")
-
-
-def shared(name: str, make: Callable[[], T]) -> T:
-    """``make()``, made once for all of the run's workers: the first to ask makes it while the others wait, then
-    they read its pickle (seconds of CPU each worker would spend again on the same reference run)."""
-    folder = os.environ.get(SHARED)
-    if folder is None:
-        return make()
-    path = Path(folder) / f"{hashlib.sha256(name.encode()).hexdigest()[:24]}.pickle"
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if path.exists():
-            out: T = pickle.loads(path.read_bytes())
-            return out
-        out = make()
-        part = path.with_suffix(".part")
-        part.write_bytes(pickle.dumps(out))
-        part.replace(path)
-        return out
-
 
 def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches without the pair bound, whose trees on these small shoes are a node or three: for the tests of
@@ -63,6 +41,19 @@ def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     from oddscalc.seats.proof import search as common_search
 
     plain = functools.partial(CommonSearch, pair_bound=False)
+    for module in (common_search, proof_apart, proof_estimate):  # each module that makes a search
+        monkeypatch.setattr(module, "CommonSearch", plain)
+
+
+def small_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches bounding a box by its increments alone, without the quadratic or the linear bound (the tests of
+    the bounds are test_common_search's and test_proof_bound's): for the tests of what is done with a tree, which
+    need a few nodes, on :data:`SHOE` nine where the bounded search settles it at the root."""
+    from oddscalc.seats.proof import apart as proof_apart
+    from oddscalc.seats.proof import estimate as proof_estimate
+    from oddscalc.seats.proof import search as common_search
+
+    plain = functools.partial(CommonSearch, quadratic_bound=False, linear_bound=False)
     for module in (common_search, proof_apart, proof_estimate):  # each module that makes a search
         monkeypatch.setattr(module, "CommonSearch", plain)
 
@@ -104,16 +95,36 @@ def stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
         best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
 
 
+def kept_proofs(folder: Path) -> tuple[Path, Path]:
+    """A proof of three seats on :data:`SHOE` without the pair bound stopped after two nodes (boxes open), and
+    the same finished: written in ``folder``, made once for the run's workers (``shared``)."""
+    under_way, done = folder / "under-way.json", folder / "done.json"
+    for path, body in zip((under_way, done), shared("kept_proofs", _kept_proofs), strict=True):
+        path.write_bytes(body)
+    return under_way, done
+
+
+def _kept_proofs() -> tuple[bytes, bytes]:
+    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as m:
+        under_way, done = Path(folder) / "under-way.json", Path(folder) / "done.json"
+        without_pairs(m)  # a tree of a few nodes, so that boxes are open when it stops
+        stopped_after(counter, under_way, 2)
+        done.write_bytes(under_way.read_bytes())
+        best_common(counter, 3, PAY, NEVER, checkpoint=done)
+        return under_way.read_bytes(), done.read_bytes()
+
+
 @functools.cache
 def one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
-    """The proof on :data:`SHOE` in one run, without a checkpoint (shared by the tests of a proof kept and
-    resumed): its best strategy, EV, best met and nodes."""
+    """The proof on :data:`SHOE` in one run, without a checkpoint, searched as ``small_tree`` makes it (shared by
+    the tests of a proof kept and resumed): its best strategy, EV, best met and nodes."""
     return shared("one_run", _one_run)
 
 
 def _one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
     with pytest.MonkeyPatch.context() as m:
-        without_pairs(m)
+        small_tree(m)
         whole, ev, search = best_common(seat_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
-    assert search.nodes == 7 and whole.draws  # the best leaves "never": the search had work to do
+    assert search.nodes == 9 and whole.draws  # the best leaves "never": the search had work to do
     return whole, ev, search.best, search.nodes

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,6 +15,7 @@ from pathlib import Path
 import numba
 import pytest
 from click.testing import CliRunner
+from oracles.shared import shared
 
 from oddscalc.analysis import Session
 from oddscalc.cards import Deck, reduced_deck
@@ -143,29 +145,43 @@ class _Plain:
 @cache
 def _known_plain(deck: Deck, k: int) -> _Plain:
     """k dealer cards seen: decide on them (a tie between raising and folding folds), over every known set and
-    completion, plainly."""
-    units, deals, raised, staked = Fraction(0), 0, 0, 0
+    completion, plainly (counted once for the run's workers: several tests on either worker read each)."""
+    units, deals, raised, staked, by_hand = shared(f"flash known plain {deck.cards} {k}", lambda: _count(deck, k))
+    return _Plain(units, deals, raised, staked, by_hand)
+
+
+def _count(deck: Deck, k: int) -> tuple[Fraction, int, int, int, dict[str, tuple[int, int]]]:
+    # the raise's units in whole numbers: a tally's units are whole + 2 * pay * wins (``_units``), the wins kept
+    # by pay and multiplied out once at the end (a Fraction per known set made this count seconds long)
+    whole, wins_by_pay, deals, raised, staked = 0, Counter[Fraction](), 0, 0, 0
     by_hand: dict[str, list[int]] = {}
     for player in itertools.combinations(deck.cards, 5):
         rest = [c for c in deck.cards if c not in player]
         tally = by_hand.setdefault(_hand(player), [0, 0])
-        for known in itertools.combinations(rest, k):
-            pool = [c for c in rest if c not in known]
-            outs = [0, 0, 0, 0]
-            for h in itertools.combinations(pool, 5 - k):
-                outs[_result(player, known + h)] += 1
-            n, raise_units = sum(outs), _units(player, outs)
-            if raise_units > -n:
-                units += raise_units
+        pay = _pay(player)
+        # a known set's completions are the dealer hands holding it: each dealer hand's outcome is found once and
+        # tallied for each of its k-card subsets (as many deals as dealing the completions to each known set)
+        outs_of = {known: [0, 0, 0, 0] for known in itertools.combinations(rest, k)}
+        for dealer in itertools.combinations(rest, 5):
+            outcome = _result(player, dealer)
+            for known in itertools.combinations(dealer, k):
+                outs_of[known][outcome] += 1
+        for not_qualified, win, push, lose in outs_of.values():
+            n = not_qualified + win + push + lose
+            raise_whole = not_qualified + win - 3 * lose  # and 2 * pay * win: raised when it all beats folding's -n
+            if (raise_whole + n) * pay.denominator + 2 * pay.numerator * win > 0:
+                whole += raise_whole
+                wins_by_pay[pay] += win
                 raised += n
                 staked += 3 * n
                 tally[1] += n
             else:
-                units -= n
+                whole -= n
                 staked += n
             deals += n
             tally[0] += n
-    return _Plain(units, deals, raised, staked, {h: (d, r) for h, (d, r) in by_hand.items()})
+    units = whole + sum((2 * pay * wins for pay, wins in wins_by_pay.items()), Fraction(0))
+    return units, deals, raised, staked, {h: (d, r) for h, (d, r) in by_hand.items()}
 
 
 def _known(deck: Deck, k: int) -> tuple[Fraction, int]:

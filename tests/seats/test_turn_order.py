@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 from click.testing import CliRunner
 from oracles.house_brute import LITERAL, VALUE, compare, house_final
+from oracles.shared import shared
 
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import EXIT_INPUT, main
@@ -76,8 +77,10 @@ def test_playing_blind_is_the_hidden_game() -> None:
 
 @functools.cache
 def _equilibria() -> list[to.Profile]:
-    """The equilibria from the hidden game's on :data:`SMALL` (two seconds), found once for the tests below."""
-    return to.equilibria(SMALL, SHEET_TABLEAU, "never", Fraction(1), [Strategy.by_totals("draw-0-3", range(4))])
+    """The equilibria from the hidden game's on :data:`SMALL` (two seconds), found once for the tests below (and
+    for the run's workers)."""
+    return shared("turn order equilibria", lambda: to.equilibria(SMALL, SHEET_TABLEAU, "never", Fraction(1),
+                                                                 [Strategy.by_totals("draw-0-3", range(4))]))
 
 
 def test_the_equilibrium_replies_best_at_every_sight() -> None:

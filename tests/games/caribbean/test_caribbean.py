@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import dealer_search
+from oracles.shared import shared
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
@@ -46,7 +47,12 @@ Deal = tuple[HandClass, list[int], bool, str, int, Counter[str]]
 def _deals(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]]) -> list[Deal]:
     """Every player hand and dealer up card with the dealer's hole cards played out, compared with the plain
     evaluator: the hand's class, its ranks high to low, whether it is ace-king high, its win event, the up
-    card's rank, and the outcomes over every hole (a strategy only decides which of these it raises)."""
+    card's rank, and the outcomes over every hole (a strategy only decides which of these it raises). Dealt once
+    for the run's workers: tests on either worker read it."""
+    return shared(f"caribbean deals {deck.cards} {qualifier}", lambda: _deal_out(deck, qualifier))
+
+
+def _deal_out(deck: Deck, qualifier: tuple[HandClass, tuple[int, ...]]) -> list[Deal]:
     cards = deck.cards
     value = {frozenset(h): hand_value(h) for h in itertools.combinations(cards, 5)}
     key = {h: (9 - HAND_CLASSES.index(v[0]), v[1]) for h, v in value.items()}

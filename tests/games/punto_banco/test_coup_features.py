@@ -22,6 +22,7 @@ from oracles.baccarat_brute import (
     settle_by_hand,
     units,
 )
+from oracles.shared import shared
 from pydantic import ValidationError
 
 from oddscalc.catalog import resolve_table
@@ -48,7 +49,9 @@ def cards_of(physical: list[Card]) -> Cards:
 
 @functools.cache
 def brute(shoe: str, rules: str) -> Counter[Coup]:
-    return coups(PRODUCT if shoe == "product" else MIXED, RULES[rules])
+    # dealt once for the run's workers: tests on either worker read the mixed shoe's coups
+    return shared(f"punto banco coups {shoe} {rules}", lambda: coups(PRODUCT if shoe == "product" else MIXED,
+                                                                      RULES[rules]))
 
 
 @pytest.mark.parametrize("rules", list(RULES))

@@ -80,11 +80,13 @@ def test_every_situation_counted_against_a_plain_count_per_player_hand() -> None
         got = partners.settle_rep(partners.Rep(deck, "ace-king", PAYS, 1, tuple(player), 1))
         rest = [c for c in deck.cards if c not in player]
         want = [Fraction(0), Fraction(0)]
+        # the ordinary player's EV of raising sees his hand and the up card only: once per up card
+        alone_of = {up: _plain(player, up, [c for c in rest if c != up]) for up in rest}
         for shown in itertools.combinations(rest, 5):
             for up in (c for c in rest if c not in shown):
                 pool = [c for c in rest if c not in shown and c != up]
                 raised = _plain(player, up, pool)
-                alone = _plain(player, up, [c for c in rest if c != up])
+                alone = alone_of[up]
                 want[0] += max(raised, Fraction(-1))
                 want[1] += raised if alone > -1 else Fraction(-1)
         seen, ordinary = (tuple(tuple(int(x) for x in row) for row in got[k]) for k in (0, 1))

@@ -130,16 +130,18 @@ def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone() -> Non
     below them in most boxes here."""
     counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
     value = every_value(3, SMALL, PAY)
-    sides, blended = CommonSearch(counter, 3, PAY, blends=1), CommonSearch(counter, 3, PAY)
-    dealt = frozenset(sides.dealt)
+    search = CommonSearch(counter, 3, PAY)
+    assert search.blends > 1
+    dealt = frozenset(search.dealt)
     boxes = [(frozenset(), dealt), *((frozenset({i}), dealt) for i in dealt),
              *((frozenset(), dealt - {i}) for i in dealt)]
     lower = 0
     for low, high in boxes:
         box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
+        v_low, v_high, _, ranges = search.increments(low, high)  # the blends do not change the box's increments
         tops = []
-        for search in (sides, blended):
-            v_low, v_high, _, ranges = search.increments(low, high)
+        for blends in (1, CommonSearch.blends):  # the sides alone, then with the blends: one search's evaluations
+            search.blends = blends
             tops.append(search.quadratic(low, high, ranges, v_low, v_high)[0])
         assert max(value[s] for s in box) <= tops[1] <= tops[0]
         lower += tops[1] < tops[0]

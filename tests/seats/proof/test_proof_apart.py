@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, stopped_after, without_pairs
+from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, small_tree, stopped_after
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import main
@@ -69,7 +69,7 @@ def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopped here after 3 nodes, finished apart (the seats report's row saying how), then only read."""
     whole, ev, met = one_run()[:3]
-    without_pairs(monkeypatch)
+    small_tree(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     stopped_after(counter, path, 3)
@@ -94,15 +94,16 @@ def test_a_proof_begun_here_is_finished_apart_to_the_same_best(tmp_path: Path,
 @pytest.mark.deep  # a stopped run's file resumed here is the suite's (test_proof_checkpoint)
 def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: Path,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Begun apart from nothing, the cluster lost after two pieces of work came back: the file holds what is left,
-    and a run here finishes the proof on the same best (its tallies adding both runs')."""
+    """Begun apart from nothing, the cluster lost after three pieces of work came back (the first two only split):
+    the file holds what is left, and a run here finishes the proof on the same best (its tallies adding both
+    runs')."""
     whole, ev, _ = one_run()[:3]
-    without_pairs(monkeypatch)
+    small_tree(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     sent: list[int] = []
     with pytest.raises(Lost):
-        proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent, lose_after=2), 3))
+        proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent, lose_after=3), 3))
     lost = _state(path)
     assert len(sent) >= 1 and lost.open and 0 < lost.left < 1 and lost.runs == 1 and lost.nodes >= 1
     best, ev_here, here = common_search.best_common(counter, 3, PAY, NEVER, checkpoint=path)
@@ -114,7 +115,7 @@ def test_jobs_of_a_node_each_end_on_the_same_best(tmp_path: Path, monkeypatch: p
     """Begun apart from nothing, every job stopped after one node (its time used up at once) and what it left
     sent out again in the next round: the proof ends on one run's best, the file saying so."""
     whole, ev, met = one_run()[:3]
-    without_pairs(monkeypatch)
+    small_tree(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     sent: list[int] = []
@@ -134,7 +135,7 @@ def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: p
     from oddscalc.seats.proof import checkpoint as proof_checkpoint
 
     whole, ev, met = one_run()[:3]
-    without_pairs(monkeypatch)
+    small_tree(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     stopped_after(counter, path, 3)
@@ -150,7 +151,8 @@ def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: p
     assert after.done and after.best == met and [(h.code, h.nodes) for h in after.earlier] == [(first, 3)]
 
 
-def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path) -> None:
+def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small_tree(monkeypatch)  # a root that splits
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     search = CommonSearch(counter, 3, PAY)
     job = (counter.rules, counter.game, 3, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))

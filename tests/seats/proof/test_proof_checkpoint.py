@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, stopped_after, without_pairs
+from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, small_tree, stopped_after
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc import replay
@@ -32,7 +32,7 @@ def test_a_stopped_proof_resumes_to_the_same_best_strategy_and_nodes(tmp_path: P
     from oddscalc.seats import game as seat_game
     from oddscalc.seats.proof import search as common_search
 
-    without_pairs(monkeypatch)
+    small_tree(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     whole, ev, _, nodes = one_run()
     path = tmp_path / "proof.json"
@@ -99,7 +99,7 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
     """A proof stopped by one version and finished by another (``take_over``): the same best strategy and nodes as
     one run, the file naming the version that handed it over with its tallies; refused without ``take_over``, and
     refused when the taker values the best met otherwise."""
-    without_pairs(monkeypatch)
+    small_tree(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     whole, ev, _, nodes = one_run()
     path = tmp_path / "proof.json"
@@ -135,6 +135,7 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
 
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    small_tree(monkeypatch)  # a tree of more than two nodes
     counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
     path = tmp_path / "proof.json"
     stopped_after(counter, path, 2)

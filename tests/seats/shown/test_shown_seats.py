@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from oracles.shared import shared
 from oracles.shown_brute import brute_shown, random_late
 
 from oddscalc.cli.main import main
@@ -69,7 +70,9 @@ FOUR = [random_late(6), random_late(7), random_late(8), random_late(9)]
 
 @functools.cache
 def _exact_four() -> list[np.ndarray]:
-    return [ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never") for k in range(4)]
+    # counted once for the run's workers: the tests below, on either worker, read it
+    return shared("shown exact four", lambda: [ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never")
+                                               for k in range(4)])
 
 
 @pytest.mark.parametrize("exact_below", [pytest.param(0, marks=pytest.mark.deep), 10**6])  # 10**6 joins residues too
