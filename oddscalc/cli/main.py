@@ -21,7 +21,7 @@ import click
 
 from oddscalc import __version__
 from oddscalc.cards import CardError
-from oddscalc.cli import ev, protection, seats, tools
+from oddscalc.cli import ev, protection, seats, serve, tools
 from oddscalc.cli.options import (
     EXIT_CHECK,
     EXIT_INPUT,
@@ -196,7 +196,7 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
         raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
 
 
-for _command in (*tools.COMMANDS, *protection.COMMANDS, *seats.COMMANDS, *ev.COMMANDS):
+for _command in (*tools.COMMANDS, *protection.COMMANDS, *seats.COMMANDS, *ev.COMMANDS, *serve.COMMANDS):
     main.add_command(_command)
 
 
