@@ -51,9 +51,11 @@ def page_context(wb: Workbench, tab: str, bench: Bench) -> dict[str, Any]:
 def forms_html(bench: Bench) -> str:
     """The bench's forms: pays and rules as its table's file writes them, the strategy."""
     table = bench.table()
-    pays = [dataclasses.replace(f, value=bench.pays.get(f.key, f.value)) for f in forms.pay_fields(bench.base)]
+    written = forms.pay_fields(bench.base)
+    pays = [dataclasses.replace(f, value=bench.pays.get(f.key, f.value)) for f in written]
     card = bench.strategy if bench.card else None
-    return views.render("forms.html.j2", pays=pays, rules=forms.rule_fields(table),
+    return views.render("forms.html.j2", pays=pays, written={f.key: f.value for f in written},
+                        rules=forms.rule_fields(table),
                         strategies=forms.strategies(bench.game), takes_card=forms.takes_card(bench.game),
                         strategy=bench.strategy or "", card=card, card_option=CARD_OPTION)
 

@@ -61,7 +61,12 @@
   $("table").addEventListener("change", () => { $("open").submit(); });
   document.addEventListener("input", (e) => {
     const kind = e.target.dataset && e.target.dataset.kind;
-    if (kind === "pay") { clearTimeout(timer); timer = setTimeout(edit, 40); }
+    if (kind === "pay") {
+      e.target.classList.toggle("changed", e.target.value.trim() !== e.target.dataset.file);
+      clearTimeout(timer);
+      timer = setTimeout(edit, 40);
+    }
+    if (e.target.dataset && e.target.dataset.input) { markCards(); }
   });
   document.addEventListener("change", (e) => {
     const kind = e.target.dataset && e.target.dataset.kind;
@@ -101,6 +106,12 @@
     $("solved").innerHTML = data.answer || data.problems || "";
   });
   const hand = $("hand");
+  function markCards() {  // the cards named in any field of the hand query, shown as chosen
+    if (!hand) { return; }
+    const named = new Set();
+    hand.querySelectorAll("input").forEach((i) => i.value.split(/[\s,]+/).forEach((c) => named.add(c)));
+    hand.querySelectorAll("button.card").forEach((b) => b.classList.toggle("chosen", named.has(b.dataset.card)));
+  }
   if (hand) {
     hand.addEventListener("submit", async () => {
       const data = await call("hand", new FormData(hand));
@@ -109,13 +120,18 @@
     $("hand-clear").addEventListener("click", () => {
       hand.querySelectorAll("input").forEach((i) => { i.value = ""; });
       $("hand-answer").innerHTML = "";
+      markCards();
     });
     $("cards").addEventListener("click", (e) => {
       const card = e.target.dataset && e.target.dataset.card;
       if (!card) { return; }
       const field = lastField || hand.querySelector("input");
-      field.value = (field.value.trim() + " " + card).trim();
+      const cards = field.value.split(/[\s,]+/).filter((c) => c);
+      const at = cards.indexOf(card);
+      if (at >= 0) { cards.splice(at, 1); } else { cards.push(card); }  // a second click takes it back
+      field.value = cards.join(" ");
       field.focus();
+      markCards();
     });
   }
 })();
