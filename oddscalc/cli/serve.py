@@ -6,11 +6,15 @@ from __future__ import annotations
 import ipaddress
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from oddscalc.cli.options import EXIT_INPUT, Failure, Whole
 from oddscalc.protocol import OptionError
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 DEFAULT_PORT = 8765
 
@@ -55,16 +59,16 @@ def _shown(address: str) -> str:
     return f"[{address}]" if ":" in address else address
 
 
-def _run(app: object, address: str, port: int, open_browser: bool) -> None:
+def _run(app: Flask, address: str, port: int, open_browser: bool) -> None:
     """Serve ``app`` until interrupted, with werkzeug's threaded WSGI server (one thread a request: several tabs at
     once each get their own answer while a count runs)."""
     import threading
     import webbrowser
 
-    from werkzeug.serving import make_server
+    from oddscalc.workbench.app import server as make_server
 
     try:
-        server = make_server(address, port, app, threaded=True)  # type: ignore[arg-type]
+        server = make_server(app, address, port)
     except OSError as e:
         raise Failure(f"cannot listen on {_shown(address)}:{port}: {e.strerror or e}", EXIT_INPUT) from None
     url = f"http://{_shown(address)}:{server.server_port}/"

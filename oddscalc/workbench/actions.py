@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from oddscalc import __version__
-from oddscalc.cards import RANK_CHARS, SUIT_CHARS
+from oddscalc.cards import RANK_CHARS, SUIT_CHARS, CardError
 from oddscalc.catalog import load_table, shipped_tables
 from oddscalc.datafile import TableError
 from oddscalc.exact import frac_str, parse_fraction, percent_str
@@ -43,7 +43,8 @@ def page_context(wb: Workbench, tab: str, bench: Bench) -> dict[str, Any]:
     shipped = bench.origin if bench.origin in {t for t, _ in tables} and bench.base.path.parent != wb.folder else ""
     return dict(tab=tab, game=game, games=[(k, c.title) for k, c in DECLARED.items()], tables=tables,
                 table=shipped, title=bench.base.title, version=__version__, forms=forms_html(bench),
-                results=results_html(wb, bench), pay_fields=forms.pay_fields(bench.base), ev_inputs=forms.ev_inputs(game),
+                results=results_html(wb, bench), pay_fields=forms.pay_fields(bench.base),
+                ev_inputs=forms.ev_inputs(game),
                 cards=[r + s for s in SUIT_CHARS[::-1] for r in RANK_CHARS[::-1]], downloads=DOWNLOADS,
                 variants=len(bench.variants))
 
@@ -127,7 +128,10 @@ def upload(wb: Workbench, bench: Bench, what: str, name: str, data: bytes) -> di
             raise OptionError(f"{bench.game} takes no strategy card")
         try:
             wb.session(bench.game).resolve(bench.table(), RunOptions(strategy=str(path)))
-        except (TableError, OptionError, ValueError) as e:
+        except TableError as e:
+            raise TableError([dataclasses.replace(p, file=wb.named(p.file, path, name)) for p in e.problems],
+                             e.what) from None
+        except (OptionError, CardError) as e:
             raise type(e)(wb.named(str(e), path, name)) from None
         with bench.lock:
             bench.strategy, bench.card = str(path), True

@@ -39,7 +39,7 @@ def written(value: Any) -> str:
     """A value as a form shows it: a string as it is (a pay's "5:1"), anything else as TOML writes it."""
     if isinstance(value, str):
         return value
-    return tomlkit.item(value).as_string()
+    return str(tomlkit.item(value).as_string())
 
 
 def file_data(table: Table) -> dict[str, Any]:
@@ -124,15 +124,15 @@ def edited_text(table: Table, pays: dict[str, str], rules: dict[str, Any], heade
     for name, value in rules.items():
         if "rules" not in doc:
             doc["rules"] = tomlkit.table()
-        doc["rules"][name] = value  # type: ignore[index]
+        doc["rules"][name] = value
     for ref, value in pays.items():
         wager, key = ref.split(".", 1)
         if "pays" not in doc:
             doc["pays"] = tomlkit.table(is_super_table=True)
         pays_block = doc["pays"]
-        if wager not in pays_block:  # type: ignore[operator]
-            pays_block[wager] = tomlkit.table()  # type: ignore[index]
-        block = pays_block[wager]  # type: ignore[index]
+        if wager not in pays_block:
+            pays_block[wager] = tomlkit.table()
+        block = pays_block[wager]
         matching = [r for r in block.get("rules", ()) if r.get("event") == key]
         if key not in block and len(matching) == 1:
             matching[0]["pays"] = value

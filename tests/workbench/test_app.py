@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from flask.testing import FlaskClient
+from oracles.workbench_pages import answered, edges, finished, open_tab
 
 from oddscalc.analysis import Session
 from oddscalc.catalog import changeable, load_table, resolve_table, with_pays
@@ -19,7 +20,6 @@ from oddscalc.cli.main import main
 from oddscalc.datafile import MAX_TABLE_BYTES
 from oddscalc.games import GAME_KEYS
 from oddscalc.results import RunOptions
-from oracles.workbench_pages import answered, edges, finished, open_tab
 
 STANDARD = resolve_table("punto-banco", "standard")
 

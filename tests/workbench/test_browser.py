@@ -32,13 +32,12 @@ needs_chromium = pytest.mark.skipif((CHROMIUM is None or DRIVER is None) and not
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[str]:
-    from werkzeug.serving import make_server
-
     from oddscalc.workbench.app import create_app
+    from oddscalc.workbench.app import server as serving
 
     folder = tmp_path / "server"
     folder.mkdir()
-    httpd = make_server("127.0.0.1", 0, create_app(folder), threaded=True)
+    httpd = serving(create_app(folder), "127.0.0.1", 0)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
