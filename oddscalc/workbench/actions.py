@@ -157,6 +157,7 @@ def add_variant(wb: Workbench, bench: Bench) -> dict[str, Any]:
 def compare(wb: Workbench, bench: Bench) -> str:
     """The variants kept and the table on screen side by side (what ``oddscalc compare`` prints)."""
     from oddscalc.filing.comparison import compare as compare_analyses
+    from oddscalc.filing.comparison import letter
 
     tables = [t for _, t in bench.variants]
     if bench.variants and bench.table().sha256 != bench.variants[-1][1].sha256:
@@ -165,7 +166,7 @@ def compare(wb: Workbench, bench: Bench) -> str:
         return views.render("error.html.j2", lines=["Keep a variant, change the table, and keep it again (or just "
                                                    "look: the table on screen is compared with the variants kept)."])
     c = compare_analyses([wb.live(bench, t) for t in tables])
-    return views.sections(c.sections(), highlight=("differences",))
+    return views.sections(c.sections(), highlight=("differences",), tables=[letter(i) for i in range(len(tables))])
 
 
 def solve(wb: Workbench, bench: Bench, pay: str, edge: str) -> str:

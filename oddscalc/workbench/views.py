@@ -92,9 +92,18 @@ def section_cells(s: Section) -> list[list[tuple[str, bool]]]:
     return [[(cell_text(v, c), c.kind in NUMERIC_KINDS) for v, c in zip(row, s.columns)] for row in s.rows]
 
 
-def sections(items: Sequence[Section], highlight: Sequence[str] = ()) -> str:
-    """Report sections as HTML tables; the sections named in ``highlight`` marked (a comparison's differences)."""
-    return render("sections.html.j2", sections=[(s, section_cells(s)) for s in items], highlight=set(highlight))
+def differing_rows(s: Section, columns: Sequence[str]) -> list[bool]:
+    """For each row, whether its values under ``columns`` (a comparison's tables, by letter) are not all equal:
+    compared exactly, before any rounding for the page."""
+    where = [i for i, c in enumerate(s.columns) if c.id in columns]
+    return [len(where) > 1 and len({repr(row[i]) for i in where}) > 1 for row in s.rows]
+
+
+def sections(items: Sequence[Section], highlight: Sequence[str] = (), tables: Sequence[str] = ()) -> str:
+    """Report sections as HTML tables; the sections named in ``highlight`` marked (a comparison's differences),
+    and each row whose values differ among the ``tables`` columns (a comparison's A, B, ...)."""
+    return render("sections.html.j2", sections=[(s, section_cells(s), differing_rows(s, tables)) for s in items],
+                  highlight=set(highlight))
 
 
 def error(message: str) -> str:

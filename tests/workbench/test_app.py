@@ -145,6 +145,9 @@ def test_side_by_side_solve_and_a_hand(client: FlaskClient) -> None:
     compared = client.post(f"/api/{tab}/variants/add").get_json()
     assert compared["variants"] == 2
     assert 'data-section="differences"' in compared["compare"] and "pays.tie.win" in compared["compare"]
+    tie = compared["compare"].split('data-section="figures_tie"')[1].split("</section>")[0]
+    banker = compared["compare"].split('data-section="figures_banker"')[1].split("</section>")[0]
+    assert 'class="differs"' in tie and 'class="differs"' not in banker  # the rows that change, marked
     assert client.post(f"/api/{tab}/variants/clear").get_json()["variants"] == 0
     solved = client.post(f"/api/{tab}/solve", data={"pay": "tie.win", "edge": "5%"}).get_json()["answer"]
     assert "22254431954453/2477226179548" in solved  # as oddscalc.solve's doctest gives it
