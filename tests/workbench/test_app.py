@@ -1,15 +1,18 @@
 """The workbench through its test client: every route, the figures against the analysis the library gives, tab
-isolation, escaping, upload limits and validation, and that nothing is written outside the server's folder."""
+isolation, escaping, upload limits and validation, and that nothing is written outside the server's folder. Each
+test has an application of its own over a folder of its own (its answers read with ``oracles.workbench_pages``)."""
 
 from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from flask import Flask
 from flask.testing import FlaskClient
 from oracles.workbench_pages import answered, edges, finished, open_tab
 
@@ -19,13 +22,34 @@ from oddscalc.cli.main import main
 from oddscalc.datafile import MAX_TABLE_BYTES
 from oddscalc.games import GAME_KEYS
 from oddscalc.results import RunOptions
+from oddscalc.tables import Table
+from oddscalc.workbench.app import create_app
 
 STANDARD = resolve_table("punto-banco", "standard")
 
 
-def report_edges(game: str, table: object, strategy: str | None = None) -> dict[str, Fraction]:
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    made = tmp_path / "server"
+    made.mkdir()
+    return made
+
+
+@pytest.fixture()
+def app(folder: Path) -> Iterator[Flask]:
+    app = create_app(folder)
+    app.config["TESTING"] = True
+    yield app
+
+
+@pytest.fixture()
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def report_edges(game: str, table: str | Table | None, strategy: str | None = None) -> dict[str, Fraction]:
     """Each wager's house edge as the report gives it (a session of its own, the published figures compared)."""
-    a = Session(game, RunOptions(strategy=strategy)).analyze(table)  # type: ignore[arg-type]
+    a = Session(game, RunOptions(strategy=strategy)).analyze(table)
     return {w.wager: w.house_edge for w in a.wagers}
 
 
