@@ -119,6 +119,14 @@ def test_a_user_edits_a_pay_asks_a_hand_and_downloads_the_table(server: str, bro
     assert "standard with main.flush = 9:1" in browser.find_element(By.ID, "results").text
     shot(browser, tmp_path, "2-pay-edited")
 
+    flush.send_keys("x")  # 9:1x: refused, and the figures kept from 9:1 are dimmed until the pay reads again
+    assert wait(lambda: "main.flush" in browser.find_element(By.ID, "problems").text)
+    assert "stale" in browser.find_element(By.ID, "results").get_attribute("class")
+    shot(browser, tmp_path, "3-refused")
+    flush.send_keys("\b")
+    assert wait(lambda: "stale" not in browser.find_element(By.ID, "results").get_attribute("class"))
+    assert edge() == after
+
     browser.find_element(By.CSS_SELECTOR, "a.download[data-format=toml]").click()
     downloads: Path = browser.downloads
     table = wait(lambda: next((p for p in downloads.glob("*.toml")), None))
@@ -133,7 +141,7 @@ def test_a_user_edits_a_pay_asks_a_hand_and_downloads_the_table(server: str, bro
     assert browser.find_element(By.NAME, "hand").get_attribute("value") == "As Ks Qs"
     browser.find_element(By.ID, "hand-button").click()
     cells = wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#hand-answer td[data-column=ev_exact]"))
-    shot(browser, tmp_path, "3-hand")
+    shot(browser, tmp_path, "4-hand")
     ev = cli_json("ev", "let-it-ride", "--table", str(table), "--hand", "As Ks Qs", "--format", "json")
     expected = [row["ev_exact"] for section in ev["sections"].values() for row in section["rows"]
                 if "ev_exact" in row]

@@ -28,6 +28,8 @@
     if (data.forms !== undefined) { $("forms").innerHTML = data.forms; }
     if (data.variants !== undefined) { $("variant-count").textContent = data.variants + " kept"; }
     $("problems").innerHTML = data.problems || "";
+    // figures kept from the last good table are dimmed while a problem stands: never read as the typed table's
+    $("results").classList.toggle("stale", Boolean(data.problems));
   }
 
   async function poll(job, seq, started) {
