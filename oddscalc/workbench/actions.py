@@ -18,7 +18,7 @@ from oddscalc.datafile import TableError
 from oddscalc.exact import frac_str, parse_fraction, percent_str
 from oddscalc.games import DECLARED
 from oddscalc.protocol import OptionError, load
-from oddscalc.results import Analysis, Column, RunOptions, Section
+from oddscalc.results import Analysis, RunOptions, Section
 from oddscalc.tables import Table
 from oddscalc.workbench import forms, views
 from oddscalc.workbench.bench import Bench, Workbench
@@ -179,14 +179,11 @@ def solve(wb: Workbench, bench: Bench, pay: str, edge: str) -> str:
         raise OptionError(f"edge: not a number: {edge!r} (use e.g. 1/20, 0.05 or 5%)") from None
     table = bench.table()
     s = solve_pay(lambda t: wb.live(bench, t), table, resolve_pay(table.model, pay), target)
-    rows = tuple((frac_str(p), f"{float(p):.6g}", percent_str(e), frac_str(e)) for p, e in s.printable)
-    section = Section("solved", f"{s.ref} for a house edge of {percent_str(target)}",
-                      (Column("pay", "Pay (to 1), exact"), Column("pay_decimal", "Pay"),
-                       Column("house_edge", "House edge"), Column("house_edge_exact", "House edge, exact")),
-                      ((frac_str(s.pay), f"{float(s.pay):.6g}", percent_str(target), frac_str(target)), *rows),
-                      intro=(f"The first row is the exact pay; the others are pays a casino could print, around it "
-                             f"({len(s.steps)} settlement(s): the strategy is solved again at each step).",))
-    return views.sections([section])
+    rows = [(frac_str(s.pay), f"{float(s.pay):.6g}", percent_str(target), frac_str(target)),
+            *((frac_str(p), f"{float(p):.6g}", percent_str(e), frac_str(e)) for p, e in s.printable)]
+    # a fragment of the page, not a report section: it is rendered here and nowhere else
+    return views.render("solved.html.j2", ref=s.ref, target=percent_str(target), steps=len(s.steps), rows=rows,
+                        columns=("pay", "pay_decimal", "house_edge", "house_edge_exact"))
 
 
 def hand(wb: Workbench, bench: Bench, form: Mapping[str, str]) -> str:
