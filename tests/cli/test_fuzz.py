@@ -283,6 +283,8 @@ BASES = {  # a cheap run of each command, the start of each case (a test checks 
     "proof": ["proof", "@checkpoint"],
     "report": ["report", "let-it-ride"],
     "seats": ["seats", "house-baccarat", "--players", "2"],
+    # a server never returns: --check builds it, loads its page and exits (a chosen --check stays --check)
+    "serve": ["serve", "--check"],
     "simulate": ["simulate", "punto-banco", "-n", "100"],
     "solve": ["solve", "let-it-ride", "--pay", "main.straight", "--edge", "3%"],
     "tables": ["tables", "caribbean"],

@@ -6,6 +6,7 @@ The counting argument is the package's docstring (:mod:`oddscalc.games.caribbean
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -134,12 +135,12 @@ class Caribbean:
         if jackpot is not None and jackpot.meter is not None:
             meter_sections.append(progressive_section(progressive(wagers[-1], jackpot.meter_shares(), jackpot.stake,
                                                                   jackpot.meter)))
-        compared = comparison_section(dc, model.pays.main, st, rules.card)
         if not rules.options.brief:
-            sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st, rules.card), compared,
+            sections: tuple[Section, ...] = (ak_section(st), closest_section(dc, st, rules.card),
+                                              comparison_section(dc, model.pays.main, st, rules.card),
                                               *([st.card_cost] if st.card_cost is not None else []))
         elif "strategies_compared" in named_sections(rules.table):  # for verify
-            sections = (compared,)
+            sections = (comparison_section(dc, model.pays.main, st, rules.card),)
         else:
             sections = ()
         sections = (*sections, *meter_sections)
@@ -178,8 +179,7 @@ class Caribbean:
 def hand_rarity(dc: RaiseTable, model: CaribbeanTable) -> dict[str, Fraction]:
     """Each pay of the player's own hand (``main``, ``jackpot``) with the probability of its five-card class, from
     the count's player hands (``high_card`` in ``main`` is ace-king, the only high card paid)."""
-    total = int(dc.weights.astype(object).sum())
-    by_class = [int(dc.weights[dc.pay_class == i].astype(object).sum()) for i in range(len(HAND_CLASSES))]
+    total, by_class = _class_weights(dc)
     out: dict[str, Fraction] = {}
     for wager, block in model.pays:
         if block is None:
@@ -188,3 +188,19 @@ def hand_rarity(dc: RaiseTable, model: CaribbeanTable) -> dict[str, Fraction]:
         out.update({f"{wager}.{c.value}": Fraction(by_class[i], total) for i, c in enumerate(HAND_CLASSES)
                     if c.value in keys})
     return out
+
+
+# by the count's identity (a count's arrays are not hashable); an entry goes with its count
+_CLASS_WEIGHTS: dict[int, tuple[int, list[int]]] = {}
+
+
+def _class_weights(dc: RaiseTable) -> tuple[int, list[int]]:
+    """The count's player hands in all and by five-card class: pay-free, so summed once per count (a workbench
+    settles one count again on every pay typed)."""
+    key = id(dc)
+    if key not in _CLASS_WEIGHTS:
+        _CLASS_WEIGHTS[key] = (int(dc.weights.astype(object).sum()),
+                               [int(dc.weights[dc.pay_class == i].astype(object).sum())
+                                for i in range(len(HAND_CLASSES))])
+        weakref.finalize(dc, _CLASS_WEIGHTS.pop, key, None)
+    return _CLASS_WEIGHTS[key]
