@@ -20,7 +20,7 @@ import typing
 from collections.abc import Iterator
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, BeforeValidator, PlainSerializer
 from pydantic.fields import FieldInfo
 
 from oddscalc.games import DECLARED, TABLE_MODELS
@@ -58,7 +58,7 @@ def _said_by(func: Any) -> str:
 
 
 def _validators(metadata: list[Any]) -> list[Any]:
-    return [m.func for m in metadata if type(m).__name__ == "BeforeValidator"]
+    return [m.func for m in metadata if isinstance(m, BeforeValidator)]
 
 
 def _unwrap(annotation: Any, metadata: list[Any]) -> tuple[Any, list[Any], bool]:
@@ -109,7 +109,7 @@ def _need(field: FieldInfo, metadata: list[Any], optional: bool) -> str:
         return "optional"
     if isinstance(default, BaseModel):
         return "optional (the defaults of its keys)"
-    written = [m.func for m in metadata if type(m).__name__ == "PlainSerializer"]
+    written: list[Any] = [m.func for m in metadata if isinstance(m, PlainSerializer)]  # each takes the value alone
     if written:
         default = written[0](default)  # as a file writes it: "5%", not 1/20
     return "default: " + json.dumps(list(default) if isinstance(default, tuple) else default, default=str)
