@@ -155,6 +155,17 @@ class Ev:
 
 
 @dataclass(frozen=True)
+class Information:
+    """What a glimpse of the cards is worth (``oddscalc glimpse``): ``run`` is ``"module:function"`` of ``(session,
+    table_ref, model, progress) -> list[Section]`` with ``model`` a ``protection.glimpse.Model``; ``positions`` the
+    card positions a model may name for this game, ``decisions`` the decisions a glimpse may precede."""
+
+    run: str
+    positions: tuple[str, ...]
+    decisions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Seats:
     """The game among several seats (``seats``) and its proofs kept in checkpoints (``proof``)."""
 
@@ -183,6 +194,7 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
     flash: Flash | None = None
     seats: Seats | None = None
     ev: Ev | None = None  # what a hand is worth: each action's exact EV in one situation
+    information: Information | None = None  # what a glimpse declared in an information model is worth
     filing: tuple[str, ...] = ()
     card: str | None = None  # "module:Class" of the strategy card file's model, for a game whose runs take a card
     # ``oddscalc card``: "module:function" of (session, table_ref, within, command, most_rules) -> a
@@ -191,7 +203,7 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
 
     def supports(self, analysis: str) -> bool:
         """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``, ``ev``,
-        ``synthesis``) applies."""
+        ``synthesis``, ``information``) applies."""
         return getattr(self, analysis) is not None
 
 
