@@ -46,7 +46,7 @@ def post(url: str, form: dict[str, str]) -> tuple[float, bytes]:
 
 
 def main() -> int:
-    from oddscalc.workbench.app import create_app, server
+    from oddscalc.web.app import create_app, server
 
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     out = Targets("workbench: a pay edit, end to end over HTTP")

@@ -1,4 +1,4 @@
-"""The ``serve`` command: the local web workbench (:mod:`oddscalc.workbench`), on 127.0.0.1 unless told otherwise.
+"""The ``serve`` command: the local web workbench (:mod:`oddscalc.web`), on 127.0.0.1 unless told otherwise.
 Registered on the group in ``cli.main`` (:data:`COMMANDS`). Flask is loaded only when the command runs."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def serve(host: str, port: int, open_browser: bool, check: bool) -> None:
     """The local web workbench: pick a table, edit its pays, rules and strategy, see the figures as you type."""
     address = _host(host)
     try:
-        from oddscalc.workbench.app import create_app
+        from oddscalc.web.app import create_app
     except ImportError as e:
         raise OptionError(f"oddscalc serve needs {e.name or 'Flask'}: pip install 'oddscalc[serve]'") from None
     with tempfile.TemporaryDirectory(prefix="oddscalc-serve-") as folder:
@@ -65,7 +65,7 @@ def _run(app: Flask, address: str, port: int, open_browser: bool) -> None:
     import threading
     import webbrowser
 
-    from oddscalc.workbench.app import server as make_server
+    from oddscalc.web.app import server as make_server
 
     try:
         server = make_server(app, address, port)

@@ -1,5 +1,5 @@
 """Reading the workbench's answers in tests: a tab opened, the exact edges a page shows, an edit's answer waited
-for (shared by tests/workbench and the benchmark)."""
+for (shared by tests/web and the benchmark)."""
 
 from __future__ import annotations
 

@@ -32,8 +32,8 @@ needs_chromium = pytest.mark.skipif((CHROMIUM is None or DRIVER is None) and not
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[str]:
-    from oddscalc.workbench.app import create_app
-    from oddscalc.workbench.app import server as serving
+    from oddscalc.web.app import create_app
+    from oddscalc.web.app import server as serving
 
     folder = tmp_path / "server"
     folder.mkdir()

@@ -1,7 +1,7 @@
 """What the page asks of a bench, as plain functions of the workbench, a bench and the form (the routes in
-:mod:`~oddscalc.workbench.app` only call these): an edit of pays, rules and strategy; an upload; the variants side
+:mod:`~oddscalc.web.app` only call these): an edit of pays, rules and strategy; an upload; the variants side
 by side; a pay solved; a hand query; a download. Each answers with data to send back (HTML fragments rendered by
-:mod:`~oddscalc.workbench.views`), or raises ``TableError``, ``OptionError`` or ``CardError`` for bad input.
+:mod:`~oddscalc.web.views`), or raises ``TableError``, ``OptionError`` or ``CardError`` for bad input.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from oddscalc.games import DECLARED
 from oddscalc.protocol import OptionError, load
 from oddscalc.results import Analysis, RunOptions, Section
 from oddscalc.tables import Table
-from oddscalc.workbench import forms, views
-from oddscalc.workbench.bench import Bench, Workbench
+from oddscalc.web import forms, views
+from oddscalc.web.bench import Bench, Workbench
 
 DOWNLOADS = (("toml", "table file (TOML)"), ("md", "Markdown"), ("csv", "CSV"), ("json", "JSON"), ("html", "HTML"),
              ("pdf", "PDF"), ("xlsx", "xlsx workbook"))

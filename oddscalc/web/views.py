@@ -27,7 +27,7 @@ from oddscalc.results import NUMERIC_KINDS, Analysis, Bars, Section, WagerResult
 @cache
 def environment() -> jinja2.Environment:
     """The templates, autoescaped."""
-    env = jinja2.Environment(loader=jinja2.PackageLoader("oddscalc.workbench", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("oddscalc.web", "templates"),
                              autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     env.filters["exact"] = frac_str
     env.filters["percent"] = percent_str

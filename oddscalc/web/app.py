@@ -1,4 +1,4 @@
-"""The workbench's Flask application: routes only (what each does is in :mod:`~oddscalc.workbench.actions`).
+"""The workbench's Flask application: routes only (what each does is in :mod:`~oddscalc.web.actions`).
 
 Flask, because it is the most used of the well-kept Python web libraries, synchronous (the work is CPU-bound
 counting and settling, which an async framework would only move to a thread), typed, and brings its test client,
@@ -23,8 +23,8 @@ from oddscalc.cache import Store
 from oddscalc.cards import CardError
 from oddscalc.datafile import MAX_TABLE_BYTES, TableError
 from oddscalc.protocol import OptionError
-from oddscalc.workbench import actions, views
-from oddscalc.workbench.bench import Bench, Workbench
+from oddscalc.web import actions, views
+from oddscalc.web.bench import Bench, Workbench
 
 INPUT_ERRORS = (TableError, OptionError, CardError)
 
@@ -35,7 +35,7 @@ routes = Blueprint("workbench", __name__)
 def create_app(folder: Path | None = None, store: Store | None = None) -> Flask:
     """The application, its state in a :class:`Workbench` over ``folder`` (a new temporary folder by default):
     the only folder it writes in."""
-    app = Flask("oddscalc.workbench", static_folder="static", template_folder="templates")
+    app = Flask("oddscalc.web", static_folder="static", template_folder="templates")
     app.config["MAX_CONTENT_LENGTH"] = MAX_TABLE_BYTES + 64 * 1024  # a table file and the form around it
     app.jinja_env.autoescape = True
     app.extensions["oddscalc"] = Workbench(folder if folder is not None

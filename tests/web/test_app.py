@@ -23,7 +23,7 @@ from oddscalc.datafile import MAX_TABLE_BYTES
 from oddscalc.games import GAME_KEYS
 from oddscalc.results import RunOptions
 from oddscalc.tables import Table
-from oddscalc.workbench.app import create_app
+from oddscalc.web.app import create_app
 
 STANDARD = resolve_table("punto-banco", "standard")
 
