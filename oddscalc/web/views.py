@@ -8,6 +8,7 @@ user's script, reads the same figure ``oddscalc report --format json`` gives.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,7 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from oddscalc.exact import decimal_str, frac_str, percent_str
-from oddscalc.report.cells import cell_text, no_controls
+from oddscalc.report.cells import cell_json, cell_text, no_controls
 from oddscalc.report.document import units_text
 from oddscalc.report.svg import render_chart
 from oddscalc.results import NUMERIC_KINDS, Analysis, Bars, Section, WagerResult
@@ -87,9 +88,11 @@ def results(a: Analysis, label: str, note: str = "") -> str:
                   charts={w.wager: Markup(return_chart(w)) for w in a.wagers})
 
 
-def section_cells(s: Section) -> list[list[tuple[str, bool]]]:
-    """A section's cells as text, each with whether it is a number (aligned right)."""
-    return [[(cell_text(v, c), c.kind in NUMERIC_KINDS) for v, c in zip(row, s.columns)] for row in s.rows]
+def section_cells(s: Section) -> list[list[tuple[str, bool, str]]]:
+    """A section's cells as text, each with whether it is a number (aligned right) and its exact value as the JSON
+    report writes it (a ``data-exact`` attribute: what a test compares with ``--format json``)."""
+    return [[(cell_text(v, c), c.kind in NUMERIC_KINDS, json.dumps(cell_json(v))) for v, c in zip(row, s.columns)]
+            for row in s.rows]
 
 
 def differing_rows(s: Section, columns: Sequence[str]) -> list[bool]:
