@@ -1,8 +1,27 @@
-"""Progress of long work, on one stderr line, shown only when asked (the CLI asks when stderr is a terminal)."""
+"""Progress of long work, on one stderr line, shown only when asked (the CLI asks when stderr is a terminal), and
+told to a listener of the thread doing the work when one listens (:func:`listening`: the workbench's share shown
+while a count runs)."""
 
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+_HEARD = threading.local()  # the listener of each thread: work reports progress in the thread that asked for it
+
+
+@contextmanager
+def listening(hear: Callable[[int, int], None]) -> Iterator[None]:
+    """Within the block, every ``step(done, total)`` of a :class:`Progress` in this thread also calls ``hear``
+    (whether or not it prints)."""
+    before = getattr(_HEARD, "hear", None)
+    _HEARD.hear = hear
+    try:
+        yield
+    finally:
+        _HEARD.hear = before
 
 
 class Progress:
@@ -18,7 +37,10 @@ class Progress:
             print(f"\r{self.label}: {text}", end="", file=sys.stderr, flush=True)
 
     def step(self, done: int, total: int) -> None:
-        """Show the share done."""
+        """Show the share done (and tell this thread's listener)."""
+        hear = getattr(_HEARD, "hear", None)
+        if hear is not None:
+            hear(done, total)
         self.say(f"{100 * done // max(total, 1):3d}% ")
 
     def finish(self) -> None:

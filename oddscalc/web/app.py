@@ -110,7 +110,7 @@ def job(tab: str, ident: str) -> Response:
     """A job's progress, or its answer once done."""
     j = _wb().job(_bench(tab), ident)
     if not j.done:
-        return jsonify(done=False, elapsed=j.elapsed())
+        return jsonify(done=False, elapsed=j.elapsed(), percent=j.percent())
     if j.error is not None:
         return jsonify(done=True, problems=views.error(j.error))
     return jsonify(done=True, **j.result)

@@ -10,7 +10,8 @@ A pay edit is answered from the counts held in memory: the table with the new pa
 its file would be), then the game's own settlement, which chooses the best decisions again for the new pays. So the
 figures are those of ``oddscalc report`` for the same table, exactly, whatever the edit does to the optimal strategy;
 the settlement is cheap, and the report's sections only a reader needs (``brief``) are left for a download.
-A rule that changes the counts is counted through the store, in a :class:`Job` the page polls.
+A rule that changes the counts is counted through the store, in a :class:`Job` the page polls; the job tells its
+share done where the count reports one (:func:`~oddscalc.progress.listening`).
 
 Every file the server makes of what a user gives (an upload, a table with its rules edited) is written in its own
 folder, named by its content; nothing is written anywhere else (the count store is the command line's own cache).
@@ -33,6 +34,7 @@ from oddscalc.cache import Store
 from oddscalc.catalog import load_table, resolve_table, with_pays
 from oddscalc.datafile import MAX_TABLE_BYTES, Problem, TableError
 from oddscalc.games import DEFAULT_TABLES, GAME_KEYS
+from oddscalc.progress import listening
 from oddscalc.protocol import OptionError, Rules
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table
@@ -75,6 +77,14 @@ class Job:
     done: bool = False
     error: str | None = None
     result: Any = None
+    share: tuple[int, int] | None = None  # (done, total) as the count last reported it; None: it reports none
+
+    def percent(self) -> int | None:
+        """The share done in whole percent, where the count reports one."""
+        if self.share is None:
+            return None
+        done, total = self.share
+        return 100 * done // max(total, 1)
 
     def elapsed(self) -> float:
         """Seconds since it started."""
@@ -192,9 +202,13 @@ class Workbench:
         ident = secrets.token_urlsafe(8)
         job = Job(id(bench), time.monotonic())
 
+        def hear(done: int, total: int) -> None:
+            job.share = (done, total)
+
         def run() -> None:
             try:
-                job.result = work()
+                with listening(hear):
+                    job.result = work()
             except (TableError, OptionError) as e:
                 job.error = str(e)
             except Exception as e:  # a bug: the page says so rather than polling for ever

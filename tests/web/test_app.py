@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -23,7 +24,8 @@ from oddscalc.datafile import MAX_TABLE_BYTES
 from oddscalc.games import GAME_KEYS
 from oddscalc.results import RunOptions
 from oddscalc.tables import Table
-from oddscalc.web.app import create_app
+from oddscalc.progress import Progress
+from oddscalc.web.app import create_app, workbench_of
 
 STANDARD = resolve_table("punto-banco", "standard")
 
@@ -208,6 +210,33 @@ def test_unknown_tabs_and_jobs(client: FlaskClient) -> None:
     assert client.get(f"/api/{tab}/job/nosuchjob").status_code == 404
     assert client.get("/", query_string={"game": "baccarat"}).status_code == 422
     assert client.get("/", query_string={"game": "punto-banco", "table": "../../etc/passwd"}).status_code == 422
+
+
+def test_a_job_says_the_share_its_count_reports_and_none_where_it_reports_none(app: Flask,
+                                                                                client: FlaskClient) -> None:
+    wb = workbench_of(app)
+    tab, _ = open_tab(client, "punto-banco")
+    bench = wb.bench(tab)
+    stepped, go = threading.Event(), threading.Event()
+
+    def counting(steps: tuple[tuple[int, int], ...]) -> dict[str, str]:
+        progress = Progress(False, "a count")  # as a game's count makes one: printing nothing
+        for done, total in steps:
+            progress.step(done, total)
+        stepped.set()
+        assert go.wait(30)
+        return {"results": "counted"}
+
+    for steps, percent in ((((0, 8), (3, 8)), 37), ((), None)):
+        stepped.clear()
+        go.clear()
+        job = wb.start(bench, lambda: counting(steps))
+        assert stepped.wait(30)
+        running = client.get(f"/api/{tab}/job/{job}").get_json()
+        assert running["done"] is False and running["percent"] == percent and running["elapsed"] >= 0
+        go.set()
+        assert finished(client, tab, {"job": job})["results"] == "counted"
+    Progress(False, "outside a job").step(1, 2)  # a step outside any job is heard by none (and fails nothing)
 
 
 def test_a_job_is_read_only_by_its_own_tab(client: FlaskClient) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import threading
 import time
@@ -232,6 +233,8 @@ def test_a_rule_that_changes_the_counts_shows_progress_then_the_command_lines_fi
     assert wait(lambda: browser.find_element(By.ID, "status").text.startswith("Counted and answered"))
     seen = seen_status(browser)
     assert any(text.startswith("Counting") for text in seen), seen  # the page said it was counting
+    # a punto banco count reports no share: the page says only how long it has taken, if it took a second
+    assert not any("%" in text for text in seen if text.startswith("Counting")), seen
     assert browser.find_element(By.NAME, "rule:decks").get_attribute("value") == "3"
     shot(browser, tmp_path, "rule-counted")
 
@@ -354,3 +357,24 @@ def test_two_tabs_at_once_each_get_their_own_answer(server: str, browser: Any, t
     downloads: Path = browser.downloads
     table = wait(lambda: next((p for p in downloads.glob("*.toml")), None))
     assert cli_edges("punto-banco", table) == nine
+
+
+@pytest.mark.deep
+@needs_chromium
+def test_a_caribbean_recount_shows_its_share_done(served: tuple[str, Workbench], browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    server, wb = served
+    browser.get(f"{server}/?game=caribbean&table=us")
+    before = wait(lambda: page_edges(browser))
+    wb.store.read = wb.store.write = False  # the new qualifier's dealer hands counted here, not read: ~10 s
+    watch_status(browser)
+    field = browser.find_element(By.NAME, "rule:dealer_qualifier")
+    field.clear()
+    field.send_keys('"pair of fours"\t')
+    fours = cli_edges("caribbean", made_table(tmp_path, "caribbean", "us", "fours.toml",
+                                              ('dealer_qualifier = "ace-king"', 'dealer_qualifier = "pair of fours"')))
+    assert fours != before
+    wait(lambda: page_edges(browser) == fours, 600)
+    shares = [int(m[1]) for text in seen_status(browser) if (m := re.match(r"Counting: (\d+)% done", text))]
+    assert shares and shares == sorted(shares) and shares[-1] > 0, seen_status(browser)

@@ -37,7 +37,11 @@
     const data = await r.json();
     if (seq !== sent) { return; }
     if (!data.done) {
-      status("Counting: the rules changed the counts (" + data.elapsed.toFixed(1) + " s)…", "busy");
+      // the share done where the count reports one; elsewhere only the time it has taken, said as such
+      const seconds = Math.floor(data.elapsed) + " s";
+      status(data.percent === null || data.percent === undefined
+        ? "Counting… " + seconds + " (this count tells no share done)"
+        : "Counting: " + data.percent + "% done (" + seconds + ")…", "busy");
       setTimeout(() => poll(job, seq, started), 250);
       return;
     }
@@ -51,7 +55,7 @@
     const started = performance.now();
     const data = await call("edit", new FormData($("edit")));
     if (seq !== sent) { return; }
-    if (data.job) { status("Counting…", "busy"); poll(data.job, seq, started); return; }
+    if (data.job) { status("Counting: the rules changed the counts…", "busy"); poll(data.job, seq, started); return; }
     show(data);
     if (data.problems) { status("Not answered: see the problems below (the figures shown are the last good table's).", "bad"); }
     else { status("Answered in " + Math.round(performance.now() - started) + " ms.", "ok"); }
