@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from flask import Flask
 
 DEFAULT_PORT = 8765
+MOST_MB = 512  # the workbench's own default (oddscalc.web.bench.MOST_MB), here so that --help needs no Flask
 
 
 def _host(text: str) -> str:
@@ -35,9 +36,13 @@ def _host(text: str) -> str:
 @click.option("--port", type=Whole(0, 65535), default=DEFAULT_PORT, show_default=True,
               help="The port to listen on (0: any free port).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the workbench in the browser.")
+@click.option("--memory", "memory_mb", type=Whole(1, 1_000_000), default=MOST_MB, show_default=True, metavar="MB",
+              help="The counts held in memory, at most this many MB all games together; the least recently used is "
+                   "dropped and read back from the store when asked again (the same figures). A Caribbean Stud count "
+                   "is about 137 MB, Let It Ride's about 1 MB, the baccarats' less.")
 @click.option("--check", is_flag=True,
               help="Build the workbench and load its page once, print where it would listen, and exit.")
-def serve(host: str, port: int, open_browser: bool, check: bool) -> None:
+def serve(host: str, port: int, open_browser: bool, memory_mb: int, check: bool) -> None:
     """The local web workbench: pick a table, edit its pays, rules and strategy, see the figures as you type."""
     address = _host(host)
     try:
@@ -45,7 +50,7 @@ def serve(host: str, port: int, open_browser: bool, check: bool) -> None:
     except ImportError as e:
         raise OptionError(f"oddscalc serve needs {e.name or 'Flask'}: pip install 'oddscalc[serve]'") from None
     with tempfile.TemporaryDirectory(prefix="oddscalc-serve-") as folder:
-        app = create_app(Path(folder))
+        app = create_app(Path(folder), most_mb=memory_mb)
         if check:
             page = app.test_client().get("/")
             if page.status_code != 200:

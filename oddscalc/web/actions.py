@@ -46,7 +46,14 @@ def page_context(wb: Workbench, tab: str, bench: Bench) -> dict[str, Any]:
                 results=results_html(wb, bench), pay_fields=forms.pay_fields(bench.base),
                 ev_inputs=forms.ev_inputs(game),
                 cards=[r + s for s in SUIT_CHARS[::-1] for r in RANK_CHARS[::-1]], downloads=DOWNLOADS,
-                variants=len(bench.variants))
+                variants=len(bench.variants), memory=memory(wb))
+
+
+def memory(wb: Workbench) -> str:
+    """What the server holds in memory, for the page: its bound and what it holds now."""
+    held = wb.held
+    return (f"counts held in memory: at most {held.most_bytes / 1e6:,.0f} MB, the least recently used dropped first "
+            f"(now {len(held)}, {held.bytes() / 1e6:,.0f} MB)")
 
 
 def forms_html(bench: Bench) -> str:

@@ -24,7 +24,7 @@ from oddscalc.cards import CardError
 from oddscalc.datafile import MAX_TABLE_BYTES, TableError
 from oddscalc.protocol import OptionError
 from oddscalc.web import actions, views
-from oddscalc.web.bench import Bench, Workbench
+from oddscalc.web.bench import MOST_MB, Bench, Workbench
 
 INPUT_ERRORS = (TableError, OptionError, CardError)
 
@@ -32,14 +32,15 @@ INPUT_ERRORS = (TableError, OptionError, CardError)
 routes = Blueprint("workbench", __name__)
 
 
-def create_app(folder: Path | None = None, store: Store | None = None) -> Flask:
+def create_app(folder: Path | None = None, store: Store | None = None, most_mb: int = MOST_MB) -> Flask:
     """The application, its state in a :class:`Workbench` over ``folder`` (a new temporary folder by default):
-    the only folder it writes in."""
+    the only folder it writes in; it holds at most ``most_mb`` MB of counts in memory."""
     app = Flask("oddscalc.web", static_folder="static", template_folder="templates")
     app.config["MAX_CONTENT_LENGTH"] = MAX_TABLE_BYTES + 64 * 1024  # a table file and the form around it
     app.jinja_env.autoescape = True
     app.extensions["oddscalc"] = Workbench(folder if folder is not None
-                                           else Path(tempfile.mkdtemp(prefix="oddscalc-serve-")), store)
+                                           else Path(tempfile.mkdtemp(prefix="oddscalc-serve-")), store,
+                                           most_bytes=most_mb * 1_000_000)
     for kind in INPUT_ERRORS:
         app.register_error_handler(kind, _bad_input)
     app.register_error_handler(LookupError, _unknown)

@@ -13,21 +13,29 @@ the settlement is cheap, and the report's sections only a reader needs (``brief`
 A rule that changes the counts is counted through the store, in a :class:`Job` the page polls; the job tells its
 share done where the count reports one (:func:`~oddscalc.progress.listening`).
 
+The counts held in memory are bounded (:class:`Held`): at most ``most_bytes`` for every game together, the least
+recently used dropped first. A count dropped and asked for again is read back from the store (or counted again): the
+same integers, so the same figures.
+
 Every file the server makes of what a user gives (an upload, a table with its rules edited) is written in its own
 folder, named by its content; nothing is written anywhere else (the count store is the command line's own cache).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
+import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
@@ -40,6 +48,10 @@ from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table
 
 MOST_TABS = 64  # benches held at once; the oldest unused goes first (a tab reloaded gets a new one)
+# the counts held in memory, all games together, in MB. The largest is Caribbean Stud's raise table (about 137 MB
+# for a full deck; Let It Ride's about 1 MB, the baccarats' less): 512 MB holds three Caribbean qualifiers and every
+# other game's counts, and a pay edit needs only the count on screen
+MOST_MB = 512
 
 
 @dataclass
@@ -68,6 +80,95 @@ class Bench:
         return RunOptions(strategy=self.strategy, brief=brief)
 
 
+def size_of(counts: Any) -> int:
+    """About how many bytes ``counts`` holds in memory: its numpy arrays' data, and every other object's own size,
+    through dataclasses, mappings, sequences and attributes (what every game's counts are made of); each object
+    once."""
+    total, todo, seen = 0, [counts], set()
+    while todo:
+        o = todo.pop()
+        if id(o) in seen:
+            continue
+        seen.add(id(o))
+        if isinstance(o, np.ndarray):
+            total += o.nbytes  # a view's bytes counted as its own: an overestimate at worst
+            continue
+        total += sys.getsizeof(o)
+        if isinstance(o, Mapping):
+            todo += [*o.keys(), *o.values()]
+        elif isinstance(o, list | tuple | set | frozenset):
+            todo += list(o)
+        elif dataclasses.is_dataclass(o) and not isinstance(o, type):
+            todo += [getattr(o, f.name) for f in dataclasses.fields(o)]
+        elif hasattr(o, "__dict__") and not isinstance(o, type):
+            todo += list(vars(o).values())
+    return total
+
+
+class Held:
+    """The counts the server holds in memory, every game's together, by (game, count key): at most ``most_bytes``
+    (:func:`size_of`), the least recently used dropped first; the count just made or asked for is always kept (it is
+    the one a tab needs now, however large). Thread-safe; a count is made outside the lock (it may take minutes)."""
+
+    def __init__(self, most_bytes: int = MOST_MB * 1_000_000):
+        if most_bytes < 1:
+            raise ValueError("a server holds at least one byte of counts")
+        self.most_bytes = most_bytes
+        self.dropped = 0  # counts dropped so far (for the page and the tests)
+        self._counts: OrderedDict[tuple[str, str], tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def bytes(self) -> int:
+        """The bytes of the counts held now."""
+        with self._lock:
+            return sum(size for _, size in self._counts.values())
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            return key in self._counts
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._counts)
+
+    def get(self, key: tuple[str, str], make: Callable[[], Any]) -> Any:
+        """The counts of ``key``: those held (now the most recently used), or ``make()``'s, then held, the least
+        recently used dropped while more than :attr:`most_bytes` are held."""
+        with self._lock:
+            if key in self._counts:
+                self._counts.move_to_end(key)
+                return self._counts[key][0]
+        made = make()
+        size = size_of(made)
+        with self._lock:
+            self._counts[key] = (made, size)
+            self._counts.move_to_end(key)
+            held = sum(size for _, size in self._counts.values())
+            while held > self.most_bytes and len(self._counts) > 1:
+                _, (_, dropped) = self._counts.popitem(last=False)
+                held -= dropped
+                self.dropped += 1
+        return made
+
+
+class HeldSession(Session):
+    """A game's session whose counts are held in the server's bounded :class:`Held` (shared by every game's session),
+    not in a dict of its own that only grows: every analysis of the workbench (live figures, downloads, the charts'
+    reruns, a hand query) counts through :meth:`counts`."""
+
+    def __init__(self, game: str, held: Held, store: Store):
+        super().__init__(game, RunOptions(), store)
+        self.held = held
+
+    def key(self, rules: Rules) -> tuple[str, str]:
+        """Where ``rules``' counts are held."""
+        return self.game.key, repr(sorted(rules.count_key().items()))
+
+    def counts(self, rules: Rules) -> Any:
+        """The pay-free counts for ``rules``: held, or read from the store (or counted) and then held."""
+        return self.held.get(self.key(rules), lambda: self.game.count(rules, self.store))
+
+
 @dataclass
 class Job:
     """Counting in the background for a rule that changes the counts: the page polls it for progress."""
@@ -94,12 +195,14 @@ class Job:
 class Workbench:
     """The server's state: its folder, the tabs' benches, the shared sessions and the running jobs."""
 
-    def __init__(self, folder: Path, store: Store | None = None, most_tabs: int = MOST_TABS):
+    def __init__(self, folder: Path, store: Store | None = None, most_tabs: int = MOST_TABS,
+                 most_bytes: int = MOST_MB * 1_000_000):
         self.folder = folder
         self.store = store if store is not None else Store.default()
         self.most_tabs = most_tabs
+        self.held = Held(most_bytes)
         self.benches: OrderedDict[str, Bench] = OrderedDict()
-        self.sessions: dict[str, Session] = {}
+        self.sessions: dict[str, HeldSession] = {}
         self.jobs: dict[str, Job] = {}
         self.lock = threading.Lock()
         self.counting = threading.Lock()  # one count at a time: the machine's cores are the kernels'
@@ -149,11 +252,12 @@ class Workbench:
 
     # --- analyses -----------------------------------------------------------------------------------------------
 
-    def session(self, game: str) -> Session:
-        """The game's session, shared by every tab (its counts are pay-free and never change)."""
+    def session(self, game: str) -> HeldSession:
+        """The game's session, shared by every tab (its counts are pay-free and never change), its counts held in
+        :attr:`held`."""
         with self.lock:
             if game not in self.sessions:
-                self.sessions[game] = Session(game, RunOptions(), self.store)
+                self.sessions[game] = HeldSession(game, self.held, self.store)
             return self.sessions[game]
 
     def rules(self, bench: Bench, table: Table | None = None) -> Rules:
@@ -162,7 +266,7 @@ class Workbench:
 
     def counted(self, game: str, rules: Rules) -> bool:
         """Whether the counts for ``rules`` are held in memory (a settlement alone answers)."""
-        return repr(sorted(rules.count_key().items())) in self.session(game).counted
+        return self.session(game).key(rules) in self.held
 
     def analyze(self, bench: Bench, table: Table | None = None, brief: bool = True) -> Analysis:
         """The report of the bench's table (or ``table``), as ``oddscalc report`` makes it (its published figures

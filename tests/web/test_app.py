@@ -4,6 +4,7 @@ test has an application of its own over a folder of its own (its answers read wi
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import threading
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from flask import Flask
@@ -22,10 +24,11 @@ from oddscalc.catalog import changeable, load_table, resolve_table, with_pays
 from oddscalc.cli.main import main
 from oddscalc.datafile import MAX_TABLE_BYTES
 from oddscalc.games import GAME_KEYS
+from oddscalc.progress import Progress
 from oddscalc.results import RunOptions
 from oddscalc.tables import Table
-from oddscalc.progress import Progress
 from oddscalc.web.app import create_app, workbench_of
+from oddscalc.web.bench import MOST_MB, Held, size_of
 
 STANDARD = resolve_table("punto-banco", "standard")
 
@@ -230,7 +233,7 @@ def test_a_job_says_the_share_its_count_reports_and_none_where_it_reports_none(a
     for steps, percent in ((((0, 8), (3, 8)), 37), ((), None)):
         stepped.clear()
         go.clear()
-        job = wb.start(bench, lambda: counting(steps))
+        job = wb.start(bench, functools.partial(counting, steps))
         assert stepped.wait(30)
         running = client.get(f"/api/{tab}/job/{job}").get_json()
         assert running["done"] is False and running["percent"] == percent and running["elapsed"] >= 0
@@ -270,3 +273,51 @@ def test_serve_check_and_bad_options() -> None:
     assert ok.exit_code == 0 and "oddscalc workbench: ok" in ok.output
     bad = runner.invoke(main, ["serve", "--check", "--host", "example.com"])
     assert bad.exit_code == 4 and "--host" in bad.output
+
+
+def test_the_counts_held_are_bounded_least_recently_used_first() -> None:
+    held = Held(most_bytes=2_500)
+    made: list[str] = []
+
+    def count(name: str) -> np.ndarray:
+        made.append(name)
+        return np.zeros(1_000, dtype=np.int8)  # 1,000 bytes: two fit, not three
+
+    assert size_of(count("probe")) == 1_000 and size_of({"x": [count("probe")] * 2}) > 1_000
+    for name in ("a", "b"):
+        held.get((name, "k"), functools.partial(count, name))
+    assert held.get(("a", "k"), lambda: count("again")) is not None and made[-1] == "b"  # a held: not made again
+    held.get(("c", "k"), lambda: count("c"))
+    assert ("b", "k") not in held and ("a", "k") in held and ("c", "k") in held  # b, used least recently, went
+    assert held.dropped == 1 and held.bytes() == 2_000
+    big = Held(most_bytes=10)
+    big.get(("x", "k"), lambda: count("x"))
+    assert ("x", "k") in big and len(big) == 1  # the count asked for is kept, however large
+    with pytest.raises(ValueError):
+        Held(most_bytes=0)
+
+
+def test_a_count_dropped_from_memory_gives_the_same_exact_figures_when_asked_again(folder: Path) -> None:
+    app = create_app(folder, most_mb=1)  # under one Caribbean count: each new count drops the one before
+    client = app.test_client()
+    held = workbench_of(app).held
+    tab, page = open_tab(client, "caribbean", "us")
+    assert len(held) == 1 and held.dropped == 0
+    assert "at most 1 MB" in page
+    open_tab(client, "let-it-ride", "standard")
+    assert len(held) == 1 and held.dropped == 1  # the Caribbean count dropped
+    again = client.post(f"/api/{tab}/edit", data={})
+    assert "job" in again.get_json()  # no longer in memory: read back from the store in a job
+    body = finished(client, tab, again.get_json())
+    assert edges(body["results"]) == edges(page) == report_edges("caribbean", "us")
+    assert held.dropped == 2  # and Let It Ride's dropped in turn
+
+
+def test_serve_states_its_memory_bound() -> None:
+    import oddscalc.cli.serve as serve
+
+    assert serve.MOST_MB == MOST_MB
+    shown = CliRunner().invoke(main, ["serve", "--help"])
+    assert "--memory MB" in shown.output and f"[default: {MOST_MB}" in shown.output
+    page = create_app().test_client().get("/", query_string={"game": "punto-banco"}).text
+    assert f"at most {MOST_MB} MB, the least recently used dropped first" in page
