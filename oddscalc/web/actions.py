@@ -203,7 +203,9 @@ def hand(wb: Workbench, bench: Bench, form: Mapping[str, str]) -> str:
         try:
             inputs["players"] = int(str(inputs["players"]))
         except ValueError:
-            raise OptionError(f"players: a whole number, not {inputs['players']!r}") from None
+            shown = str(inputs["players"])
+            shown = shown if len(shown) <= 20 else shown[:20] + "…"  # a 5000-digit text is not echoed whole
+            raise OptionError(f"players: a whole number, not {shown!r}") from None
     sections: list[Section] = load(plan.run)(wb.session(bench.game), bench.table(), **inputs)
     return views.sections(sections)
 

@@ -84,6 +84,23 @@ def test_a_bad_pay_is_refused_naming_its_key_and_the_bench_stays(client: FlaskCl
     assert edges(answered(client, tab, {})["results"]) == edges(page)  # the last good table still stands
 
 
+def test_huge_numbers_are_refused_naming_their_key_before_any_arithmetic(client: FlaskClient) -> None:
+    tab, page = open_tab(client, "punto-banco", "standard")
+    for data, said in (({"pay:tie.win": "9" * 41 + ":1"}, "pays.tie.win: &#39;" + "9" * 41 + ":1&#39; has 42 digits"),
+                       ({"pay:tie.win": "1e400:1"}, "pays.tie.win: bad ratio"),
+                       ({"rule:decks": "1" + "0" * 30}, "rules.decks: a shoe has 1 to 10,000 decks"),
+                       ({"rule:decks": "1e300"}, "rules.decks: must be a whole number")):
+        r = client.post(f"/api/{tab}/edit", data=data)
+        assert r.status_code == 422 and said in r.get_json()["problems"], (data, r.text)
+    r = client.post(f"/api/{tab}/solve", data={"pay": "tie.win", "edge": "1e700"})
+    assert r.status_code == 422 and "edge: not a number" in r.get_json()["problems"]
+    house, _ = open_tab(client, "house-baccarat")
+    for players in ("9" * 40, "9" * 5000):
+        r = client.post(f"/api/{house}/hand", data={"players": players, "hand": "As 9d"})
+        assert r.status_code == 422 and len(r.get_json()["problems"]) < 200, r.text[:300]
+    assert edges(answered(client, tab, {})["results"]) == edges(page)  # and the bench is as it was
+
+
 def test_tabs_are_isolated(client: FlaskClient) -> None:
     one, page = open_tab(client, "punto-banco", "standard")
     two, _ = open_tab(client, "punto-banco", "standard")
