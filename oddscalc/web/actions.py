@@ -40,20 +40,34 @@ def page_context(wb: Workbench, tab: str, bench: Bench) -> dict[str, Any]:
     """Everything the page template needs."""
     game = bench.game
     tables = [(p.stem, load_table(p, expect_game=game).title) for p in shipped_tables(game)]
-    shipped = bench.origin if bench.origin in {t for t, _ in tables} and bench.base.path.parent != wb.folder else ""
     return dict(tab=tab, game=game, games=[(k, c.title) for k, c in DECLARED.items()], tables=tables,
-                table=shipped, title=bench.base.title, version=__version__, forms=forms_html(bench),
+                table=shipped(wb, bench), title=bench.base.title, version=__version__, forms=forms_html(bench),
                 results=results_html(wb, bench), pay_fields=forms.pay_fields(bench.base),
                 ev_inputs=forms.ev_inputs(game),
                 cards=[r + s for s in SUIT_CHARS[::-1] for r in RANK_CHARS[::-1]], downloads=DOWNLOADS,
                 variants=len(bench.variants), memory=memory(wb))
 
 
+def shipped(wb: Workbench, bench: Bench) -> str:
+    """The id of the shipped table the bench shows, or "" for a table uploaded or with its rules edited (kept in the
+    server's folder): what the page's table menu shows."""
+    return bench.origin if bench.base.path.parent != wb.folder and bench.origin == bench.base.path.stem else ""
+
+
+def _mb(n: float) -> str:
+    return "under 1 MB" if 0 < n < 500_000 else f"{n / 1e6:,.0f} MB"
+
+
 def memory(wb: Workbench) -> str:
-    """What the server holds in memory, for the page: its bound and what it holds now."""
+    """What the server holds in memory, for the page: what it holds now and its bound (``serve --memory``)."""
     held = wb.held
-    return (f"counts held in memory: at most {held.most_bytes / 1e6:,.0f} MB, the least recently used dropped first "
-            f"(now {len(held)}, {held.bytes() / 1e6:,.0f} MB)")
+    return (f"counts held in memory: {len(held)}, {_mb(held.bytes())}; at most {_mb(held.most_bytes)}, the least "
+            f"recently used dropped first")
+
+
+def answer(wb: Workbench, bench: Bench, out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with the bench's live figures, the server's memory line and the table menu's choice."""
+    return {**out, "results": results_html(wb, bench), "memory": memory(wb), "table": shipped(wb, bench)}
 
 
 def forms_html(bench: Bench) -> str:
@@ -100,8 +114,8 @@ def edit(wb: Workbench, bench: Bench, form: Mapping[str, str]) -> dict[str, Any]
         bench.card = candidate.card
     out: dict[str, Any] = {"forms": forms_html(bench)} if rules else {}
     if wb.counted(bench.game, wb.rules(bench)):
-        return {**out, "results": results_html(wb, bench)}
-    return {"job": wb.start(bench, lambda: {**out, "results": results_html(wb, bench)})}
+        return answer(wb, bench, out)
+    return {"job": wb.start(bench, lambda: answer(wb, bench, out))}
 
 
 def _given(form: Mapping[str, str], prefix: str) -> dict[str, str]:
@@ -146,8 +160,8 @@ def upload(wb: Workbench, bench: Bench, what: str, name: str, data: bytes) -> di
         raise OptionError(f"nothing to upload as {what!r}: a table or a card")
     out = {"forms": forms_html(bench), "name": name}
     if wb.counted(bench.game, wb.rules(bench)):
-        return {**out, "results": results_html(wb, bench)}
-    return {"job": wb.start(bench, lambda: {**out, "results": results_html(wb, bench)})}
+        return answer(wb, bench, out)
+    return {"job": wb.start(bench, lambda: answer(wb, bench, out))}
 
 
 # --- side by side, solve, a hand --------------------------------------------------------------------------------

@@ -73,7 +73,7 @@ def return_chart(w: WagerResult) -> str:
     """Where the wager's winnings come from: each winning event's share of the total won (an SVG bar chart)."""
     won = [(r.label, r.units * r.combinations) for r in w.rows if r.units > 0 and r.combinations]
     total = sum((x for _, x in won), Fraction(0))
-    if not won or total == 0:
+    if len(won) < 2 or total == 0:  # one bar of 100% says nothing the return table does not
         return ""
     chart = Bars(f"workbench-{w.wager}", f"{w.title}: where the winnings come from", tuple(label for label, _ in won),
                  tuple(Fraction(x) / total for _, x in won),

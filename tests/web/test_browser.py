@@ -236,6 +236,9 @@ def test_a_rule_that_changes_the_counts_shows_progress_then_the_command_lines_fi
     # a punto banco count reports no share: the page says only how long it has taken, if it took a second
     assert not any("%" in text for text in seen if text.startswith("Counting")), seen
     assert browser.find_element(By.NAME, "rule:decks").get_attribute("value") == "3"
+    # the header no longer names the shipped table; the memory line counts the new count
+    assert browser.find_element(By.ID, "table").get_attribute("value") == ""
+    assert browser.find_element(By.ID, "memory").text.startswith("counts held in memory: 2, under 1 MB")
     shot(browser, tmp_path, "rule-counted")
 
 
@@ -256,6 +259,7 @@ def test_an_uploaded_table_is_answered_and_hostile_ones_are_refused_or_escaped(
     upload.send_keys(str(mine))
     assert wait(lambda: status.text == "Taken: mine.toml.")
     assert page_edges(browser) == cli_edges("punto-banco", mine) != standard
+    assert browser.find_element(By.ID, "table").get_attribute("value") == ""  # no longer "standard"
     answered = page_edges(browser)
 
     def refused(name: str, text: str | bytes, *said: str) -> str:
@@ -263,7 +267,8 @@ def test_an_uploaded_table_is_answered_and_hostile_ones_are_refused_or_escaped(
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(text if isinstance(text, bytes) else text.encode())
         browser.find_element(By.ID, "upload-table").send_keys(str(path))
-        problems = wait(lambda: status.text.startswith("Not taken") and browser.find_element(By.ID, "problems").text)
+        problems = wait(lambda: status.text.startswith(f"Not taken: {name}: ")
+                        and browser.find_element(By.ID, "problems").text)
         for words in said:
             assert words in problems, (words, problems)
         assert str(tmp_path) not in problems  # the server's folder is never named
@@ -275,10 +280,10 @@ def test_an_uploaded_table_is_answered_and_hostile_ones_are_refused_or_escaped(
     refused("bad.toml", 'game = "punto-banco"\ntitle = "x"\n[rules\n', "bad.toml:3", "not valid TOML")
     refused("unknown.toml", shipped.replace("decks = 8", 'decks = 8\ncolour = "red"', 1),
             "unknown.toml:10", "rules.colour", "unknown key")
+    shot(browser, tmp_path, "upload-refused")  # the error a user sees: file, line and key
     refused("negative.toml", shipped.replace('win = "8:1"', 'win = "-8:1"', 1), "negative.toml", "pays.tie.win")
     refused("big.toml", b"# " + b"x" * (1 << 20) + b"\n", "too large")
     refused("huge.toml", b"# " + b"x" * (3 << 20) + b"\n", "too large")
-    shot(browser, tmp_path, "upload-refused")
 
     hostile = made_table(tmp_path, "punto-banco", "standard", "hostile.toml",
                          ('title = "Punto banco, 8 decks, 5% commission"', f"title = {json.dumps(HOSTILE_TITLE)}"))
@@ -305,7 +310,7 @@ def test_side_by_side_highlights_the_differences_oddscalc_compare_prints(
     browser.find_element(By.ID, "add-variant").click()
     assert wait(lambda: browser.find_element(By.ID, "variant-count").text == "2 kept")
     wait(lambda: browser.find_elements(By.CSS_SELECTOR, "#compare section[data-section=figures_tie]"))
-    shot(browser, tmp_path, "side-by-side")
+    shot(browser, tmp_path, "side-by-side")  # the comparison scrolled into view
 
     nine = made_table(tmp_path, "punto-banco", "standard", "nine.toml", ('win = "8:1"', 'win = "9:1"'))
     printed = cli_json("compare", "punto-banco", "standard", str(nine), "--format", "json")["sections"]

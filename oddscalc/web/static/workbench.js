@@ -27,6 +27,9 @@
     if (data.results !== undefined) { $("results").innerHTML = data.results; }
     if (data.forms !== undefined) { $("forms").innerHTML = data.forms; }
     if (data.variants !== undefined) { $("variant-count").textContent = data.variants + " kept"; }
+    if (data.memory !== undefined) { $("memory").textContent = data.memory; }
+    // the table menu names a shipped table only while it is the one on screen (not after an upload or a rule edit)
+    if (data.table !== undefined) { $("table").value = data.table; }
     $("problems").innerHTML = data.problems || "";
     // figures kept from the last good table are dimmed while a problem stands: never read as the typed table's
     $("results").classList.toggle("stale", Boolean(data.problems));
@@ -86,14 +89,15 @@
     const what = e.target.dataset && e.target.dataset.upload;
     if (!what || !e.target.files.length) { return; }
     const body = new FormData();
+    const name = e.target.files[0].name;
     body.append("file", e.target.files[0]);
-    status("Reading " + e.target.files[0].name + "…", "busy");
+    status("Reading " + name + "…", "busy");
     const seq = ++sent;
     const data = await call("upload/" + what, body);
     e.target.value = "";
     if (data.job) { poll(data.job, seq, performance.now()); return; }
     show(data);
-    status(data.problems ? "Not taken: see the problems below." : "Taken: " + (data.name || "the file") + ".",
+    status(data.problems ? "Not taken: " + name + ": see the problems below." : "Taken: " + (data.name || name) + ".",
            data.problems ? "bad" : "ok");
   });
 
@@ -101,6 +105,7 @@
     const data = await call("variants/add", new FormData($("edit")));
     show(data);
     $("compare").innerHTML = data.compare || "";
+    $("variants-tool").scrollIntoView({block: "start"});  // the comparison is below the figures: bring it to view
   });
   $("clear-variants").addEventListener("click", async () => {
     const data = await call("variants/clear", new FormData());
