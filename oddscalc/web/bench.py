@@ -54,6 +54,27 @@ MOST_TABS = 64  # benches held at once; the oldest unused goes first (a tab relo
 MOST_MB = 512
 
 
+_PAID: OrderedDict[tuple[str, str, tuple[tuple[str, str], ...]], Table] = OrderedDict()
+_PAID_LOCK = threading.Lock()
+
+
+def paid(base: Table, pays: dict[str, str]) -> Table:
+    """``with_pays(base, pays)``, the last 256 kept: an edit asks for the table on screen three times (validated, its
+    rules resolved, settled), and each would read and validate its file again. Keyed by the file's digest, so a
+    table is never taken for another; a refused edit is never kept (it raises each time)."""
+    key = (str(base.path), base.sha256, tuple(sorted(pays.items())))
+    with _PAID_LOCK:
+        if key in _PAID:
+            _PAID.move_to_end(key)
+            return _PAID[key]
+    table = with_pays(base, pays)
+    with _PAID_LOCK:
+        _PAID[key] = table
+        while len(_PAID) > 256:
+            _PAID.popitem(last=False)
+    return table
+
+
 @dataclass
 class Bench:
     """One tab's work: a game, a table file (shipped, uploaded or with its rules edited), the pays typed over it,
@@ -73,7 +94,7 @@ class Bench:
 
     def table(self) -> Table:
         """The table on screen: the file's, with the pays typed over it (validated as the file would be)."""
-        return with_pays(self.base, self.pays)
+        return paid(self.base, self.pays)
 
     def options(self, brief: bool = True) -> RunOptions:
         """The run options of this bench's analyses."""

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import tomlkit
@@ -43,8 +45,15 @@ def written(value: Any) -> str:
 
 
 def file_data(table: Table) -> dict[str, Any]:
-    """The table's file as data (read again: a table is small, and its file is the truth of what it says)."""
-    data, _, _ = parse_toml(table.path)
+    """The table's file as data (its file is the truth of what it says), read once per file and digest: not to be
+    changed by the caller."""
+    return _parsed(str(table.path), table.sha256)
+
+
+@lru_cache(maxsize=64)
+def _parsed(path: str, sha256: str) -> dict[str, Any]:
+    # keyed by the digest too: a file changed on disk since is read again (its table has another digest)
+    data, _, _ = parse_toml(Path(path))
     return data
 
 

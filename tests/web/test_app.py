@@ -22,13 +22,13 @@ from oracles.workbench_pages import answered, edges, finished, open_tab
 from oddscalc.analysis import Session
 from oddscalc.catalog import changeable, load_table, resolve_table, with_pays
 from oddscalc.cli.main import main
-from oddscalc.datafile import MAX_TABLE_BYTES
+from oddscalc.datafile import MAX_TABLE_BYTES, TableError
 from oddscalc.games import GAME_KEYS
 from oddscalc.progress import Progress
 from oddscalc.results import RunOptions
 from oddscalc.tables import Table
 from oddscalc.web.app import create_app, workbench_of
-from oddscalc.web.bench import MOST_MB, Held, size_of
+from oddscalc.web.bench import MOST_MB, Held, paid, size_of
 
 STANDARD = resolve_table("punto-banco", "standard")
 
@@ -338,3 +338,13 @@ def test_serve_states_its_memory_bound() -> None:
     assert "--memory MB" in shown.output and f"[default: {MOST_MB}" in shown.output
     page = create_app().test_client().get("/", query_string={"game": "punto-banco"}).text
     assert f"at most {MOST_MB} MB, the least recently used dropped first" in page
+
+
+def test_a_table_with_pays_is_kept_by_its_files_digest_and_pays() -> None:
+    nine = paid(STANDARD, {"tie.win": "9:1"})
+    assert paid(STANDARD, {"tie.win": "9:1"}) is nine  # asked again: kept, not read and validated again
+    assert nine.model == with_pays(STANDARD, {"tie.win": "9:1"}).model != STANDARD.model
+    assert paid(STANDARD, {"tie.win": "7:1"}).model == with_pays(STANDARD, {"tie.win": "7:1"}).model != nine.model
+    for _ in range(2):  # a refused edit is refused each time, never kept
+        with pytest.raises(TableError, match="pays.tie.win"):
+            paid(STANDARD, {"tie.win": "-9:1"})
