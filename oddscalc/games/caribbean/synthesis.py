@@ -21,15 +21,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.datafile import TableError
-from oddscalc.games.card_synthesis import (
-    MOST_RULES,
-    Condition,
-    Placed,
-    Problem,
-    Synthesis,
-    shipped_cards,
-    synthesis_report,
-)
+from oddscalc.games.card_report import Placed, Synthesis, shipped_cards, synthesis_report
+from oddscalc.games.card_synthesis import MOST_RULES, Condition, Problem
 from oddscalc.games.caribbean.card import HANDS, load_card, play
 from oddscalc.games.caribbean.game import CaribbeanRules
 from oddscalc.games.caribbean.raise_table import FIXED, RaiseTable, fixed_decisions, up_cards

@@ -18,15 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.datafile import TableError
-from oddscalc.games.card_synthesis import (
-    MOST_RULES,
-    Condition,
-    Placed,
-    Problem,
-    Synthesis,
-    decisions_report,
-    shipped_cards,
-)
+from oddscalc.games.card_report import Placed, Synthesis, decisions_report, shipped_cards
+from oddscalc.games.card_synthesis import MOST_RULES, Condition, Problem
 from oddscalc.games.let_it_ride import holdings as ride_holdings
 from oddscalc.games.let_it_ride.card import feature, load_card, play
 from oddscalc.games.let_it_ride.count import PAYING, HoldingCounts

@@ -13,7 +13,8 @@ import pytest
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
 from oddscalc.cards import reduced_deck
-from oddscalc.games.card_synthesis import Card, Problem, Synthesis, card_toml
+from oddscalc.games.card_report import Synthesis, card_toml
+from oddscalc.games.card_synthesis import Card, Problem
 from oddscalc.games.caribbean.card import load_card
 from oddscalc.games.caribbean.settle import pay_list
 from oddscalc.games.caribbean.synthesis import cells, conditions, point_gains, synthesis_sections

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from oddscalc.analysis import Session
-from oddscalc.games.card_synthesis import Synthesis
+from oddscalc.games.card_report import Synthesis
 from oddscalc.games.let_it_ride.card import load_card
 from oddscalc.games.let_it_ride.synthesis import synthesis_sections
 from oddscalc.results import RunOptions
