@@ -161,8 +161,10 @@ def card_section(card: Card, within: Fraction, unit: str, title: str = "", refer
         (Column("rule", "Rule"), Column("when", "When"), Column("action", "Action"),
          Column("cost", f"Cost ({unit})", "fraction"), Column("cost_percent", "Cost", "percent", 6)),
         tuple(rows),
-        intro=(f"The fewest rules found whose exact cost is within {bound_str(within)}: {frac_str(card.cost)} {unit} "
-               f"({percent_str(card.cost, 6)}). First match wins.",
+        intro=((f"The fewest rules found whose exact cost is within {bound_str(within)}: {frac_str(card.cost)} "
+                f"{unit} ({percent_str(card.cost, 6)}). First match wins.") if not title else
+               (f"This decision's share of the card (the frontier's row within {bound_str(within)}): "
+                f"{frac_str(card.cost)} {unit} ({percent_str(card.cost, 6)}). First match wins."),
                f"Reference: {reference}.",
                "A rule's cost is what the reference gains over the rule on the decisions that rule makes first "
                "(the otherwise row: on those no rule makes); they add up to the card's cost."))

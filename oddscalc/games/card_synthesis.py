@@ -136,14 +136,26 @@ class _Search:
         self.positive = int(self.pos.sum())
         biggest = max((abs(int(g)) for g in problem.gain), default=1) or 1
         self.gain = (self.exact / biggest).astype(np.float32)  # ranking only: exact sums decide
+        if sum(abs(int(g)) for g in problem.gain) + self.positive < 2**63:
+            # every sum of cells fits: int64 sums are the same integers, without a Python int per cell
+            self.exact, self.pos = self.exact.astype(np.int64), self.pos.astype(np.int64)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.masks = np.stack([c.mask for c in problem.conditions]) if problem.conditions else np.zeros(
             (0, len(self.exact)), dtype=bool)
         self.matrix = self.masks.astype(np.float32)
         self.features = [c.feature for c in problem.conditions]
 
-    def mask(self, conds: tuple[int, ...]) -> np.ndarray:
-        """Where every one of the conditions holds."""
-        return np.logical_and.reduce([self.masks[i] for i in conds]) if conds else np.ones(len(self.exact), bool)
+    def mask(self, conds: tuple[int, ...], keep: bool = False) -> np.ndarray:
+        """Where every one of the conditions holds (not to be written to); ``keep`` it for a card's rule, which the
+        search plays again and again."""
+        found = self._masks.get(conds)
+        if found is None:
+            found = np.logical_and.reduce([self.masks[i] for i in conds]) if conds else np.ones(len(self.exact), bool)
+            if keep:
+                if len(self._masks) >= 256:  # a bound on memory: the oldest rule goes first
+                    del self._masks[next(iter(self._masks))]
+                self._masks[conds] = found
+        return found
 
     def play(self, rules: Rules, otherwise: bool) -> tuple[np.ndarray, np.ndarray]:
         """The rule deciding each cell (len(rules) for otherwise) and each cell's decision (yes)."""
@@ -151,7 +163,7 @@ class _Search:
         yes = np.full(len(self.exact), otherwise, dtype=bool)
         free = np.ones(len(self.exact), dtype=bool)
         for i, (conds, says) in enumerate(rules):
-            take = self.mask(conds) & free
+            take = self.mask(conds, keep=True) & free
             decided[take] = i
             yes[take] = says
             free &= ~take
@@ -187,13 +199,15 @@ class _Search:
         v = np.stack(columns, axis=1)
         found: list[tuple[float, int, tuple[int, ...], bool]] = []
         beams: list[tuple[int, tuple[int, ...], np.ndarray]] = [(j, (), v[:, j]) for j in range(len(keys))]
-        for _ in range(DEPTH):
+        for depth in range(DEPTH):
             columns_b = np.stack([b[2] for b in beams], axis=1)
             scores = self.matrix @ columns_b  # (conditions, beams): the gain of each conjunction
             # what refining a conjunction could gain at most: its cells of positive gain (the beam's order)
             reach = self.matrix @ np.maximum(columns_b, 0)
             nxt = self._extend(beams, scores, reach)
             found += [(sc, keys[j][0], rule, keys[j][1]) for sc, _, j, rule in nxt]
+            if depth == DEPTH - 1:
+                break  # no deeper conjunction: the beams would not be read
             nxt.sort(key=lambda t: -t[1])
             per_key: dict[int, int] = {}
             beams = []
