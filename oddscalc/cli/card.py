@@ -64,7 +64,7 @@ def card(game: str, table_ref: str | None, within_text: str, most_rules: int, ou
     result = load(plan)(session, table_ref, within, command, most_rules)
     echo_sections(result.sections, fmt, "Strategy card synthesised", game, table)
     if result.card_text is None:
-        raise Failure(f"no card found within {within_text} of optimal (see the frontier)", EXIT_INPUT)
+        raise Failure(f"no card found within {within_text} of the reference (see the frontier)", EXIT_INPUT)
     if output is not None:
         write_output(output, result.card_text, protect=(table_path(game, table_ref),))
 
