@@ -1,12 +1,14 @@
-"""Strategy cards synthesised: the shortest ordered list of rules (first match wins) whose exact cost against the
-optimal strategy is within a bound, and the frontier of rules against cost, for any game whose decision is
-yes or no.
+"""Strategy cards synthesised: the shortest ordered list of rules (first match wins) whose exact cost against a
+reference is within a bound, and the frontier of rules against cost, for any game whose decision is yes or no.
+The reference is the play that decides every point by its exact EV (optimal play; with several house baccarat
+seats, the best reply to the others' equilibrium, which is that equilibrium): the game builds the problem against
+it and says which it is (:mod:`oddscalc.games.card_report` reports and writes the card).
 
 The problem, as a game hands it over (:class:`Problem`): the decision points of the exact count grouped in
 *cells*, each cell the points that every card feature sees alike (for Caribbean Stud: the hand class, the five
 ranks and the up card's rank), with the exact sum over its points of weight x (EV of yes - EV of no), in
 integer units of ``1 / scale``, and ``positive``: the same sum over the points where yes is strictly better (what
-the optimal strategy gains over always saying no). A card decides a whole cell one way, so its exact cost is
+the reference gains over always saying no). A card decides a whole cell one way, so its exact cost is
 
     cost = positive - (sum of the gains of the cells it says yes to),
 
