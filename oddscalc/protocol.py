@@ -198,7 +198,7 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
     filing: tuple[str, ...] = ()
     card: str | None = None  # "module:Class" of the strategy card file's model, for a game whose runs take a card
     # ``oddscalc card``: "module:function" of (session, table_ref, within, command, most_rules) -> a
-    # ``card_synthesis.Synthesis``
+    # ``card_report.Synthesis``
     synthesis: str | None = None
 
     def supports(self, analysis: str) -> bool:

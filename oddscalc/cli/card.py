@@ -16,6 +16,7 @@ from oddscalc.cli.options import (
     echo_sections,
     game_for,
     open_session,
+    players_option,
     sections_format,
     table_option,
     table_path,
@@ -38,9 +39,14 @@ MOST_RULES = 12  # the longest card the search tries
                    "may miss a short card that a longer search finds by dropping rules.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the synthesised card file here (it loads with --strategy).")
+@players_option
 @sections_format
-def card(game: str, table_ref: str | None, within_text: str, most_rules: int, output: Path | None, fmt: str) -> None:
-    """The shortest strategy card for GAME whose exact cost against optimal is within a bound, and the frontier."""
+def card(game: str, table_ref: str | None, within_text: str, most_rules: int, output: Path | None,
+         players: int | None, fmt: str) -> None:
+    """The shortest strategy card for GAME whose exact cost against optimal is within a bound, and the frontier.
+
+    With several seats (house-baccarat --players N) the cost is against the symmetric equilibrium the other seats
+    play; every output states its reference."""
     from oddscalc.exact import parse_fraction
 
     try:
@@ -51,13 +57,14 @@ def card(game: str, table_ref: str | None, within_text: str, most_rules: int, ou
         raise OptionError(f"--within {within_text}: give a cost from 0 to 100%")
     plan = declared(game).synthesis
     assert plan is not None  # the GAME argument admits only the games that declare it
-    session = open_session(game)
+    session = open_session(game, players=players)
     table = session.resolve(table_ref).table
-    command = f"oddscalc card {game} --table {table.id} --within {within_text}"
+    seats = "" if players is None else f" --players {players}"
+    command = f"oddscalc card {game} --table {table.id}{seats} --within {within_text}"
     result = load(plan)(session, table_ref, within, command, most_rules)
     echo_sections(result.sections, fmt, "Strategy card synthesised", game, table)
     if result.card_text is None:
-        raise Failure(f"no card found within {within_text} of optimal (see the frontier)", EXIT_INPUT)
+        raise Failure(f"no card found within {within_text} of the reference (see the frontier)", EXIT_INPUT)
     if output is not None:
         write_output(output, result.card_text, protect=(table_path(game, table_ref),))
 

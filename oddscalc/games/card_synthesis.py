@@ -1,12 +1,14 @@
-"""Strategy cards synthesised: the shortest ordered list of rules (first match wins) whose exact cost against the
-optimal strategy is within a bound, and the frontier of rules against cost, for any game whose decision is
-yes or no.
+"""Strategy cards synthesised: the shortest ordered list of rules (first match wins) whose exact cost against a
+reference is within a bound, and the frontier of rules against cost, for any game whose decision is yes or no.
+The reference is the play that decides every point by its exact EV (optimal play; with several house baccarat
+seats, the best reply to the others' equilibrium, which is that equilibrium): the game builds the problem against
+it and says which it is (:mod:`oddscalc.games.card_report` reports and writes the card).
 
 The problem, as a game hands it over (:class:`Problem`): the decision points of the exact count grouped in
 *cells*, each cell the points that every card feature sees alike (for Caribbean Stud: the hand class, the five
 ranks and the up card's rank), with the exact sum over its points of weight x (EV of yes - EV of no), in
 integer units of ``1 / scale``, and ``positive``: the same sum over the points where yes is strictly better (what
-the optimal strategy gains over always saying no). A card decides a whole cell one way, so its exact cost is
+the reference gains over always saying no). A card decides a whole cell one way, so its exact cost is
 
     cost = positive - (sum of the gains of the cells it says yes to),
 
@@ -24,24 +26,15 @@ card found, from one rule to the last that lowers the cost.
 
 from __future__ import annotations
 
-import itertools
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
 import numpy as np
-
-from oddscalc import __version__
-from oddscalc.exact import frac_str, percent_str
-from oddscalc.results import Cell, Column, Section
 
 BEAM = 16  # conditions kept per beam and depth
 DEPTH = 3  # conditions per rule at most
 MOST_RULES = 12  # rules tried at most (the frontier's last length)
-COMMENT = "#"  # a TOML comment (a card file's, not Markdown)
 
 
 @dataclass(frozen=True)
@@ -52,6 +45,11 @@ class Condition:
     feature: str
     value: object
     mask: np.ndarray  # (n_cells,) bool
+    words: str = ""  # how it reads on the frontier and in a rule's label ("" : ``feature = value``)
+
+    def text(self) -> str:
+        """The condition in words."""
+        return self.words or f"{self.feature} = {_word(self.value)}"
 
 
 @dataclass(frozen=True)
@@ -77,10 +75,15 @@ class Rule:
 
     when: tuple[tuple[str, object], ...]
     action: str
+    words: tuple[str, ...] = ()  # each condition in words (``Condition.text``), or () for ``feature = value``
+
+    def condition_text(self) -> str:
+        """The conditions in words: ``ace_king or better, up card matches a rank held``."""
+        return ", ".join(self.words or [f"{k} = {_word(v)}" for k, v in self.when])
 
     def text(self) -> str:
-        """The rule in words: ``hand = ace_king, up_matches = true -> raise``."""
-        return ", ".join(f"{k} = {_word(v)}" for k, v in self.when) + f" -> {self.action}"
+        """The rule in words, with its action: ``ace_king or better, up card matches a rank held -> raise``."""
+        return f"{self.condition_text()} -> {self.action}"
 
 
 @dataclass(frozen=True)
@@ -91,17 +94,34 @@ class Card:
     otherwise: str
     cost: Fraction
     rule_costs: tuple[Fraction, ...] = field(default=())  # each rule's share of the cost, then otherwise's
+    yes: tuple[bool, ...] = field(default=())  # each cell's decision (the problem's yes), for a game to play it
 
     def text(self) -> str:
         """Every rule, then the otherwise, in words."""
         return "; ".join([r.text() for r in self.rules] + [f"otherwise {self.otherwise}"])
 
 
+RANK_ORDER = "A23456789TJQKA"  # a run of ranks reads "3 to J" (an ace low or high)
+
+
+def _run(values: Sequence[object]) -> str | None:
+    """``a to b`` for three or more consecutive totals or ranks, else None."""
+    if len(values) < 3:
+        return None
+    if all(isinstance(x, int) and not isinstance(x, bool) for x in values):
+        ints = [int(str(x)) for x in values]
+        return f"{ints[0]} to {ints[-1]}" if ints == list(range(ints[0], ints[0] + len(ints))) else None
+    text = "".join(str(x) for x in values)
+    if all(isinstance(x, str) and len(x) == 1 for x in values) and text in RANK_ORDER:
+        return f"{text[0]} to {text[-1]}"
+    return None
+
+
 def _word(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (list, tuple)):
-        return "[" + " ".join(str(x) for x in v) + "]"
+        return _run(v) or "[" + " ".join(str(x) for x in v) + "]"
     return str(v)
 
 
@@ -118,14 +138,26 @@ class _Search:
         self.positive = int(self.pos.sum())
         biggest = max((abs(int(g)) for g in problem.gain), default=1) or 1
         self.gain = (self.exact / biggest).astype(np.float32)  # ranking only: exact sums decide
+        if sum(abs(int(g)) for g in problem.gain) + self.positive < 2**63:
+            # every sum of cells fits: int64 sums are the same integers, without a Python int per cell
+            self.exact, self.pos = self.exact.astype(np.int64), self.pos.astype(np.int64)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         self.masks = np.stack([c.mask for c in problem.conditions]) if problem.conditions else np.zeros(
             (0, len(self.exact)), dtype=bool)
         self.matrix = self.masks.astype(np.float32)
         self.features = [c.feature for c in problem.conditions]
 
-    def mask(self, conds: tuple[int, ...]) -> np.ndarray:
-        """Where every one of the conditions holds."""
-        return np.logical_and.reduce([self.masks[i] for i in conds]) if conds else np.ones(len(self.exact), bool)
+    def mask(self, conds: tuple[int, ...], keep: bool = False) -> np.ndarray:
+        """Where every one of the conditions holds (not to be written to); ``keep`` it for a card's rule, which the
+        search plays again and again."""
+        found = self._masks.get(conds)
+        if found is None:
+            found = np.logical_and.reduce([self.masks[i] for i in conds]) if conds else np.ones(len(self.exact), bool)
+            if keep:
+                if len(self._masks) >= 256:  # a bound on memory: the oldest rule goes first
+                    del self._masks[next(iter(self._masks))]
+                self._masks[conds] = found
+        return found
 
     def play(self, rules: Rules, otherwise: bool) -> tuple[np.ndarray, np.ndarray]:
         """The rule deciding each cell (len(rules) for otherwise) and each cell's decision (yes)."""
@@ -133,7 +165,7 @@ class _Search:
         yes = np.full(len(self.exact), otherwise, dtype=bool)
         free = np.ones(len(self.exact), dtype=bool)
         for i, (conds, says) in enumerate(rules):
-            take = self.mask(conds) & free
+            take = self.mask(conds, keep=True) & free
             decided[take] = i
             yes[take] = says
             free &= ~take
@@ -169,13 +201,15 @@ class _Search:
         v = np.stack(columns, axis=1)
         found: list[tuple[float, int, tuple[int, ...], bool]] = []
         beams: list[tuple[int, tuple[int, ...], np.ndarray]] = [(j, (), v[:, j]) for j in range(len(keys))]
-        for _ in range(DEPTH):
+        for depth in range(DEPTH):
             columns_b = np.stack([b[2] for b in beams], axis=1)
             scores = self.matrix @ columns_b  # (conditions, beams): the gain of each conjunction
             # what refining a conjunction could gain at most: its cells of positive gain (the beam's order)
             reach = self.matrix @ np.maximum(columns_b, 0)
             nxt = self._extend(beams, scores, reach)
             found += [(sc, keys[j][0], rule, keys[j][1]) for sc, _, j, rule in nxt]
+            if depth == DEPTH - 1:
+                break  # no deeper conjunction: the beams would not be read
             nxt.sort(key=lambda t: -t[1])
             per_key: dict[int, int] = {}
             beams = []
@@ -288,7 +322,7 @@ def _card(s: _Search, problem: Problem, rules: Rules, otherwise: bool) -> Card:
     """The card in the file's words, its exact cost and each rule's share: on the cells it decides (first), what
     the optimal decision of each of their points gains over the rule's."""
     cost = s.cost(rules, otherwise)
-    decided, _ = s.play(rules, otherwise)
+    decided, yes_cells = s.play(rules, otherwise)
     out, shares = [], []
     for i, (conds, yes) in enumerate([*rules, ((), otherwise)]):
         mine = decided == i
@@ -296,174 +330,8 @@ def _card(s: _Search, problem: Problem, rules: Rules, otherwise: bool) -> Card:
         shares.append(Fraction(share, problem.scale))
         if i < len(rules):
             out.append(Rule(tuple((problem.conditions[k].feature, problem.conditions[k].value) for k in conds),
-                            problem.yes if yes else problem.no))
+                            problem.yes if yes else problem.no, tuple(problem.conditions[k].text() for k in conds)))
     if sum(shares) != Fraction(cost, problem.scale):
         raise AssertionError(f"the card's cost by rule {sum(shares)} does not add up to its cost {cost}")
-    return Card(tuple(out), problem.yes if otherwise else problem.no, Fraction(cost, problem.scale), tuple(shares))
-
-
-# --- the report and the card file ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A published card or named strategy placed on the frontier: its rules (None: not written as a card) and
-    exact cost."""
-
-    name: str
-    rules: int | None
-    cost: Fraction
-    title: str
-
-
-@dataclass(frozen=True)
-class Synthesis:
-    """What ``oddscalc card`` shows and writes: its sections, the card file's text (None when no card is within
-    the bound) and the card."""
-
-    sections: list[Section]
-    card_text: str | None
-    card: Card | None
-    frontier: tuple[Card, ...] = ()  # the cheapest card found at each length
-
-
-def shipped_cards(game: str) -> list[Path]:
-    """The published cards shipped for ``game`` (``cards/<game>/*.toml`` of a checkout; none when installed without
-    them)."""
-    folder = Path(__file__).resolve().parents[2] / "cards" / game
-    return sorted(folder.glob("*.toml")) if folder.is_dir() else []
-
-
-def _toml(v: object) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml(x) for x in v) + "]"
-    return json.dumps(str(v), ensure_ascii=True)  # a JSON string of ASCII is a TOML basic string
-
-
-def card_toml(game: str, title: str, source: str, parts: Sequence[tuple[str, Card]], note: Sequence[str]) -> str:
-    """A card file the game's loader reads: ``parts`` are (table, card), table "" for the top level (Caribbean
-    Stud, house baccarat) or a decision's table (``bet1`` in Let It Ride); ``note`` opens it as comments."""
-    lines = [f"{COMMENT} {n}" for n in note]
-    lines += [f"card = {_toml(game)}", f"title = {_toml(title)}", f"source = {_toml(source)}"]
-    for table, card in parts:
-        prefix = f"{table}." if table else ""
-        if table:
-            lines += ["", f"[{table}]"]
-        lines.append(f"otherwise = {_toml(card.otherwise)}")
-        for rule, cost in zip(card.rules, card.rule_costs):
-            when = ", ".join(f"{k} = {_toml(v)}" for k, v in rule.when)
-            lines += ["", f"[[{prefix}rules]]", f"{COMMENT} costs {frac_str(cost)} ({percent_str(cost, 6)})",
-                      f"label = {_toml(rule.text().rsplit(' -> ', 1)[0])}", f"when = {{ {when} }}",
-                      f"action = {_toml(rule.action)}"]
-    return "\n".join(lines) + "\n"
-
-
-def frontier_section(cards: Sequence[Card], placed: Sequence[Placed], within: Fraction, unit: str,
-                     floor: Fraction, title: str = "") -> Section:
-    """The frontier (rules | cost exact and % | within the bound | the card), the published cards and named
-    strategies placed on it, and optimal."""
-    rows: list[tuple[Cell, ...]] = []
-    entries: list[tuple[int, Fraction, int, tuple[Cell, ...]]] = []
-    for c in cards:
-        entries.append((len(c.rules), c.cost, 0, (len(c.rules), c.cost, c.cost, "yes" if c.cost <= within else "no",
-                                                  "synthesised", c.text())))
-    for p in placed:
-        entries.append((p.rules if p.rules is not None else 10**6, p.cost, 1,
-                        ("" if p.rules is None else p.rules, p.cost, p.cost, "yes" if p.cost <= within else "no",
-                         p.name, p.title)))
-    entries.append((10**6 + 1, Fraction(0), 2, ("", Fraction(0), Fraction(0), "yes", "optimal",
-                                                "each decision by its exact EV")))
-    for _, _, _, row in sorted(entries, key=lambda e: (e[0], e[1], e[2])):
-        rows.append(row)
-    return Section(
-        "card_frontier", f"Frontier: rules against exact cost{title}",
-        (Column("rules", "Rules", "int"), Column("cost", f"Cost against optimal ({unit})", "fraction"),
-         Column("cost_percent", "Cost", "percent", 6), Column("within", f"Within {percent_str(within, 6)}"),
-         Column("source", "Card"), Column("card", "Its rules")),
-        tuple(rows),
-        intro=("Each synthesised row is the cheapest card found with that many rules; the published cards and the "
-               "named strategies are played over the same decision points. Costs are exact: the optimal strategy's "
-               "expected value minus the card's, per unit of the wager over every deal.",
-               f"No card in the card's features can cost less than {frac_str(floor)} ({percent_str(floor, 6)}): "
-               "the decision points a card cannot tell apart are decided together."))
-
-
-def card_section(card: Card, within: Fraction, unit: str, title: str = "") -> Section:
-    """The synthesised card, rule by rule, with the exact cost each rule's decisions carry."""
-    rows: list[tuple[Cell, ...]] = []
-    for i, (rule, cost) in enumerate(zip((*card.rules, None), card.rule_costs)):
-        text = "otherwise" if rule is None else rule.text().rsplit(" -> ", 1)[0]
-        rows.append((i + 1 if rule is not None else "", text, card.otherwise if rule is None else rule.action,
-                     cost, cost))
-    return Section(
-        "synthesised_card", f"Synthesised card{title}: {len(card.rules)} rules, cost {percent_str(card.cost, 6)}",
-        (Column("rule", "Rule"), Column("when", "When"), Column("action", "Action"),
-         Column("cost", f"Cost ({unit})", "fraction"), Column("cost_percent", "Cost", "percent", 6)),
-        tuple(rows),
-        intro=(f"The fewest rules found whose exact cost against optimal is within {percent_str(within, 6)}: "
-               f"{frac_str(card.cost)} {unit} ({percent_str(card.cost, 6)}).",
-               "Each rule's cost is what the optimal strategy gains on the decisions that rule makes first."))
-
-
-def synthesis_report(problem: Problem, within: Fraction, game: str, table: Any, command: str, unit: str,
-                     placed: Sequence[Placed], most_rules: int = MOST_RULES) -> Synthesis:
-    """Synthesise a one-decision card for ``table`` and report it: the card's section, the frontier, the card file
-    (TOML: ``title`` and ``source`` say it was synthesised, by which command and within which bound)."""
-    card, frontier = synthesise(problem, within, most_rules)
-    sections = [] if card is None else [card_section(card, within, unit)]
-    sections.append(frontier_section(frontier, placed, within, unit, problem.floor))
-    if card is None:
-        return Synthesis(sections, None, None, tuple(frontier))
-    title = f"Synthesised: {len(card.rules)} rules within {percent_str(within, 6)} of optimal ({game}/{table.id})"
-    source = (f"synthesised by \"{command}\" (oddscalc {__version__}); exact cost {frac_str(card.cost)} {unit} "
-              f"({percent_str(card.cost, 6)}) on table {table.id} (sha256 {table.sha256[:12]})")
-    note = ("A strategy card synthesised by oddscalc: the fewest rules found whose exact cost against the optimal",
-            f"strategy is within the bound. Check it: oddscalc report {game} --table {table.id} --strategy THIS_FILE")
-    return Synthesis(sections, card_toml(game, title, source, [("", card)], note), card, tuple(frontier))
-
-
-def _no_rules(problem: Problem) -> Card:
-    """A decision with no rule, only its otherwise (Let It Ride's decisions may be one)."""
-    total, positive = sum(int(g) for g in problem.gain), sum(int(p) for p in problem.positive)
-    cost = Fraction(positive - max(total, 0), problem.scale)
-    return Card((), problem.yes if total > 0 else problem.no, cost, (cost,))
-
-
-def decisions_report(problems: Sequence[tuple[str, Problem]], within: Fraction, game: str, table: Any, command: str,
-                     unit: str, placed: Sequence[Placed], most_rules: int = MOST_RULES) -> Synthesis:
-    """A card of several independent decisions (each its own table of rules in the file, e.g. Let It Ride's bet1 and
-    bet2): each decision's frontier synthesised, then the split of rules between them with the fewest in all whose
-    summed exact cost is within the bound; the frontier is the cheapest split at each total."""
-    fronts = [[_no_rules(p), *synthesise(p, Fraction(0), most_rules)[1]] for _, p in problems]
-    best: dict[int, tuple[Card, ...]] = {}
-    for combo in itertools.product(*fronts):
-        n = sum(len(c.rules) for c in combo)
-        if n and (n not in best or sum(c.cost for c in combo) < sum(c.cost for c in best[n])):
-            best[n] = combo
-    frontier, lowest = [], None
-    for n in sorted(best):
-        cost = sum((c.cost for c in best[n]), Fraction(0))
-        if lowest is None or cost < lowest:
-            lowest = cost
-            frontier.append(Card(tuple(r for c in best[n] for r in c.rules), "", cost,
-                                 tuple(x for c in best[n] for x in c.rule_costs)))
-    names = [k for k, _ in problems]
-    synthesised = [Placed("synthesised", len(f.rules), f.cost, "; ".join(
-        f"{k}: {c.text()}" for k, c in zip(names, best[len(f.rules)]))) for f in frontier]
-    section = frontier_section([], [*placed, *synthesised], within, unit, Fraction(0))
-    chosen = next((best[len(f.rules)] for f in frontier if f.cost <= within), None)
-    if chosen is None:
-        return Synthesis([section], None, None, tuple(frontier))
-    whole = next(f for f in frontier if f.cost <= within)
-    sections = [card_section(c, within, unit, f" ({k})") for k, c in zip(names, chosen) if c.rules] + [section]
-    title = f"Synthesised: {len(whole.rules)} rules within {percent_str(within, 6)} of optimal ({game}/{table.id})"
-    source = (f"synthesised by \"{command}\" (oddscalc {__version__}); exact cost {frac_str(whole.cost)} {unit} "
-              f"({percent_str(whole.cost, 6)}) on table {table.id} (sha256 {table.sha256[:12]})")
-    note = ("A strategy card synthesised by oddscalc: the fewest rules found whose exact cost against the optimal",
-            f"strategy is within the bound. Check it: oddscalc report {game} --table {table.id} --strategy THIS_FILE")
-    return Synthesis(sections, card_toml(game, title, source, list(zip(names, chosen)), note), whole,
-                     tuple(frontier))
+    return Card(tuple(out), problem.yes if otherwise else problem.no, Fraction(cost, problem.scale), tuple(shares),
+                tuple(bool(x) for x in yes_cells))

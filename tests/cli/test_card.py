@@ -30,7 +30,9 @@ BASE = ["card", "caribbean", "--table", "us", "--most-rules", "3"]
 @pytest.fixture(autouse=True)
 def small_deck(monkeypatch: pytest.MonkeyPatch, _isolated_cache: None) -> Iterator[None]:
     def session(game: str, *args: Any, **kwargs: Any) -> Any:
-        return open_session(game, deck=DECK)
+        if game == "house-baccarat":  # its shoe is small enough as it is; the seats as asked
+            return open_session(game, players=kwargs.get("players"))
+        return open_session(game, deck=DECK, players=kwargs.get("players"))
 
     monkeypatch.setattr(card_command, "open_session", session)
     yield
@@ -97,3 +99,23 @@ def test_games_that_do_not_synthesise_are_refused_from_their_declarations() -> N
     for key in refused:
         code, out = run(["card", key, "--within", "1%"])
         assert code == EXIT_USAGE and "card does not apply to" in out, out
+
+
+def test_the_house_baccarat_with_two_seats_states_the_equilibrium_it_is_costed_against(tmp_path: Path) -> None:
+    """``--players 2``: the reference is the equilibrium the other seat plays, in the output and in the card file
+    (whose source gives the command with its seats); a game without seats refuses the option in one line."""
+    out_path = tmp_path / "two.toml"
+    code, out = run(["card", "house-baccarat", "--players", "2", "--within", "0.01%", "--format", "json", "-o",
+                     str(out_path)])
+    assert code == 0, out
+    data = json.loads(out)["sections"]
+    reference = "the symmetric equilibrium of 2 seats reached by best replies"
+    assert any(reference in line for line in data["synthesised_card"]["intro"])
+    assert data["card_frontier"]["rows"][-1]["source"] == "equilibrium"
+    text = " ".join(out_path.read_text(encoding="utf-8").replace("\n# ", " ").split())
+    assert reference in text and "--players 2 --within 0.01%" in text
+    from oddscalc.games.house_baccarat.card import load_card as load_draw_card
+
+    assert load_draw_card(out_path).model.title.startswith("Synthesised: ")
+    code, out = run([*BASE, "--within", "1%", "--players", "2"])
+    assert code == EXIT_INPUT and out == "oddscalc: --players does not apply to caribbean\n", out

@@ -13,6 +13,7 @@ point, is a second count of the same figure: the tests hold the two equal.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from fractions import Fraction
@@ -21,15 +22,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.datafile import TableError
-from oddscalc.games.card_synthesis import (
-    MOST_RULES,
-    Condition,
-    Placed,
-    Problem,
-    Synthesis,
-    shipped_cards,
-    synthesis_report,
-)
+from oddscalc.games.card_report import Placed, Synthesis, shipped_cards, synthesis_report
+from oddscalc.games.card_synthesis import MOST_RULES, Condition, Problem
 from oddscalc.games.caribbean.card import HANDS, load_card, play
 from oddscalc.games.caribbean.game import CaribbeanRules
 from oddscalc.games.caribbean.raise_table import FIXED, RaiseTable, fixed_decisions, up_cards
@@ -42,6 +36,8 @@ if TYPE_CHECKING:
 PAIR_PLUS = HANDS[:9]
 HAND_SETS: tuple[tuple[str, ...], ...] = (PAIR_PLUS, ("ace_king",), ("high_card",), (*PAIR_PLUS, "ace_king"),
                                           ("ace_king", "high_card"), ("pair",))
+HAND_WORDS = {PAIR_PLUS: "pair or better", (*PAIR_PLUS, "ace_king"): "ace_king or better",
+              ("ace_king", "high_card"): "no pair"}  # the hand sets a card tests, as the frontier words them
 NAMED_RULES = {"raise-pair-plus": 1, "raise-ak-plus": 1, "always-raise": 1}  # the rules each needs as a card
 
 
@@ -96,31 +92,36 @@ def conditions(cls: np.ndarray, ranks: np.ndarray, up: np.ndarray, deck_ranks: S
     held = {r: (bits >> r) & 1 == 1 for r in deck_ranks}
     out: list[Condition] = []
 
-    def add(feature: str, value: object, mask: np.ndarray) -> None:
+    def add(feature: str, value: object, mask: np.ndarray, words: str) -> None:
         if mask.any() and not mask.all():
-            out.append(Condition(feature, value, np.asarray(mask)))
+            out.append(Condition(feature, value, np.asarray(mask), words))
 
     for hands in HAND_SETS:
-        add("hand", list(hands) if len(hands) > 1 else hands[0], np.isin(cls, [HANDS.index(h) for h in hands]))
-    add("up_matches", True, matches)
-    add("up_matches", False, ~matches)
-    add("up_below_fourth", True, up < ranks[:, 3])
-    add("up_below_fourth", False, up >= ranks[:, 3])
+        add("hand", list(hands) if len(hands) > 1 else hands[0], np.isin(cls, [HANDS.index(h) for h in hands]),
+            HAND_WORDS.get(hands, f"hand {hands[0]}"))
+    add("up_matches", True, matches, "up card matches a rank held")
+    add("up_matches", False, ~matches, "up card matches no rank held")
+    add("up_below_fourth", True, up < ranks[:, 3], "up card below the fourth-highest rank")
+    add("up_below_fourth", False, up >= ranks[:, 3], "up card not below the fourth-highest rank")
     for r in deck_ranks:
-        add("holds_any", [RANKS[r]], held[r])
+        add("holds_any", [RANKS[r]], held[r], f"holds a {RANKS[r]}")
     for i, a in enumerate(deck_ranks):
         for b in deck_ranks[i + 1:]:
-            add("holds_any", [RANKS[b], RANKS[a]], held[a] | held[b])
-            add("holds_all", [RANKS[b], RANKS[a]], held[a] & held[b])
-    for feature, column in (("up_rank", up), ("third_rank", ranks[:, 2]), ("fourth_rank", ranks[:, 3])):
+            add("holds_any", [RANKS[b], RANKS[a]], held[a] | held[b], f"holds a {RANKS[b]} or a {RANKS[a]}")
+            add("holds_all", [RANKS[b], RANKS[a]], held[a] & held[b], f"holds {RANKS[b]} and {RANKS[a]}")
+    for feature, column, name in (("up_rank", up, "up card"), ("third_rank", ranks[:, 2], "third-highest rank"),
+                                  ("fourth_rank", ranks[:, 3], "fourth-highest rank")):
         for i, lo in enumerate(deck_ranks):
             for hi in deck_ranks[i:]:
-                add(feature, [RANKS[r] for r in deck_ranks if lo <= r <= hi], (column >= lo) & (column <= hi))
+                span = RANKS[lo] if lo == hi else f"{RANKS[lo]} to {RANKS[hi]}"
+                add(feature, [RANKS[r] for r in deck_ranks if lo <= r <= hi], (column >= lo) & (column <= hi),
+                    f"{name} {span}")
     digits = 13 ** np.arange(4, -1, -1)
     code = ranks @ digits
     ak = cls == HANDS.index("ace_king")
     for bar in sorted({tuple(r) for r in ranks[ak].tolist()}, reverse=True):
-        add("at_least", " ".join(RANKS[r] for r in bar), code >= np.array(bar) @ digits)
+        text = " ".join(RANKS[r] for r in bar)
+        add("at_least", text, code >= np.array(bar) @ digits, f"at least {text}")
     return out
 
 
@@ -144,8 +145,15 @@ def placed(rt: RaiseTable, gains: np.ndarray, scale: int) -> list[Placed]:
                           card.model.title))
     ups = up_cards(rt.deck, rt.reps)
     for name in FIXED:
-        out.append(Placed(f"named strategy {name}", NAMED_RULES.get(name),
-                          cost(fixed_decisions(name, rt.pay_class, rt.reps, ups)), ""))
+        named = Placed(f"named strategy {name}", NAMED_RULES.get(name),
+                       cost(fixed_decisions(name, rt.pay_class, rt.reps, ups)), "")
+        # a published card that plays as the named strategy of its name is one row, not two
+        twin = next((i for i, p in enumerate(out) if p.name == f"card caribbean/{name}.toml" and p.cost == named.cost),
+                    None)
+        if twin is None:
+            out.append(named)
+        else:
+            out[twin] = dataclasses.replace(out[twin], name=f"{out[twin].name} (named strategy {name})")
     return out
 
 

@@ -18,15 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from oddscalc.datafile import TableError
-from oddscalc.games.card_synthesis import (
-    MOST_RULES,
-    Condition,
-    Placed,
-    Problem,
-    Synthesis,
-    decisions_report,
-    shipped_cards,
-)
+from oddscalc.games.card_report import Placed, Synthesis, decisions_report, shipped_cards
+from oddscalc.games.card_synthesis import MOST_RULES, Condition, Problem
 from oddscalc.games.let_it_ride import holdings as ride_holdings
 from oddscalc.games.let_it_ride.card import feature, load_card, play
 from oddscalc.games.let_it_ride.count import PAYING, HoldingCounts
@@ -44,14 +37,14 @@ def conditions(s: ride_holdings.Shapes, ranks: list[int]) -> list[Condition]:
     flags, counts (each value, and each value or more), top and pair ranks (each or higher), a rank held."""
     out: list[Condition] = []
 
-    def add(name: str, value: object, mask: np.ndarray) -> None:
+    def add(name: str, value: object, mask: np.ndarray, words: str = "") -> None:
         if mask.any() and not mask.all():
-            out.append(Condition(name, value, np.asarray(mask)))
+            out.append(Condition(name, value, np.asarray(mask), words))
 
     for i, h in enumerate(HANDS):
-        add("hand", h, s.hand == i)
+        add("hand", h, s.hand == i, f"hand {h}")
         if i:
-            add("hand", list(HANDS[:i + 1]), s.hand <= i)
+            add("hand", list(HANDS[:i + 1]), s.hand <= i, f"{h} or better")
     for name in ("suited", "to_royal", "to_straight", "outside"):
         column = feature(name, s)
         add(name, True, column)
@@ -64,9 +57,9 @@ def conditions(s: ride_holdings.Shapes, ranks: list[int]) -> list[Condition]:
     for name in ("top_rank", "pair_rank"):
         column = feature(name, s)
         for r in ranks:
-            add(name, [RANKS[x] for x in ranks if x >= r], column >= r)
+            add(name, [RANKS[x] for x in ranks if x >= r], column >= r, f"{name} {RANKS[r]} or higher")
     for r in ranks:
-        add("holds_any", RANKS[r], (s.bits >> r) & 1 == 1)
+        add("holds_any", RANKS[r], (s.bits >> r) & 1 == 1, f"holds a {RANKS[r]}")
     return out
 
 

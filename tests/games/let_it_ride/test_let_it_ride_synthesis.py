@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from oddscalc.analysis import Session
-from oddscalc.games.card_synthesis import Synthesis
+from oddscalc.games.card_report import Synthesis, card_toml
 from oddscalc.games.let_it_ride.card import load_card
 from oddscalc.games.let_it_ride.synthesis import synthesis_sections
 from oddscalc.results import RunOptions
@@ -49,3 +49,20 @@ def test_the_frontier_falls_and_places_the_published_card(result: Synthesis,
     placed = {str(r[4]): r[1] for r in frontier.rows}
     wizard = Path(__file__).resolve().parents[3] / "cards" / "let-it-ride" / "wizard-of-odds.toml"
     assert placed["card let-it-ride/wizard-of-odds.toml"] == _report_cost(sessions("let-it-ride"), wizard)
+
+
+def test_every_frontier_split_covers_both_decisions_and_costs_what_the_report_computes(
+        result: Synthesis, sessions: Callable[[str], Session], tmp_path: Path) -> None:
+    """Each frontier row is a card over both decisions (bet1 and bet2, each its table in the file): written and
+    played by the report, each costs what the frontier says; the frontier reaches optimal (0), and its cards use
+    rules on both decisions, not one only."""
+    assert len(result.splits) == len(result.frontier) >= 3
+    for i, (whole, split) in enumerate(zip(result.frontier, result.splits)):
+        assert [len(c.rules) for c in split] and sum(len(c.rules) for c in split) == len(whole.rules)
+        path = tmp_path / f"split{i}.toml"
+        path.write_text(card_toml("let-it-ride", "t", "s", list(zip(("bet1", "bet2"), split)), ()), encoding="utf-8")
+        card = load_card(path)
+        assert (len(card.model.bet1.rules), len(card.model.bet2.rules)) == tuple(len(c.rules) for c in split)
+        assert _report_cost(sessions("let-it-ride"), path) == whole.cost == sum(c.cost for c in split)
+    assert result.frontier[-1].cost == 0
+    assert any(all(c.rules for c in split) for split in result.splits)
