@@ -424,6 +424,10 @@ def count_cells_by_totals(cards: Cards, drawing: Drawing, infinite: bool = False
     out = np.zeros((10 * 10, CELLS), dtype=object)
     for t in range(10 * 10):
         cols = np.flatnonzero(totals == t)
-        cells = exact_matmul(draws[:, cols], first[cols])
-        out[t] = np.asarray(cells if k is None else cells.dot(k), dtype=object).ravel()
+        cells = np.asarray(exact_matmul(draws[:, cols], first[cols]), dtype=object)
+        if k is not None:  # most outcomes cannot follow two given totals: only the others are weighted
+            some = np.flatnonzero(cells.any(axis=1))
+            cells, weighted = np.zeros((OUTCOMES, k.shape[1]), dtype=object), cells[some].dot(k)
+            cells[some] = weighted
+        out[t] = cells.ravel()
     return out.reshape(10, 10, CELLS)
