@@ -330,18 +330,28 @@ def metrics(play: Play, coups: int) -> Metrics:
     return Metrics(coups, win, max(float(play.squares.sum()) / coups - win * win, 0.0))
 
 
+def win_half(play: Play, st: Study) -> float:
+    """The 95% half-width of W (units per coup) across shoes: the interval of the win per shoe, spread over the
+    coups of an average shoe."""
+    if st.shoes < 2:
+        return 0.0
+    return float(Z95 * play.won.std(ddof=1) / math.sqrt(st.shoes) * st.shoes / st.coups)
+
+
 def metrics_section(st: Study, bankroll: int) -> Section:
     """DI, SCORE, N0 and the risk of ruin of each play, with the definitions stated."""
     rows: list[tuple[Cell, ...]] = []
     for p in st.plays:
         m = metrics(p, st.coups)
         rows.append((p.name, int(p.bets.sum()), rounded(100 * m.win), rounded(10 * m.sd), rounded(m.di),
-                     rounded(m.score), round(m.n0) if math.isfinite(m.n0) else None, rounded(m.ruin(bankroll))))
+                     rounded(1000 * win_half(p, st) / m.sd if m.variance else 0.0), rounded(m.score),
+                     round(m.n0) if math.isfinite(m.n0) else None, rounded(m.ruin(bankroll))))
     return Section(
         f"counting_metrics_{st.wager}", f"Counting metrics: {st.wager}",
         (Column("play", "Bets when"), Column("bets", "Bets", "int"),
          Column("win_100", "W per 100 coups", "decimal", 4), Column("sd_100", "SD per 100 coups", "decimal", 3),
-         Column("di", "DI", "decimal", 2), Column("score", "SCORE", "decimal", 3), Column("n0", "N0 (coups)", "int"),
+         Column("di", "DI", "decimal", 2), Column("di_ci", "+/- (95%)", "decimal", 2),
+         Column("score", "SCORE", "decimal", 3), Column("n0", "N0 (coups)", "int"),
          Column("ruin", f"Risk of ruin, {bankroll:,} units", "percent", 3)),
         tuple(rows),
         intro=("W is the units won per coup dealt and V their variance (E[X^2] - W^2), over every coup of the "
@@ -353,8 +363,10 @@ def metrics_section(st: Study, bankroll: int) -> Section:
                "Schlesinger's SCORE also optimises the ramp). N0 = V / W^2: the coups after which the expected win "
                "is one standard deviation. Risk of ruin = exp(-2 W B / V) for a bankroll of B units betting one "
                "unit as the play says, forever (normal approximation).",),
-        notes=("Point estimates from the study's sample: their relative error follows the win's (see the interval "
-               "on the win per 100 coups). N0 is blank and the risk of ruin 100% where the play loses.",))
+        notes=("Estimates from the study's sample. The SD is steady from a few shoes on; W is not, and DI moves with "
+               "it: its 95% interval is W's across shoes (as the win per 100 coups above) over the SD. SCORE (W "
+               "squared) and N0 (over W squared) follow W the same way. N0 is blank and the risk of ruin 100% where "
+               "the play loses.",))
 
 
 def run_counted(rules: PuntoBancoRules, fx: Effects, wager: str, shoes: int, procedure: Procedure, seed: int,

@@ -275,6 +275,11 @@ def test_the_metrics_are_the_studys_win_and_variance_worked_by_hand(sessions: Ca
         else:
             assert (m.score, m.n0, m.ruin(500)) == (0.0, math.inf, 1.0) and shown["n0"] is None
         assert float(shown["di"]) == pytest.approx(m.di, abs=1e-8)  # type: ignore[arg-type]
+        per_shoe = [float(x) for x in play.won]
+        mean = sum(per_shoe) / len(per_shoe)
+        spread = math.sqrt(sum((x - mean) ** 2 for x in per_shoe) / (len(per_shoe) - 1))
+        half = 1.959963984540054 * spread / math.sqrt(st.shoes) * st.shoes / st.coups  # W's half-width per coup
+        assert float(shown["di_ci"]) == pytest.approx(1000 * half / sd, abs=1e-8)  # type: ignore[arg-type]
         assert float(shown["win_100"]) == pytest.approx(100 * float(w), abs=1e-8)  # type: ignore[arg-type]
 
 
