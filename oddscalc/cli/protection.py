@@ -95,12 +95,13 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, cu
     if wager is not None and plan.wagers and wager not in plan.wagers:
         raise OptionError(f"the counting study of {game} counts {' or '.join(f'--wager {w}' for w in plan.wagers)}, "
                           f"not {wager!r}")
+    # the study's procedure is read before anything is counted: a bad option is refused at once
+    procedure = None if wager is None else _procedure(cut_card, burn, after_cut, penetration)
     session = open_session(game, decks=decks, fresh=fresh)
     rules = session.resolve(table_ref)
     fx, shoe = load(plan.effects)(rules)
     sections = [cnt.effects_section(fx, shoe), cnt.tags_section(fx)]
-    if wager is not None:
-        procedure = _procedure(cut_card, burn, after_cut, penetration)
+    if procedure is not None:
         from oddscalc import cluster
 
         bar = Progress(show_progress(), f"counting study: {shoes} shoes")
