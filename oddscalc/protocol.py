@@ -111,8 +111,8 @@ class Counting:
     """Card counting: the exact removal effects of every rank, and a counting study that deals shoes.
 
     ``effects`` is ``"module:function"`` of ``(rules) -> Effects``; ``study`` of ``(rules, effects, wager, shoes,
-    penetration, seed, trigger, runner) -> Study``; ``wagers`` the wagers a study may count (empty: any wager of
-    the table)."""
+    procedure, seed, trigger, runner) -> Study`` (``procedure`` a ``protection.study.Procedure``: the burn and the
+    cut card); ``wagers`` the wagers a study may count (empty: any wager of the table)."""
 
     kind: str  # what is counted, as a user reads it
     effects: str
@@ -195,6 +195,9 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
     seats: Seats | None = None
     ev: Ev | None = None  # what a hand is worth: each action's exact EV in one situation
     information: Information | None = None  # what a glimpse declared in an information model is worth
+    # ``oddscalc midcoup``: "module:function" of (session, table_ref, after, shoe, removed) -> list[Section], each
+    # outcome and wager given the cards seen part way through a coup
+    midcoup: str | None = None
     filing: tuple[str, ...] = ()
     card: str | None = None  # "module:Class" of the strategy card file's model, for a game whose runs take a card
     # ``oddscalc card``: "module:function" of (session, table_ref, within, command, most_rules) -> a
@@ -203,7 +206,7 @@ An analysis left ``None`` does not apply: the command line refuses it, naming th
 
     def supports(self, analysis: str) -> bool:
         """Whether the analysis named by a field (``counting``, ``collusion``, ``flash``, ``seats``, ``ev``,
-        ``synthesis``, ``information``) applies."""
+        ``synthesis``, ``information``, ``midcoup``) applies."""
         return getattr(self, analysis) is not None
 
 

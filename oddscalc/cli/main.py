@@ -8,8 +8,8 @@ in ``cli.options``. This module holds the group and ``report``; the other comman
 registered here, each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate, verify, compare, solve,
 check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.seats``
 (seats, proof), ``cli.ev`` (ev: what a hand is worth), ``cli.card`` (card: a strategy card synthesised),
-``cli.serve`` (serve: the web workbench) and ``cli.housekeeping`` (cache). What a command offers
-or refuses for a game comes from the game's declaration
+``cli.midcoup`` (midcoup: mid-coup tables), ``cli.serve`` (serve: the web workbench) and ``cli.housekeeping``
+(cache). What a command offers or refuses for a game comes from the game's declaration
 (``oddscalc/games/<game>/capabilities.py``), never from its key.
 """
 
@@ -24,7 +24,7 @@ import click
 
 from oddscalc import __version__
 from oddscalc.cards import CardError
-from oddscalc.cli import card, ev, housekeeping, protection, seats, serve, tools
+from oddscalc.cli import card, ev, housekeeping, midcoup, protection, seats, serve, tools
 from oddscalc.cli.options import (
     EXIT_CHECK,
     EXIT_INPUT,
@@ -242,7 +242,7 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
 
 
 for _command in (*tools.COMMANDS, *protection.COMMANDS, *seats.COMMANDS, *ev.COMMANDS, *card.COMMANDS,
-                 *serve.COMMANDS, *housekeeping.COMMANDS):
+                 *serve.COMMANDS, *housekeeping.COMMANDS, *midcoup.COMMANDS):
     main.add_command(_command)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -33,6 +34,9 @@ from oddscalc.cli.options import (
 )
 from oddscalc.protocol import Counting, OptionError, load
 
+if TYPE_CHECKING:
+    from oddscalc.protection.study import Procedure
+
 
 @click.command()
 @game_argument
@@ -58,7 +62,17 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, f
 @click.option("--wager", help="Also run a counting study of this wager (e.g. dragon_7; house_game for the house game).")
 @click.option("--shoes", type=Whole(1, 10**6), default=200, show_default=True,
               help="Shoes the study deals.")
-@click.option("--penetration", default="0.8", show_default=True, help="Share of each shoe dealt (0 to 1).")
+@click.option("--cut-card", "cut_card", type=Whole(0, 10**6), default=14, show_default=True,
+              help="Cards behind the cut card: the coup in which it comes out is the last (but --after-cut).")
+@click.option("--burn", default="turn", show_default=True,
+              help="Cards burnt face down at the shoe's start, or 'turn': the first card turned face up and as many "
+                   "burnt as its point value (a ten or face 10), the punto banco rule.")
+@click.option("--after-cut", "after_cut", type=Whole(0, 3), default=0, show_default=True,
+              help="Coups dealt after the one in which the cut card comes out.")
+@click.option("--penetration",
+              help="Deprecated (use --cut-card): the share of each shoe dealt (0 to 1), no burn, as before.")
+@click.option("--bankroll", type=Whole(1, 10**9), default=1000, show_default=True,
+              help="Bankroll in units (one unit a bet) for the study's risk of ruin.")
 @click.option("--trigger", type=Real(),
               help="Bet at this true count or above (default: where the EV turns positive).")
 @click.option("--seed", type=SEED, default=20261201, show_default=True)
@@ -66,11 +80,12 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, f
 @sections_format
 @scheduler_option
 @fresh_option
-def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, penetration: str, trigger: float | None,
-             seed: int, decks: int | None, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
+def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, cut_card: int, burn: str,
+             after_cut: int, penetration: str | None, bankroll: int, trigger: float | None, seed: int,
+             decks: int | None, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
     """Card counting on GAME: exact removal effects of every rank on every wager, a balanced count per
-    wager, and with --wager a counting study that knows the exact EV at every coup."""
-    from oddscalc.exact import parse_fraction
+    wager, and with --wager a counting study that knows the exact EV at every coup, dealt with a stated cut card
+    and burn, with the metrics counters read (DI, SCORE, N0, risk of ruin)."""
     from oddscalc.progress import Progress
     from oddscalc.protection import counting as cnt
     from oddscalc.protection import study as studies
@@ -80,15 +95,13 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
     if wager is not None and plan.wagers and wager not in plan.wagers:
         raise OptionError(f"the counting study of {game} counts {' or '.join(f'--wager {w}' for w in plan.wagers)}, "
                           f"not {wager!r}")
+    # the study's procedure is read before anything is counted: a bad option is refused at once
+    procedure = None if wager is None else _procedure(cut_card, burn, after_cut, penetration)
     session = open_session(game, decks=decks, fresh=fresh)
     rules = session.resolve(table_ref)
     fx, shoe = load(plan.effects)(rules)
     sections = [cnt.effects_section(fx, shoe), cnt.tags_section(fx)]
-    if wager is not None:
-        try:
-            share = parse_fraction(penetration)
-        except ValueError:
-            raise OptionError(f"--penetration: not a number: {penetration!r}") from None
+    if procedure is not None:
         from oddscalc import cluster
 
         bar = Progress(show_progress(), f"counting study: {shoes} shoes")
@@ -96,10 +109,36 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, pe
         with contextlib.ExitStack() as stack:
             runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)),
                                                                bar.step)
-            st = load(plan.study)(rules, fx, wager, shoes, share, seed, trigger, runner)
+            st = load(plan.study)(rules, fx, wager, shoes, procedure, seed, trigger, runner)
         bar.finish()
-        sections.append(studies.section(st))
+        sections += [studies.section(st), studies.metrics_section(st, bankroll)]
     echo_sections(sections, fmt, "Counting", game, rules.table)
+
+
+def _procedure(cut_card: int, burn: str, after_cut: int, penetration: str | None) -> Procedure:
+    """The study's ``Procedure`` from the options: --penetration (deprecated) states the cut card alone, as before;
+    given with --cut-card, --burn or --after-cut it is refused rather than one silently overriding the other."""
+    from oddscalc.exact import parse_fraction
+    from oddscalc.protection.study import TURN, Procedure
+
+    ctx = click.get_current_context()
+    stated = [f"--{n.replace('_', '-')}" for n in ("cut_card", "burn", "after_cut")
+              if ctx.get_parameter_source(n) is not click.core.ParameterSource.DEFAULT]
+    if penetration is not None:
+        if stated:
+            raise OptionError(f"--penetration and {stated[0]}: give one (--penetration, deprecated, is the share "
+                              "dealt with no burn; --cut-card and --burn state the procedure)")
+        try:
+            share = parse_fraction(penetration)
+        except ValueError:
+            raise OptionError(f"--penetration: not a number: {penetration!r}") from None
+        return Procedure.penetration(share)
+    text = burn.strip().lower()
+    if text == TURN:
+        return Procedure(cut_card, None, after_cut)
+    if not (text.isascii() and text.isdigit()) or int(text) > 10**6:
+        raise OptionError(f"--burn: a whole number of cards (0 to 1,000,000) or {TURN!r}, not {burn!r}")
+    return Procedure(cut_card, int(text), after_cut)
 
 
 @click.command()

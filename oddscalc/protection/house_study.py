@@ -13,9 +13,10 @@ orderings; a coup costs a gather and one integer product per limb (exact: the we
 limbs sized so that no int64 sum overflows). Play is re-solved per composition, as the seat that
 knows the cards left would play; the fixed chart (the full shoe's best play) is what a counter plays.
 
-The study. Each shoe is shuffled from the seed and dealt round by round (your two cards and the
-house's alternately, then the third cards in order) as the chart plays, until the stated share is
-dealt; the seat's cards are dealt whether or not it bets. The counter bets one unit when the true
+The study. Each shoe is shuffled from the seed, burnt and dealt round by round (your two cards and
+the house's alternately, then the third cards in order) as the chart plays, until the cut card comes
+out (``study.Procedure``, the same procedure as punto banco's study: what is seen is counted, the
+burnt cards stay unseen); the seat's cards are dealt whether or not it bets. The counter bets one unit when the true
 count of the balanced tags reaches the trigger and plays the chart; the bound bets when the exact EV
 with the best play for the cards left is positive and plays that, settled on the same cards in
 order (its third card is the next card; the house's follows).
@@ -36,7 +37,7 @@ from oddscalc.games.house_baccarat.strategy import TOTAL, Strategy
 from oddscalc.games.punto_banco.coup_features import RANK_POINTS, RANKS, SUITS
 from oddscalc.games.shoe import VALUES, Multisets, falling, tableau_array
 from oddscalc.protection.counting import Effects, balanced_tags
-from oddscalc.protection.study import Play, Runner, Study, default_trigger
+from oddscalc.protection.study import Play, Procedure, Runner, Study, coups_left, default_trigger
 from oddscalc.protocol import OptionError
 
 WAGER = "house_game"
@@ -123,14 +124,15 @@ class HouseShoes:
     fast: HouseCoupEV
     tags: tuple[int, ...]
     trigger: float
-    penetration: Fraction
+    procedure: Procedure
     seed: int
     first: int
     last: int
 
 
 def deal(job: HouseShoes) -> tuple[np.ndarray, int]:
-    """((4, shoes) int64: count bets, count won x pay den, EV bets, EV won x pay den per shoe), coups."""
+    """((6, shoes) int64: count bets, count won x pay den, EV bets, EV won x pay den, count and EV won squared x
+    pay den**2 per shoe), coups."""
     # aces first, then 2..K: the unshuffled shoe as it was laid before the ranks took cards.py's order, so that
     # a seed deals the same shoes
     ranks_all = np.repeat(np.roll(np.arange(len(RANKS)), 1), SUITS * job.rules.decks)
@@ -139,27 +141,34 @@ def deal(job: HouseShoes) -> tuple[np.ndarray, int]:
     house = tableau_array(job.rules.house_tableau)
     p, q = job.fast.pay.numerator, job.fast.pay.denominator
     units = {1: p, 0: 0, -1: -q}
-    out = np.zeros((4, job.last - job.first), dtype=np.int64)
+    out = np.zeros((6, job.last - job.first), dtype=np.int64)
     coups = 0
+    cut = job.procedure.cut(len(ranks_all))
     for s in range(job.first, job.last):
         ranks = np.random.default_rng((job.seed, s)).permutation(ranks_all)
         v = points[ranks]
-        left = np.bincount(v, minlength=VALUES)
-        stop = len(v) - int(len(v) * job.penetration)
-        i = running = 0
+        left = np.bincount(v, minlength=VALUES)  # the cards not seen (the burnt ones stay unseen)
+        i, seen = job.procedure.burnt(v)
+        running = sum(int(tag_of[r]) for r in ranks[:seen])
+        for x in v[:seen]:
+            left[x] -= 1
+        after = job.procedure.after_cut
         col = s - job.first
-        while len(v) - i > max(stop, 6):
+        while coups_left(len(v) - i, cut, after):
+            after -= len(v) - i <= cut
             best_ev, _, best = job.fast.ev(left.tolist())
-            true_count = running / ((len(v) - i) / 52)
+            true_count = running / (int(left.sum()) / 52)
             two = v[i] * VALUES + v[i + 2]
             chart_result, used = _round(v, i, bool(job.fast.chart[two]), house, job.rules.all_stand)
             if true_count >= job.trigger:
                 out[0, col] += 1
                 out[1, col] += units[chart_result]
+                out[4, col] += units[chart_result] ** 2
             if best_ev > 0:
                 result, _ = _round(v, i, bool(best[two]), house, job.rules.all_stand)
                 out[2, col] += 1
                 out[3, col] += units[result]
+                out[5, col] += units[result] ** 2
             for k in range(used):
                 left[v[i + k]] -= 1
                 running += int(tag_of[ranks[i + k]])
@@ -168,27 +177,28 @@ def deal(job: HouseShoes) -> tuple[np.ndarray, int]:
     return out, coups
 
 
-def run(rules: HouseBaccaratRules, fx: Effects, shoes: int, penetration: Fraction, seed: int,
+def run(rules: HouseBaccaratRules, fx: Effects, shoes: int, procedure: Procedure, seed: int,
         trigger: float | None = None, runner: Runner | None = None, chunk: int = 10) -> Study:
     """Deal ``shoes`` shoes of the house game; ``runner`` as in ``study.run``."""
-    if not 0 < penetration < 1:
-        raise OptionError("--penetration is the share of the shoe dealt, between 0 and 1 (e.g. 0.8)")
+    size = 52 * rules.decks
+    procedure.check(size)
     fast = coup_ev(rules)
     tags = balanced_tags(fx.effect[WAGER], fx.cards)
     trig = default_trigger(fx, WAGER, tags, rules.decks) if trigger is None else trigger
-    jobs = [HouseShoes(rules, fast, tags, trig, penetration, seed, a, min(a + chunk, shoes))
+    jobs = [HouseShoes(rules, fast, tags, trig, procedure, seed, a, min(a + chunk, shoes))
             for a in range(0, shoes, chunk)]
     results = (runner or (lambda fn, js: [fn(j) for j in js]))(deal, jobs)
     table = np.concatenate([r[0] for r in results], axis=1)
     coups = sum(r[1] for r in results)
     den = rules.pay.denominator
-    plays = (Play("count (plays the chart)", table[0], table[1] / den),
-             Play("exact EV positive, best play for the cards left (a bound)", table[2], table[3] / den))
-    return Study(WAGER, shoes, coups, penetration, trig, tags, plays, seed)
+    plays = (Play("count (plays the chart)", table[0], table[1] / den, table[4] / den**2),
+             Play("exact EV positive, best play for the cards left (a bound)", table[2], table[3] / den,
+                  table[5] / den**2))
+    return Study(WAGER, shoes, coups, procedure, size, trig, tags, plays, seed)
 
 
-def run_counted(rules: HouseBaccaratRules, fx: Effects, wager: str, shoes: int, penetration: Fraction, seed: int,
+def run_counted(rules: HouseBaccaratRules, fx: Effects, wager: str, shoes: int, procedure: Procedure, seed: int,
                 trigger: float | None = None, runner: Runner | None = None) -> Study:
     """:func:`run` (the ``counting`` command's study; the declaration names it): the house game has one wager,
     ``house_game``, which the declaration lists, so ``wager`` is that one."""
-    return run(rules, fx, shoes, penetration, seed, trigger, runner)
+    return run(rules, fx, shoes, procedure, seed, trigger, runner)

@@ -279,6 +279,7 @@ BASES = {  # a cheap run of each command, the start of each case (a test checks 
     "exposure": ["exposure", "caribbean"],
     "flash": ["flash", "caribbean"],
     "hold": ["hold", "let-it-ride"],
+    "midcoup": ["midcoup", "punto-banco", "--decks", "1"],
     "profiles": ["profiles"],
     "proof": ["proof", "@checkpoint"],
     "report": ["report", "let-it-ride"],

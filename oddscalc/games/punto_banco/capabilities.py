@@ -15,4 +15,5 @@ CAPABILITIES = Capabilities(
     counting=Counting("removal effects of every rank on every wager; a study of any wager settled on the coup",
                       effects="oddscalc.protection.counting:coup_counting",
                       study="oddscalc.protection.study:run_counted"),
+    midcoup="oddscalc.games.punto_banco.midcoup:midcoup_sections",
 )

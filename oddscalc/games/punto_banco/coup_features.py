@@ -388,9 +388,9 @@ def _by_group(first: np.ndarray) -> np.ndarray:
     return out
 
 
-def count_cells(cards: Cards, drawing: Drawing, infinite: bool = False) -> np.ndarray:
-    """(CELLS,) object: exact six-card sequences of every cell (drawn with replacement when ``infinite``,
-    each class in proportion to its copies, reduced by their common divisor)."""
+def _prepared(cards: Cards, drawing: Drawing, infinite: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """What the cell counts multiply: (OUTCOMES, groups) fifth and sixth cards, (groups, k) first four cards by
+    group, and the (k, 16) relation weights of a ranks x suits shoe (None: k is the 16 relations already)."""
     copies = cards.copies
     if not any(copies):
         raise ValueError("an empty shoe")
@@ -402,7 +402,32 @@ def count_cells(cards: Cards, drawing: Drawing, infinite: bool = False) -> np.nd
     if product is not None:
         ranks, suits, d = product
         by_rank, k = first_four_product(ranks, len(suits), d, infinite)
-        cells = exact_matmul(draws, _by_group(by_rank)).dot(k)
-    else:
-        cells = exact_matmul(draws, _by_group(first_four_classes(copies, infinite)))
-    return np.asarray(cells, dtype=object).ravel()
+        return draws, _by_group(by_rank), k
+    return draws, _by_group(first_four_classes(copies, infinite)), None
+
+
+def count_cells(cards: Cards, drawing: Drawing, infinite: bool = False) -> np.ndarray:
+    """(CELLS,) object: exact six-card sequences of every cell (drawn with replacement when ``infinite``,
+    each class in proportion to its copies, reduced by their common divisor)."""
+    draws, first, k = _prepared(cards, drawing, infinite)
+    cells = exact_matmul(draws, first)
+    return np.asarray(cells if k is None else cells.dot(k), dtype=object).ravel()
+
+
+def count_cells_by_totals(cards: Cards, drawing: Drawing, infinite: bool = False) -> np.ndarray:
+    """(10, 10, CELLS) object: :func:`count_cells` split by punto's and banca's two-card totals (what a mid-coup
+    table conditions on). Each group of first-four sequences has one pair of totals, so the split is the same
+    product taken over each pair's groups: about the work of one count."""
+    draws, first, k = _prepared(cards, drawing, infinite)
+    v = _groups()[1]
+    totals = ((v // 1000 + v // 10 % 10) % 10) * 10 + (v // 100 % 10 + v % 10) % 10
+    out = np.zeros((10 * 10, CELLS), dtype=object)
+    for t in range(10 * 10):
+        cols = np.flatnonzero(totals == t)
+        cells = np.asarray(exact_matmul(draws[:, cols], first[cols]), dtype=object)
+        if k is not None:  # most outcomes cannot follow two given totals: only the others are weighted
+            some = np.flatnonzero(cells.any(axis=1))
+            cells, weighted = np.zeros((OUTCOMES, k.shape[1]), dtype=object), cells[some].dot(k)
+            cells[some] = weighted
+        out[t] = cells.ravel()
+    return out.reshape(10, 10, CELLS)
