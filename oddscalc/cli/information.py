@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -27,7 +28,7 @@ from oddscalc.protocol import OptionError, load
 MOST_SORTS = 1023  # every two-group sort of the ten baccarat values, as the published searches count them
 
 
-def _complete_models(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[object]:
+def _complete_models(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
     """Shell completion of --model: the shipped models' ids, then files."""
     from click.shell_completion import CompletionItem
 

@@ -6,7 +6,8 @@ Exit codes: 0 ok · 1 internal error (a bug: traceback shown) · 2 usage (click)
 Errors become exit codes in one place (:class:`Commands`); options shared by several commands are defined once,
 in ``cli.options``. This module holds the group and ``report``; the other commands live by concern and are
 registered here, each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate, verify, compare, solve,
-check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.information`` (glimpse: what seeing cards is worth), ``cli.seats``
+check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.information``
+(glimpse: what seeing cards is worth), ``cli.seats``
 (seats, proof), ``cli.ev`` (ev: what a hand is worth), ``cli.card`` (card: a strategy card synthesised),
 ``cli.serve`` (serve: the web workbench) and ``cli.housekeeping`` (cache). What a command offers
 or refuses for a game comes from the game's declaration

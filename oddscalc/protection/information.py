@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -105,6 +106,22 @@ def shipped_models() -> list[str]:
     return sorted(p.stem for p in (tables_dir() / FOLDER).glob("*.toml"))
 
 
+def _check_glimpses(found: InformationModel, positions: tuple[str, ...], decisions: tuple[str, ...],
+                    problem: Callable[[tuple[str, ...], str], None]) -> None:
+    """Each glimpse's position and decision against the game's: known, and one glimpse per position."""
+    taken: set[str] = set()
+    for i, g in enumerate(found.glimpse):
+        if g.position not in positions:
+            problem(("glimpse", str(i), "position"), f"{g.position!r} is no position of {found.game}; its "
+                                                     f"positions: {', '.join(positions)}")
+        elif g.position in taken:
+            problem(("glimpse", str(i), "position"), f"{g.position!r} is seen twice: one glimpse per position")
+        taken.add(g.position)
+        if g.before and g.before not in decisions:
+            problem(("glimpse", str(i), "before"), f"{g.before!r} is no decision of {found.game}; its "
+                                                   f"decisions: {', '.join(decisions)}")
+
+
 def load_model(ref: str, game: str | None = None) -> tuple[Model, str]:
     """The model a reference names and its file's sha256; ``game``: the game it must be for. Raises TableError with
     every problem (file, line, key), the positions and decisions checked against the game's declaration."""
@@ -132,17 +149,7 @@ def load_model(ref: str, game: str | None = None) -> tuple[Model, str]:
     elif game is not None and found.game != game:
         problem(("game",), f"this model is for {found.game}, not {game}")
     if plan is not None:
-        taken: set[str] = set()
-        for i, g in enumerate(found.glimpse):
-            if g.position not in plan.positions:
-                problem(("glimpse", str(i), "position"), f"{g.position!r} is no position of {found.game}; its "
-                                                         f"positions: {', '.join(plan.positions)}")
-            elif g.position in taken:
-                problem(("glimpse", str(i), "position"), f"{g.position!r} is seen twice: one glimpse per position")
-            taken.add(g.position)
-            if g.before and g.before not in plan.decisions:
-                problem(("glimpse", str(i), "before"), f"{g.before!r} is no decision of {found.game}; its "
-                                                       f"decisions: {', '.join(plan.decisions)}")
+        _check_glimpses(found, plan.positions, plan.decisions, problem)
     if len(set(found.choices)) != len(found.choices):
         problem(("choices",), "a choice is named twice")
     if problems:

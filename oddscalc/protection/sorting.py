@@ -283,12 +283,12 @@ def value_sorts(glimpsed: Glimpsed) -> list[tuple[int, Fraction]]:
     rets = [[p.returns[i] for i in range(len(glimpsed.choices))] for p in pats]
     bound = sum(max(abs(x) for x in r) for r in rets)
     dtype: type = np.int64 if bound < 2**62 else object
-    ret = np.array(rets, dtype=dtype)
+    ret: np.ndarray = np.array(rets, dtype=dtype)
     out = []
     for subset in range(1, 2**VALUES):
         marked = (subset >> vals) & 1
         code = (marked * (1 << np.arange(k))).sum(axis=1)
-        sums = np.zeros((1 << k, ret.shape[1]), dtype=dtype)
+        sums: np.ndarray = np.zeros((1 << k, ret.shape[1]), dtype=dtype)
         np.add.at(sums, code, ret)
         out.append((subset, Fraction(sum(int(x) for x in sums.max(axis=1)), glimpsed.den * glimpsed.total)))
     return out

@@ -121,7 +121,7 @@ def patterns_section(counted: sorting.Glimpsed) -> Section:
     if len(pats) > MOST_PATTERNS:
         pats = sorted(pats, key=lambda p: -p.count)[:MOST_PATTERNS]
         left = len(counted.patterns) - MOST_PATTERNS
-    rows = []
+    rows: list[tuple[Cell, ...]] = []
     for p in pats:
         best = p.best()
         evs = [Fraction(r, counted.den * p.count) for r in p.returns]
@@ -157,8 +157,8 @@ def search_section(rules: PuntoBancoRules, model: Model, best: int, progress: Pr
                      f"exact here {float(ranked[0][1]):.4%}.")
     return Section(
         "sort_search", f"The best two-group sorts of the ten values, seen at {', '.join(positions)}",
-        (Column("rank", "Rank", "int"), Column("sort", "Groups of values"), Column("ev_exact", "EV (exact)", "fraction"),
-         Column("ev", "EV per coup", "signed_percent", 4)), rows,
+        (Column("rank", "Rank", "int"), Column("sort", "Groups of values"),
+         Column("ev_exact", "EV (exact)", "fraction"), Column("ev", "EV per coup", "signed_percent", 4)), rows,
         intro=("How the sorts are counted: a sort marks a subset of the ten values (0 for tens and faces, 1 for the "
                "ace); the 2^10 - 1 = 1,023 non-empty subsets are each evaluated (the count published searches give). "
                "A subset and its complement make the same two groups, and the full set makes one group (nothing "

@@ -19,8 +19,9 @@ from oddscalc.protection import sorting
 from oddscalc.protection.glimpse import Glimpse
 from oddscalc.protocol import OptionError
 
-TABLE = resolve_table("punto-banco", "standard").model
-assert isinstance(TABLE, PuntoBancoTable)
+_MODEL = resolve_table("punto-banco", "standard").model
+assert isinstance(_MODEL, PuntoBancoTable)
+TABLE: PuntoBancoTable = _MODEL
 PAYS = sorting.outcome_pays(TABLE.pays, sorting.CHOICES)
 CLASSIC = (frozenset("6789"), frozenset("A2345TJQK"))
 FACES = (frozenset("TJ9"), frozenset("A2345678QK"))  # a sort of ranks, not of values: the tens split
