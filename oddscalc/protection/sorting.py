@@ -51,7 +51,7 @@ POSITIONS = (*FIRST_FOUR, BURN)
 DECISIONS = ("bet",)
 NONE = "none"
 CHOICES = ("player", "banker", "tie", NONE)
-MOST_SEQUENCES = 20_000_000  # atom sequences of the seen cards counted at most (e.g. four cards seen whole: 52^4)
+MOST_SEQUENCES = 3_000_000  # atom sequences of the seen cards counted at most (four suits seen: 40^4; memory)
 _BLOCK = 4_000_000  # cells of one batch of the unseen cards' count
 RED = frozenset(SUIT_CHARS.index(s) for s in "dh")
 
