@@ -6,7 +6,8 @@ Exit codes: 0 ok · 1 internal error (a bug: traceback shown) · 2 usage (click)
 Errors become exit codes in one place (:class:`Commands`); options shared by several commands are defined once,
 in ``cli.options``. This module holds the group and ``report``; the other commands live by concern and are
 registered here, each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate, verify, compare, solve,
-check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.seats``
+check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.information``
+(glimpse: what seeing cards is worth), ``cli.seats``
 (seats, proof), ``cli.ev`` (ev: what a hand is worth), ``cli.card`` (card: a strategy card synthesised),
 ``cli.midcoup`` (midcoup: mid-coup tables), ``cli.serve`` (serve: the web workbench) and ``cli.housekeeping``
 (cache). What a command offers or refuses for a game comes from the game's declaration
@@ -24,7 +25,7 @@ import click
 
 from oddscalc import __version__
 from oddscalc.cards import CardError
-from oddscalc.cli import card, ev, housekeeping, midcoup, protection, seats, serve, tools
+from oddscalc.cli import card, ev, housekeeping, information, midcoup, protection, seats, serve, tools
 from oddscalc.cli.options import (
     EXIT_CHECK,
     EXIT_INPUT,
@@ -241,8 +242,8 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
         raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
 
 
-for _command in (*tools.COMMANDS, *protection.COMMANDS, *seats.COMMANDS, *ev.COMMANDS, *card.COMMANDS,
-                 *serve.COMMANDS, *housekeeping.COMMANDS, *midcoup.COMMANDS):
+for _command in (*tools.COMMANDS, *protection.COMMANDS, *information.COMMANDS, *seats.COMMANDS, *ev.COMMANDS,
+                 *card.COMMANDS, *serve.COMMANDS, *housekeeping.COMMANDS, *midcoup.COMMANDS):
     main.add_command(_command)
 
 

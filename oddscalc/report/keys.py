@@ -168,7 +168,7 @@ def _table(keys: list[Key]) -> list[str]:
 
 def reference_markdown() -> str:
     """The page: for each game, the keys of its table files and, when it takes one, of its strategy cards; then the
-    keys of a compliance profile."""
+    keys of a compliance profile and of an information model."""
     from oddscalc.filing.compliance import ProfileModel
 
     out = ["# File keys", "",
@@ -185,6 +185,10 @@ def reference_markdown() -> str:
                     *_table(list(keys_of(load(declared.card)))), ""]
     out += ["## Compliance profile (`profiles/*.toml`, `--profile ID|FILE`)", "",
             *_table(list(keys_of(ProfileModel))), ""]
+    from oddscalc.protection.information import InformationModel
+
+    out += ["## Information model (`tables/information/*.toml`, `oddscalc glimpse GAME --model ID|FILE`)", "",
+            *_table(list(keys_of(InformationModel))), ""]
     return "\n".join(out)
 
 

@@ -278,6 +278,7 @@ BASES = {  # a cheap run of each command, the start of each case (a test checks 
     "ev": ["ev", "caribbean", "--hand", "As Kd Jh 8c 3s", "--up", "Qc"],
     "exposure": ["exposure", "caribbean"],
     "flash": ["flash", "caribbean"],
+    "glimpse": ["glimpse", "punto-banco", "--model", "edge-sort-first-card"],
     "hold": ["hold", "let-it-ride"],
     "midcoup": ["midcoup", "punto-banco", "--decks", "1"],
     "profiles": ["profiles"],

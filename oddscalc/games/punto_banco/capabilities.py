@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Counting, Ev, SimulatePlan
+from oddscalc.protocol import Capabilities, Counting, Ev, Information, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="punto-banco",
@@ -16,4 +16,7 @@ CAPABILITIES = Capabilities(
                       effects="oddscalc.protection.counting:coup_counting",
                       study="oddscalc.protection.study:run_counted"),
     midcoup="oddscalc.games.punto_banco.midcoup:midcoup_sections",
+    # the first four cards in dealing order and the card burnt before the coup; the one decision is the bet
+    information=Information("oddscalc.protection.sorting_report:glimpse_sections",
+                            positions=("player_1", "banker_1", "player_2", "banker_2", "burn"), decisions=("bet",)),
 )

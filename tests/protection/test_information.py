@@ -1,0 +1,130 @@
+"""Information model files: read like tables (every problem with file, line and key; exit 3), checked against the
+game's declaration, an id or a path never guessed between; and the glimpse command around them."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from oddscalc.catalog import tables_dir
+from oddscalc.cli.main import main
+from oddscalc.datafile import TableError
+from oddscalc.protection.information import load_model, shipped_models
+
+GOOD = '''game = "punto-banco"
+title = "First card's group"
+[[glimpse]]
+position = "player_1"
+shows = "group"
+groups = [["6", "7", "8", "9"], ["A", "2", "3", "4", "5", "T", "J", "Q", "K"]]
+'''
+
+
+def _file(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "model.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def _problems(tmp_path: Path, text: str) -> str:
+    with pytest.raises(TableError) as e:
+        load_model(str(_file(tmp_path, text)), "punto-banco")
+    assert e.value.what == "information model"
+    return str(e.value)
+
+
+def test_the_shipped_models_load_as_their_game() -> None:
+    assert {"edge-sort-first-card", "edge-sort-first-four", "burn-card-seen"} <= set(shipped_models())
+    for ident in shipped_models():
+        model, digest = load_model(ident)
+        assert model.id == ident and model.glimpses and len(digest) == 64
+    four, _ = load_model("edge-sort-first-four", "punto-banco")
+    assert [g.position for g in four.glimpses] == ["player_1", "banker_1", "player_2", "banker_2"]
+    assert four.glimpses[0].sees("6") == 0 and four.glimpses[0].sees("K") == 1
+    assert four.choices == ("player", "banker", "tie", "none") and "Jacobson" in four.source
+
+
+def test_a_good_file_loads(tmp_path: Path) -> None:
+    model, _ = load_model(str(_file(tmp_path, GOOD)))
+    assert model.title == "First card's group" and model.choices == () and model.glimpses[0].before == ""
+
+
+@pytest.mark.parametrize(("edit", "line", "said"), [
+    (lambda t: t.replace('"player_1"', '"dealer_up"'), 4,
+     "glimpse.0.position: 'dealer_up' is no position of punto-banco; its positions: player_1, banker_1, player_2, "
+     "banker_2, burn"),
+    (lambda t: t.replace('"5", ', ""), 6, "glimpse.0.groups: every rank in exactly one group: in none: 5"),
+    (lambda t: t.replace('"6", "7"', '"6", "6", "7"'), 6, "in two groups: 6"),
+    (lambda t: t.replace('"T"', '"10"'), 6, "not a rank: '10'"),
+    (lambda t: t.replace('shows = "group"', 'shows = "card"'), 3, 'groups is for shows = "group"'),
+    (lambda t: t.replace('shows = "group"', 'shows = "value"'), 5, "glimpse.0.shows"),
+    (lambda t: t + 'before = "raise"\n', 7, "'raise' is no decision of punto-banco; its decisions: bet"),
+    (lambda t: t + "colour = 1\n", 7, "glimpse.0.colour: unknown key"),
+    (lambda t: t.replace('game = "punto-banco"', 'game = "blackjack"'), 1, "information models are for"),
+    (lambda t: t + '[[glimpse]]\nposition = "player_1"\nshows = "rank"\n', 8, "seen twice"),
+])
+def test_every_problem_names_its_line_and_key(tmp_path: Path, edit: object, line: int, said: str) -> None:
+    text = _problems(tmp_path, edit(GOOD))  # type: ignore[operator]
+    assert said in text and f"model.toml:{line}:" in text, text
+
+
+def test_a_model_for_another_game_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match="model.toml:1: game: this model is for punto-banco, not caribbean"):
+        load_model(str(_file(tmp_path, GOOD)), "caribbean")
+
+
+def test_every_problem_at_once(tmp_path: Path) -> None:
+    text = _problems(tmp_path, GOOD.replace('"player_1"', '"seat_9"') + '[[glimpse]]\nposition = "burn"\nshows = '
+                     '"rank"\nbefore = "later"\n')
+    assert "seat_9" in text and "later" in text
+
+
+def test_an_id_is_never_a_path_and_a_path_never_an_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("edge-sort-first-card").write_text("not toml [[[")  # a file named like an id is not read for the id
+    model, _ = load_model("edge-sort-first-card")
+    assert model.id == "edge-sort-first-card"
+    with pytest.raises(TableError, match="no information model with this id; shipped: burn-card-seen"):
+        load_model("no-such-model")
+    assert (tables_dir() / "information" / "edge-sort-first-card.toml").is_file()
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    r = CliRunner().invoke(main, list(args))
+    return r.exit_code, r.output
+
+
+def test_glimpse_reports_the_first_card_as_json() -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", "edge-sort-first-card", "--format", "json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert {"glimpse_value", "glimpse_patterns"} <= set(data["sections"])
+    ev = {r["figure"]: r["exact"] for r in data["sections"]["glimpse_value"]["rows"]}["ev_seen"]
+    assert round(Fraction(ev), 5) == Fraction(6765, 100000)  # Jacobson's first card, to his three places
+
+
+def test_glimpse_refuses_a_game_without_information_models_naming_those_with() -> None:
+    code, out = _cli("glimpse", "let-it-ride", "--model", "edge-sort-first-card")
+    assert code == 2 and "glimpse does not apply to 'let-it-ride'" in out and "punto-banco" in out
+
+
+def test_a_bad_model_file_is_exit_3_and_a_missing_id_too(tmp_path: Path) -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", str(_file(tmp_path, GOOD.replace('"T", ', ""))))
+    assert code == 3 and "bad information model" in out and "in none: T" in out
+    code, out = _cli("glimpse", "punto-banco", "--model", "nothing-here")
+    assert code == 3 and out.count("\n") >= 1 and "shipped:" in out
+
+
+def test_the_search_and_the_cost_at_the_table_limits(tmp_path: Path) -> None:
+    table = tmp_path / "limits.toml"
+    table.write_text((tables_dir() / "punto-banco" / "standard.toml").read_text(encoding="utf-8").split(
+        "[published]")[0] + '[limits]\ncurrency = "EUR"\n[limits.bets.player]\nmin = 10\nmax = 1000\n'
+        '[limits.bets.banker]\nmin = 10\nmax = 1000\n[limits.bets.tie]\nmin = 10\nmax = 100\n', encoding="utf-8")
+    code, out = _cli("glimpse", "punto-banco", "--model", "edge-sort-first-card", "--table", str(table),
+                     "--search-sorts", "2", "--format", "csv")
+    assert code == 0, out
+    assert "EUR" in out and "sort_search" in out and "6 7 8 9 | 0 1 2 3 4 5" in out
