@@ -33,12 +33,17 @@ import numpy as np
 from oddscalc.cards import SUIT_CHARS, Deck
 from oddscalc.games.caribbean.settle import pay_list
 from oddscalc.games.caribbean.table import RaisePays
+from oddscalc.hands import HAND_CLASSES
 from oddscalc.progress import Progress
 from oddscalc.protection.glimpse import RANKS, Glimpse, Model
+from oddscalc.protection.information_common import card_class, class_names, cost_section, glimpse_words
 from oddscalc.protocol import OptionError
+from oddscalc.results import Cell, Column, Section
 
 if TYPE_CHECKING:
+    from oddscalc.analysis import Session
     from oddscalc.games.caribbean.raise_table import RaiseTable
+    from oddscalc.tables import Limits
 
 UP = "dealer_up"
 HOLES = tuple(f"dealer_hole_{i}" for i in range(1, 5))
@@ -46,29 +51,7 @@ POSITIONS = (UP, *HOLES)
 DECISIONS = ("raise",)
 CHUNK = 4096  # player-hand rows settled at a time (bounded memory on a full deck)
 N_CLASSES = 11  # the player's pay classes: nine made hands, ace-king, other high card
-
-
-def card_class(glimpse: Glimpse | None, card: int) -> int:
-    """The class of a card id (rank x 4 + suit) under what a glimpse shows: the card itself, its rank, its suit,
-    its colour (red, hearts and diamonds, is 0) or its group; everything is one class when nothing is seen."""
-    if glimpse is None:
-        return 0
-    if glimpse.shows == "card":
-        return card
-    if glimpse.shows == "rank":
-        return card >> 2
-    if glimpse.shows == "suit":
-        return card & 3
-    if glimpse.shows == "colour":
-        return 0 if card & 3 in (1, 2) else 1
-    return glimpse.sees(RANKS[card >> 2])
-
-
-def class_names(glimpse: Glimpse) -> list[str]:
-    """Labels of a two-class glimpse's classes: the groups' ranks, or red and black."""
-    if glimpse.shows == "colour":
-        return ["red", "black"]
-    return ["".join(r for r in RANKS[::-1] if r in g) for g in glimpse.groups]
+CLASS_LABELS = [c.label for c in HAND_CLASSES[:9]] + ["Ace-king", "Other high card"]
 
 
 @dataclass(frozen=True)
@@ -331,3 +314,83 @@ def flash_answer(deck: Deck, qualifier: str, pays: RaisePays, k: int, rt: RaiseT
     by = tuple((sum(r),) for r in seen.tally)
     up = tuple((sum(r) - r[0],) for r in seen.tally)
     return Answer(seen.ev, dealt.ev, None, seen.total, seen.raised, None, by, up, ("seen",), "as dealt")
+
+
+# Eliot Jacobson, "Edge Sorting Caribbean Stud" (apheat.net, 31 January 2013), as his 'Top Carding Caribbean Stud'
+# (888casino.com) recalls it: a team sorting aces and kings against the rest "gets about 6.9%"; the page read here
+# does not state which dealer cards the sort shows, so it is set beside the model of all four hole cards' groups
+JACOBSON_AK_SORT = Fraction(69, 1000)
+JACOBSON_SOURCE = ("Eliot Jacobson, 'Edge Sorting Caribbean Stud' (apheat.net, 31 January 2013), about 6.9% as "
+                   "recalled in his 'Top Carding Caribbean Stud' (888casino.com)")
+
+
+def _published_rows(a: Answer, p: Plan, model: Model) -> tuple[list[tuple[Cell, ...]], list[str]]:
+    from oddscalc.protection import flash
+
+    k = p.outright
+    if k:
+        return ([(f"published: {k} dealer cards seen (Grosjean)", None, flash.PUBLISHED[k], -flash.PUBLISHED[k],
+                  None, None)],
+                [f"Published: {flash.SOURCE}: {float(flash.PUBLISHED[k]):+.2%} against {float(a.ev):+.4%} exact "
+                 "here, the same convention (the player decides knowing the cards seen, a tie folds)."])
+    ak = (frozenset("AK"), frozenset("23456789TJQ"))
+    if len(p.holes) == 4 and p.holes[0].shows == "group" and set(p.holes[0].groups) == set(ak) and not p.up_declared:
+        return ([("published: aces and kings sorted (Jacobson)", None, JACOBSON_AK_SORT, -JACOBSON_AK_SORT, None,
+                  None)],
+                [f"Published: {JACOBSON_SOURCE}: +6.9% (rounded; which dealer cards the sort shows is not stated in "
+                 f"the text read) against {float(a.ev):+.4%} exact here with all four hole cards' groups known."])
+    return [], []
+
+
+def sections(a: Answer, p: Plan, model: Model, limits: Limits | None, published: bool) -> list[Section]:
+    """The model's value, where the raises move, and its cost at the table's limits."""
+    reading = "; ".join(glimpse_words(g) for g in model.glimpses) or "nothing beyond the game as dealt"
+    rows: list[tuple[Cell, ...]] = []
+    if a.blind_ev is not None:
+        rows.append(("nothing of the dealer's cards seen", a.blind_ev, a.blind_ev, -a.blind_ev, None, None))
+    rows.append(("the game as dealt (the up card seen)", a.dealt_ev, a.dealt_ev, -a.dealt_ev, None, None))
+    rows.append((f"with the model: {model.title}", a.ev, a.ev, -a.ev, Fraction(a.raised, a.deals), None))
+    rows.append((f"what the model is worth (against {a.baseline})", a.value, a.value, None, None,
+                 None if a.changed is None else Fraction(a.changed, a.deals)))
+    notes: list[str] = []
+    if published:
+        extra, notes = _published_rows(a, p, model)
+        rows += extra
+    if model.source:
+        notes.append(f"The model's source: {model.source}.")
+    value = Section(
+        "information_value", f"Caribbean Stud: {model.title}",
+        (Column("play", "Play"), Column("ev_exact", "EV per ante (exact)", "fraction"),
+         Column("ev", "EV per ante", "signed_percent", 4), Column("house_edge", "House edge", "signed_percent", 4),
+         Column("raised", "Deals raised", "percent", 2), Column("changed", "Deals played otherwise", "percent", 3)),
+        tuple(rows),
+        intro=(f"What the player knows before he raises or folds: his five cards and {reading}. "
+               + ("Every dealer card is dealt face down (the model reads the up card itself). " if p.up_declared
+                  else "The up card is seen outright, as dealt. ")
+               + "He raises exactly when raising is worth more than folding over the deals that look the same to "
+               "him (a tie folds); the model's value is against the same deal with its glimpses taken away, and "
+               "'deals played otherwise' counts the deals where that choice differs from the one made without them.",
+               f"Exact over all {a.deals:,} deals: the player's five cards (a set), the up card, the glimpsed hole "
+               "cards in order and the other hole cards (a set); every player hand counted once per suit class with "
+               "its class size."),
+        notes=tuple(notes))
+    raises = Section(
+        "information_raises", "Where the raises move: deals raised, by the player's hand and what is seen",
+        (Column("hand", "Player's hand"), *(Column(f"raised_{i}", label, "percent", 1)
+                                            for i, label in enumerate(a.signals))),
+        tuple((label, *(Fraction(r, d) if d else None for r, d in zip(a.raised_by_class[c], a.by_class[c])))
+              for c, label in enumerate(CLASS_LABELS) if sum(a.by_class[c])),
+        intro=("The share of each hand's deals raised, by what the glimpses show (the columns).",))
+    return [value, raises, cost_section(a.value, "main", "ante", limits, f"with the model ({model.title})")]
+
+
+def information_sections(session: Session, table_ref: str | None, model: Model, progress: Progress) -> list[Section]:
+    """``oddscalc glimpse caribbean`` (the game's declaration names this): the model answered on the table."""
+    from oddscalc.games.caribbean.game import CaribbeanRules
+    from oddscalc.protection import flash
+
+    rules = session.resolve(table_ref)
+    assert isinstance(rules, CaribbeanRules)
+    p = plan(model, rules.deck)
+    a = answer(rules.deck, rules.qualifier, rules.model.pays.main, model, session.counts(rules), progress)
+    return sections(a, p, model, rules.model.limits, flash.published_applies(rules))
