@@ -36,7 +36,13 @@ from oddscalc.games.caribbean.table import RaisePays
 from oddscalc.hands import HAND_CLASSES
 from oddscalc.progress import Progress
 from oddscalc.protection.glimpse import RANKS, Glimpse, Model
-from oddscalc.protection.information_common import card_class, class_names, cost_section, glimpse_words
+from oddscalc.protection.information_common import (
+    card_class,
+    class_names,
+    cost_section,
+    glimpse_words,
+    glimpses_by_position,
+)
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 
@@ -76,23 +82,11 @@ def plan(model: Model, deck: Deck) -> Plan:
     this engine does not answer."""
     if model.game != "caribbean":
         raise OptionError(f"model {model.id}: it is for {model.game}, not caribbean")
-    seen: dict[str, Glimpse] = {}
-    for g in model.glimpses:
-        if g.position not in POSITIONS:
-            raise OptionError(f"model {model.id}: position {g.position!r} is not a Caribbean Stud card; "
-                              f"positions: {', '.join(POSITIONS)}")
-        if g.before not in ("", *DECISIONS):
-            raise OptionError(f"model {model.id}: before {g.before!r}: Caribbean Stud's one decision is 'raise'")
-        if g.position in seen:
-            raise OptionError(f"model {model.id}: position {g.position} is glimpsed twice")
+    seen = glimpses_by_position(model, deck, POSITIONS, DECISIONS, "Caribbean Stud")
+    for g in seen.values():
         if g.shows == "colour":  # a colour split is not kept by every suit permutation: the count's reduction
             raise OptionError(f"model {model.id}: {g.position} by colour is not answered at Caribbean Stud (the "
                               "count reduces player hands by every suit permutation, and colour is not kept by them)")
-        if g.shows == "group":
-            ranks = {RANKS[r] for r in deck.ranks}
-            if not ranks <= set().union(*g.groups) or sum(len(x & ranks) for x in g.groups) != len(ranks):
-                raise OptionError(f"model {model.id}: the groups of {g.position} must hold every rank once")
-        seen[g.position] = g
     holes = tuple(seen[h] for h in HOLES if h in seen)
     up = seen.get(UP, Glimpse(UP, "card"))
     if holes:
@@ -381,7 +375,7 @@ def sections(a: Answer, p: Plan, model: Model, limits: Limits | None, published:
         tuple((label, *(Fraction(r, d) if d else None for r, d in zip(a.raised_by_class[c], a.by_class[c])))
               for c, label in enumerate(CLASS_LABELS) if sum(a.by_class[c])),
         intro=("The share of each hand's deals raised, by what the glimpses show (the columns).",))
-    return [value, raises, cost_section(a.value, "main", "ante", limits, f"with the model ({model.title})")]
+    return [value, raises, cost_section(a.value, "main", "ante", limits, f"plays with the model ({model.title})")]
 
 
 def information_sections(session: Session, table_ref: str | None, model: Model, progress: Progress) -> list[Section]:

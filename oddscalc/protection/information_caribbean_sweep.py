@@ -48,7 +48,8 @@ def _subsets(p: np.ndarray, binom: np.ndarray, table: np.ndarray) -> None:
 
 @numba.njit(cache=True)
 def _split_below(p: np.ndarray, x: int, table: np.ndarray, cnt: np.ndarray, off: np.ndarray, strength: np.ndarray,
-                 binom: np.ndarray, popcount: np.ndarray, sign: np.ndarray, first: np.ndarray, dest: np.ndarray) -> None:
+                 binom: np.ndarray, popcount: np.ndarray, sign: np.ndarray, first: np.ndarray,
+                 dest: np.ndarray) -> None:
     """dest[ui, j] = dealer hands holding up card u (ascending over the cards not in P), avoiding P, weaker than
     x, with j hole cards in the first group (the counters are at x)."""
     _subsets(p, binom, table)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from oddscalc.protection.glimpse import RANKS, Glimpse
+from oddscalc.cards import Deck
+from oddscalc.protection.glimpse import RANKS, Glimpse, Model
+from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 from oddscalc.tables import Limits
 
@@ -35,6 +37,28 @@ def class_names(glimpse: Glimpse) -> list[str]:
     return ["".join(r for r in RANKS[::-1] if r in g) for g in glimpse.groups]
 
 
+def glimpses_by_position(model: Model, deck: Deck, positions: tuple[str, ...], decisions: tuple[str, ...],
+                         game: str) -> dict[str, Glimpse]:
+    """The model's glimpses by position, refused (``OptionError``) where one names a position or decision the game
+    does not have, a position twice, or groups that do not hold every rank of the deck once."""
+    by: dict[str, Glimpse] = {}
+    for g in model.glimpses:
+        if g.position not in positions:
+            raise OptionError(f"model {model.id}: position {g.position!r} is not a {game} card; positions: "
+                              f"{', '.join(positions)}")
+        if g.before not in ("", *decisions):
+            raise OptionError(f"model {model.id}: before {g.before!r}: the decisions at {game} are "
+                              f"{', '.join(decisions)}")
+        if g.position in by:
+            raise OptionError(f"model {model.id}: position {g.position} is glimpsed twice")
+        if g.shows == "group":
+            ranks = {RANKS[r] for r in deck.ranks}
+            if sum(len(x & ranks) for x in g.groups) != len(ranks) or not ranks <= set().union(*g.groups):
+                raise OptionError(f"model {model.id}: the groups of {g.position} must hold every rank once")
+        by[g.position] = g
+    return by
+
+
 def glimpse_words(g: Glimpse) -> str:
     """One glimpse in words, for a report: the position, what is seen of it, and before which decision."""
     seen = {"card": "the card itself", "rank": "its rank", "suit": "its suit", "colour": "its colour (red or black)",
@@ -58,6 +82,6 @@ def cost_section(value: Fraction, wager: str, unit: str, limits: Limits | None, 
         for label, bet in (("table minimum", bets.min), ("table maximum", bets.max)))
     return Section(
         "information_cost", "Cost to the house at the table's limits", columns, rows,
-        intro=(f"One seat playing {what}, betting the table's minimum or maximum {unit} on every round; "
+        intro=(f"One seat that {what}, betting the table's minimum or maximum {unit} on every round; "
                f"{ROUNDS_PER_HOUR} rounds an hour is this report's assumption (no table file states a pace). "
                f"Costs are in {limits.currency or 'the table currency'}; negative means the house gains.",))

@@ -26,7 +26,7 @@ import numpy as np
 from oddscalc.cards import Deck
 from oddscalc.hands import colex_combos, colex_indices
 from oddscalc.protection.glimpse import RANKS, Glimpse, Model
-from oddscalc.protection.information_common import card_class, cost_section, glimpse_words
+from oddscalc.protection.information_common import card_class, cost_section, glimpse_words, glimpses_by_position
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 from oddscalc.symmetry import suit_classes
@@ -53,20 +53,7 @@ def plan(model: Model, deck: Deck) -> Seen:
     """The model's glimpses for Let It Ride, refused (``OptionError``) where they name what it does not deal."""
     if model.game != "let-it-ride":
         raise OptionError(f"model {model.id}: it is for {model.game}, not let-it-ride")
-    by: dict[str, Glimpse] = {}
-    for g in model.glimpses:
-        if g.position not in POSITIONS:
-            raise OptionError(f"model {model.id}: position {g.position!r} is not a Let It Ride card; positions: "
-                              f"{', '.join(POSITIONS)}")
-        if g.before not in ("", *DECISIONS):
-            raise OptionError(f"model {model.id}: before {g.before!r}: the decisions are {', '.join(DECISIONS)}")
-        if g.position in by:
-            raise OptionError(f"model {model.id}: position {g.position} is glimpsed twice")
-        if g.shows == "group":
-            ranks = {RANKS[r] for r in deck.ranks}
-            if sum(len(x & ranks) for x in g.groups) != len(ranks) or not ranks <= set().union(*g.groups):
-                raise OptionError(f"model {model.id}: the groups of {g.position} must hold every rank once")
-        by[g.position] = g
+    by = glimpses_by_position(model, deck, POSITIONS, DECISIONS, "Let It Ride")
 
     def at_first(pos: str) -> Glimpse | None:
         g = by.get(pos)
@@ -101,7 +88,8 @@ def _classes(g: Glimpse | None, cards: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _onehot(idx: np.ndarray, size: int) -> np.ndarray:
-    return (idx[..., None] == np.arange(size)).astype(np.int64)
+    out: np.ndarray = (idx[..., None] == np.arange(size)).astype(np.int64)
+    return out
 
 
 def answer(deck: Deck, min_rank: int, pays: list[Fraction], model: Model) -> Answer:  # noqa: C901 - one count
@@ -132,8 +120,8 @@ def answer(deck: Deck, min_rank: int, pays: list[Fraction], model: Model) -> Ans
     ride1 = ride2 = ride1_o = ride2_o = changed = 0
     seen_rows: dict[str, list[int]] = {}
     g1 = seen.first[0]
-    label_of = np.array([(RANKS[c >> 2] + "cdhs"[c & 3]) if g1 is not None and g1.shows == "card" else ""
-                         for c in range(52)], dtype=object)
+    # bet 1's rides by what it sees of the first card (a card seen outright is listed by its rank)
+    label_of = np.array([_label(g1, c) if g1 is not None else "" for c in range(52)], dtype=object)
     for lo in range(0, len(reps), CHUNK):
         own = np.sort(position[reps[lo:lo + CHUNK]], axis=1)  # (r, 3)
         r = len(own)
@@ -172,8 +160,7 @@ def answer(deck: Deck, min_rank: int, pays: list[Fraction], model: Model) -> Ans
         ride2_o += int((ww * o2).sum())
         changed += int((ww * ((r1 != o1) | (r2 != o2))).sum())
         if g1 is not None:  # bet 1 by what it sees of the first community card
-            lab = label_of[ids] if g1.shows == "card" else np.array(
-                [_label(g1, int(c)) for c in range(52)], dtype=object)[ids]
+            lab = label_of[ids]
             for name in np.unique(lab):
                 on = (lab == name)[:, :, None] & off
                 row = seen_rows.setdefault(str(name), [0, 0, 0])
@@ -185,17 +172,24 @@ def answer(deck: Deck, min_rank: int, pays: list[Fraction], model: Model) -> Ans
         raise AssertionError("the three-card classes do not cover every deal")
     return Answer(Fraction(total + bet1 + bet2, den * deals), Fraction(total + plain1 + plain2, den * deals), deals,
                   ride1, ride1_o, ride2, ride2_o, changed,
-                  tuple((name, *row) for name, row in sorted(seen_rows.items(), key=lambda t: _order(t[0]))))
+                  tuple((name, row[0], row[1], row[2]) for name, row in sorted(seen_rows.items(),
+                                                                               key=lambda t: _order(t[0]))))
 
 
 def _label(g: Glimpse, card: int) -> str:
-    if g.shows == "rank":
+    if g.shows in ("rank", "card"):
         return RANKS[card >> 2]
     if g.shows == "suit":
         return "cdhs"[card & 3]
     if g.shows == "colour":
         return "red" if card & 3 in (1, 2) else "black"
     return "".join(x for x in RANKS[::-1] if x in g.groups[g.sees(RANKS[card >> 2])])
+
+
+def seen_first_card(model: Model) -> bool:
+    """Whether bet 1 sees the first community card outright (its rows are then by rank)."""
+    return any(g.position == "community_1" and g.shows == "card" and g.before in ("", "first")
+               for g in model.glimpses)
 
 
 def _order(label: str) -> tuple[int, str]:
@@ -228,12 +222,13 @@ def sections(a: Answer, model: Model, limits: Limits | None) -> list[Section]:
     out = [value]
     if a.by_seen:
         out.append(Section(
-            "information_pulls", "Where bet 1 moves: deals where it rides, by what is seen of the first community card",
+            "information_pulls", "Where bet 1 moves: deals where it rides, by what is seen of the first community card"
+            + (" (by its rank)" if model.glimpses and seen_first_card(model) else ""),
             (Column("seen", "Seen"), Column("deals", "Share of deals", "percent", 2),
              Column("ride", "Bet 1 rides", "percent", 2), Column("ordinary", "Ordinary game", "percent", 2)),
             tuple((name, Fraction(d, a.deals), Fraction(r, d), Fraction(o, d)) for name, d, r, o in a.by_seen)))
     out.append(cost_section(a.value, "main", "base bet (three bets of one unit)",
-                            limits, f"with the model ({model.title})"))
+                            limits, f"plays with the model ({model.title})"))
     return out
 
 

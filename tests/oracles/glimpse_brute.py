@@ -36,6 +36,20 @@ def _key(hand: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
 AK_QUALIFIER = (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))
 
 
+def _raise_units(t: list[int], win_value: Fraction) -> Fraction:
+    """A raise's units over outcomes [not qualified, win, push, lose]."""
+    return t[0] + t[1] * win_value - 3 * t[3]
+
+
+def _decide(tally: dict[tuple[Hashable, Hashable], list[int]], index: int, win_value: Fraction) -> dict[Hashable, bool]:
+    """Raise or fold per seen pattern (``index`` 0: the model's, 1: the baseline's), over its deals."""
+    sums: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for key, t in tally.items():
+        for i in range(4):
+            sums[key[index]][i] += t[i]
+    return {k: _raise_units(t, win_value) > -sum(t) for k, t in sums.items()}
+
+
 def caribbean(deck: Deck, pay: Callable[[tuple[int, ...]], Fraction], up_sees: Sees | None, hole_sees: Sees | None,
               m: int, blind_baseline: bool) -> Brute:
     """Caribbean Stud (ace-king qualifier): every player hand, dealer hand, up card among the dealer's five and
@@ -67,24 +81,14 @@ def caribbean(deck: Deck, pay: Callable[[tuple[int, ...]], Fraction], up_sees: S
                     shown = (shown_up, tuple(hole_sees(c) for c in glimpsed) if hole_sees else ())
                     tally[(shown, base)][outcome] += 1
 
-        def raise_units(t: list[int]) -> Fraction:
-            return t[0] + t[1] * win_value - 3 * t[3]
-
-        def decide(index: int) -> dict[Hashable, bool]:
-            sums: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-            for key, t in tally.items():
-                for i in range(4):
-                    sums[key[index]][i] += t[i]
-            return {k: raise_units(t) > -sum(t) for k, t in sums.items()}
-
-        play, base_play = decide(0), decide(1)
-        for (shown, base), t in tally.items():
+        play, base_play = _decide(tally, 0, win_value), _decide(tally, 1, win_value)
+        for (seen_key, base_key), t in tally.items():
             n = sum(t)
             deals += n
-            total += raise_units(t) if play[shown] else -n
-            base_total += raise_units(t) if base_play[base] else -n
-            raised += n if play[shown] else 0
-            changed += n if play[shown] != base_play[base] else 0
+            total += _raise_units(t, win_value) if play[seen_key] else -n
+            base_total += _raise_units(t, win_value) if base_play[base_key] else -n
+            raised += n if play[seen_key] else 0
+            changed += n if play[seen_key] != base_play[base_key] else 0
     return Brute(total / deals, deals, raised, changed, base_total / deals)
 
 
@@ -102,7 +106,7 @@ def let_it_ride(deck: Deck, value: Callable[[tuple[int, ...]], Fraction], first_
         bet1: dict[Hashable, Fraction] = defaultdict(Fraction)
         bet2: dict[Hashable, Fraction] = defaultdict(Fraction)
         plain2: dict[int, Fraction] = defaultdict(Fraction)
-        finals: list[tuple[Hashable, Hashable, int, Fraction]] = []
+        finals: list[tuple[Hashable, Hashable, int, Fraction]] = []  # per deal: what each bet sees, card 1, v
         for c1, c2 in itertools.permutations(rest, 2):
             key = frozenset((*own, c1, c2))
             if key not in memo:
@@ -115,11 +119,11 @@ def let_it_ride(deck: Deck, value: Callable[[tuple[int, ...]], Fraction], first_
             plain2[c1] += v
             finals.append((s1, s2, c1, v))
         plain1 = sum(bet1.values(), Fraction(0)) > 0
-        for s1, s2, c1, v in finals:
-            r1, r2 = bet1[s1] > 0, bet2[s2] > 0
+        for seen1, seen2, first_card, v in finals:
+            r1, r2 = bet1[seen1] > 0, bet2[seen2] > 0
             total += v * (1 + r1 + r2)
-            base_total += v * (1 + plain1 + (plain2[c1] > 0))
+            base_total += v * (1 + plain1 + (plain2[first_card] > 0))
             deals += 1
             rides += r1
-            changed += r1 != plain1 or r2 != (plain2[c1] > 0)
+            changed += r1 != plain1 or r2 != (plain2[first_card] > 0)
     return Brute(total / deals, deals, rides, changed, base_total / deals)

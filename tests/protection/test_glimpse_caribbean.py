@@ -8,6 +8,7 @@ from functools import cache
 
 import pytest
 from oracles.glimpse_brute import Brute, caribbean
+from oracles.glimpse_files import read_model, shipped
 from oracles.shared import shared
 
 from oddscalc.cards import Deck, reduced_deck
@@ -120,3 +121,16 @@ def test_the_up_card_s_suit_and_rank_against_a_brute_force() -> None:
         got = answer(DECK, "ace-king", PAYS, _model(Glimpse("dealer_up", shows)))  # type: ignore[arg-type]
         want = caribbean(DECK, _pay, sees, None, 0, blind_baseline=True)
         assert (got.ev, got.deals, got.raised, got.changed) == (want.ev, want.deals, want.raised, want.changed)
+
+
+def test_the_shipped_models_read_as_the_cases_tested_here() -> None:
+    files = {p.stem: read_model(p) for p in shipped("caribbean-")}
+    hole = Glimpse("dealer_hole_1", "group", AK, "raise")
+    assert files["caribbean-hole-group-ak"].glimpses == (hole,)
+    assert files["caribbean-hole-groups-ak"].glimpses == tuple(
+        Glimpse(f"dealer_hole_{i}", "group", AK, "raise") for i in range(1, 5))
+    assert files["caribbean-up-group-ak"].glimpses == (Glimpse("dealer_up", "group", AK, "raise"),)
+    assert files["caribbean-flash-1-hole"].glimpses == (Glimpse("dealer_hole_1", "card", before="raise"),)
+    for model in files.values():
+        assert model.game == "caribbean" and model.title
+        answer(DECK, "ace-king", PAYS, model)  # every shipped model is answered

@@ -8,6 +8,7 @@ from functools import cache
 
 import pytest
 from oracles.glimpse_brute import let_it_ride
+from oracles.glimpse_files import read_model, shipped
 
 from oddscalc.cards import FULL_DECK, Deck, reduced_deck
 from oddscalc.catalog import resolve_table
@@ -33,7 +34,8 @@ def _value(hand: tuple[int, ...]) -> Fraction:
     cls, tie = hand_value(hand)
     if cls == HandClass.HIGH_CARD or (cls == HandClass.PAIR and tie[0] < TENS):
         return Fraction(-1)
-    return PAYS[[c for c in PAYING].index(cls)]
+    pay: Fraction = PAYS[list(PAYING).index(cls)]
+    return pay
 
 
 def _ak(card: int) -> bool:
@@ -59,7 +61,7 @@ CASES = {
 def test_against_a_brute_force(case: str) -> None:
     glimpses, first, second = CASES[case]
     got = answer(DECK, TENS, PAYS, _model(*glimpses))
-    want = let_it_ride(DECK, _value, first, second)  # type: ignore[arg-type]
+    want = let_it_ride(DECK, _value, first, second)
     assert (got.ev, got.ordinary_ev, got.deals, got.ride1, got.changed) == (want.ev, want.baseline_ev, want.deals,
                                                                            want.raised, want.changed)
 
@@ -94,3 +96,11 @@ def test_the_first_community_card_seen_is_the_collusion_report_s_flash(deck: Dec
 def test_what_the_engine_does_not_answer_is_refused(glimpses: tuple[Glimpse, ...]) -> None:
     with pytest.raises(OptionError):
         answer(DECK, TENS, PAYS, _model(*glimpses))
+
+
+def test_the_shipped_models_read_as_the_cases_tested_here() -> None:
+    files = {p.stem: read_model(p) for p in shipped("let-it-ride-")}
+    assert files["let-it-ride-flash-first-community"].glimpses == (Glimpse("community_1", "card", before="first"),)
+    assert files["let-it-ride-first-community-group-ak"].glimpses == (Glimpse("community_1", "group", AK, "first"),)
+    flashed = answer(FULL_DECK, TENS, PAYS, files["let-it-ride-flash-first-community"])
+    assert f"{float(flashed.ev):.4%}" == "8.4358%"
