@@ -36,6 +36,17 @@ if TYPE_CHECKING:
     from oddscalc.progress import Progress
     from oddscalc.tables import Limits
 
+# Eliot Jacobson's figures for the standard pay table (1000, 200, 50, 11, 8, 5, 3, 2, 1; tens or better), one deck:
+# the model's glimpses (position, shows, group of the first group's ranks, before) -> (player's edge, source)
+PUBLISHED: dict[tuple[tuple[str, str, str, str], ...], tuple[Fraction, str]] = {
+    (("community_2", "card", "", "first"),): (
+        Fraction(2443, 10000), "Eliot Jacobson, 'Let it Ride Hole-Card Play' (888casino.com): an edge of 24.43% "
+        "seeing the river card"),
+    (("community_1", "group", "T", "first"), ("community_2", "group", "T", "first")): (
+        Fraction(2022, 100000), "Eliot Jacobson, 'Edge Sorting Let it Ride' (888casino.com): an advantage of 2.022% "
+        "sorting tens against the rest"),
+}
+STANDARD_PAYS = tuple(Fraction(x) for x in (1000, 200, 50, 11, 8, 5, 3, 2, 1))
 POSITIONS = ("community_1", "community_2")
 DECISIONS = ("first", "second")
 CHUNK = 128  # three-card rows read at a time
@@ -186,6 +197,15 @@ def _label(g: Glimpse, card: int) -> str:
     return "".join(x for x in RANKS[::-1] if x in g.groups[g.sees(RANKS[card >> 2])])
 
 
+def published(model: Model, deck: Deck, min_rank: int, pays: list[Fraction]) -> tuple[Fraction, str] | None:
+    """The published figure of this model, where one is of this game (one deck, the standard pays, tens)."""
+    if not (deck.is_full and min_rank == 8 and tuple(pays) == STANDARD_PAYS):
+        return None
+    key = tuple(sorted((g.position, g.shows, "".join(sorted(g.groups[0])) if g.groups else "", g.before or "first")
+                       for g in model.glimpses))
+    return PUBLISHED.get(key)
+
+
 def seen_first_card(model: Model) -> bool:
     """Whether bet 1 sees the first community card outright (its rows are then by rank)."""
     return any(g.position == "community_1" and g.shows == "card" and g.before in ("", "first")
@@ -196,8 +216,10 @@ def _order(label: str) -> tuple[int, str]:
     return (-RANKS.index(label[0]) if label and label[0] in RANKS else 1, label)
 
 
-def sections(a: Answer, model: Model, limits: Limits | None) -> list[Section]:
-    """The model's value and the pull-backs it changes, and its cost at the table's limits."""
+def sections(a: Answer, model: Model, limits: Limits | None,
+             figure: tuple[Fraction, str] | None = None) -> list[Section]:
+    """The model's value and the pull-backs it changes (the published figure beside, when there is one), and its
+    cost at the table's limits."""
     reading = "; ".join(glimpse_words(g) for g in model.glimpses) or "nothing beyond the game as dealt"
     rows: tuple[tuple[Cell, ...], ...] = (
         ("the ordinary game", a.ordinary_ev, a.ordinary_ev, -a.ordinary_ev, Fraction(a.ride1_ordinary, a.deals),
@@ -205,7 +227,11 @@ def sections(a: Answer, model: Model, limits: Limits | None) -> list[Section]:
         (f"with the model: {model.title}", a.ev, a.ev, -a.ev, Fraction(a.ride1, a.deals), Fraction(a.ride2, a.deals),
          Fraction(a.changed, a.deals)),
         ("what the model is worth", a.value, a.value, None, None, None, None),
+        *((("published (Jacobson)", None, figure[0], -figure[0], None, None, None),) if figure else ()),
     )
+    notes = ((f"Published: {figure[1]}; {float(a.ev):+.4%} exact here, the same convention (each bet rides when "
+              "its EV over what is seen is positive).",) if figure else ()) + (
+        (f"The model's source: {model.source}.",) if model.source else ())
     value = Section(
         "information_value", f"Let It Ride: {model.title}",
         (Column("play", "Play"), Column("ev_exact", "EV per base bet (exact)", "fraction"),
@@ -218,7 +244,7 @@ def sections(a: Answer, model: Model, limits: Limits | None) -> list[Section]:
                "strategy); the first community card is seen at bet 2 in any case.",
                f"Exact over all {a.deals:,} deals: the player's three cards (a set) and the two community cards in "
                "the order shown, every three-card hand counted once per suit class with its class size."),
-        notes=(f"The model's source: {model.source}.",) if model.source else ())
+        notes=notes)
     out = [value]
     if a.by_seen:
         out.append(Section(
@@ -242,4 +268,4 @@ def information_sections(session: Session, table_ref: str | None, model: Model, 
     pays = [getattr(rules.model.pays.main, c.value) for c in PAYING]
     a = answer(rules.deck, rules.min_rank, pays, model)
     progress.finish()
-    return sections(a, model, rules.model.limits)
+    return sections(a, model, rules.model.limits, published(model, rules.deck, rules.min_rank, pays))

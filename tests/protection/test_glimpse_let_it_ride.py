@@ -18,7 +18,7 @@ from oddscalc.games.let_it_ride.wagers import main_wager
 from oddscalc.hands import HandClass, hand_value
 from oddscalc.protection.collusion.let_it_ride import community_card_early
 from oddscalc.protection.glimpse import Glimpse, Model
-from oddscalc.protection.information_let_it_ride import answer
+from oddscalc.protection.information_let_it_ride import answer, published
 from oddscalc.protocol import OptionError
 
 STANDARD = resolve_table("let-it-ride", "standard")
@@ -104,3 +104,16 @@ def test_the_shipped_models_read_as_the_cases_tested_here() -> None:
     assert files["let-it-ride-first-community-group-ak"].glimpses == (Glimpse("community_1", "group", AK, "first"),)
     flashed = answer(FULL_DECK, TENS, PAYS, files["let-it-ride-flash-first-community"])
     assert f"{float(flashed.ev):.4%}" == "8.4358%"
+
+
+def test_jacobson_s_figures_to_their_places() -> None:
+    tens = (frozenset("T"), frozenset("23456789JQKA"))
+    river = _model(Glimpse("community_2", "card", before="first"))
+    sorted_tens = read_model(next(p for p in shipped("let-it-ride-community-groups-tens")))
+    assert sorted_tens.glimpses == (Glimpse("community_1", "group", tens, "first"),
+                                    Glimpse("community_2", "group", tens, "first"))
+    for model, places, text in ((river, 2, "24.43%"), (sorted_tens, 3, "2.022%")):
+        figure = published(model, FULL_DECK, TENS, PAYS)
+        assert figure is not None and f"{float(figure[0]):.{places}%}" == text
+        assert f"{float(answer(FULL_DECK, TENS, PAYS, model).ev):.{places}%}" == text
+    assert published(river, DECK, TENS, PAYS) is None  # another game: not compared
