@@ -364,9 +364,12 @@ def sections(a: Answer, p: Plan, model: Model, limits: Limits | None, published:
                + "He raises exactly when raising is worth more than folding over the deals that look the same to "
                "him (a tie folds); the model's value is against the same deal with its glimpses taken away, and "
                "'deals played otherwise' counts the deals where that choice differs from the one made without them.",
-               f"Exact over all {a.deals:,} deals: the player's five cards (a set), the up card, the glimpsed hole "
-               "cards in order and the other hole cards (a set); every player hand counted once per suit class with "
-               "its class size."),
+               f"Exact over all {a.deals:,} deals: "
+               + ("the player's five cards, the dealer's seen cards and the unseen ones, each as a set: C(n,5) x "
+                  "C(n-5,k) x C(n-5-k,5-k) with k dealer cards seen (the flash count's convention; 'deals played "
+                  "otherwise' is not counted by its kernels)." if p.outright else
+                  "the player's five cards (a set), the up card, the glimpsed hole cards in order and the other hole "
+                  "cards (a set); every player hand counted once per suit class with its class size.")),
         notes=tuple(notes))
     raises = Section(
         "information_raises", "Where the raises move: deals raised, by the player's hand and what is seen",

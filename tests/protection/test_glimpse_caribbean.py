@@ -3,6 +3,7 @@ count as a case of the model."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
@@ -11,14 +12,17 @@ from oracles.glimpse_brute import Brute, caribbean
 from oracles.glimpse_files import read_model, shipped
 from oracles.shared import shared
 
+from oddscalc.analysis import Session
 from oddscalc.cards import Deck, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.games.caribbean.count import dealer_counts_of
 from oddscalc.games.caribbean.settle import settle_counts
 from oddscalc.hands import HandClass, hand_value
+from oddscalc.progress import Progress
 from oddscalc.protection import flash
+from oddscalc.protection.flash import flash_sections
 from oddscalc.protection.glimpse import Glimpse, Model
-from oddscalc.protection.information_caribbean import answer
+from oddscalc.protection.information_caribbean import answer, information_sections
 from oddscalc.protocol import OptionError
 
 US = resolve_table("caribbean", "us")
@@ -134,3 +138,15 @@ def test_the_shipped_models_read_as_the_cases_tested_here() -> None:
     for model in files.values():
         assert model.game == "caribbean" and model.title
         answer(DECK, "ace-king", PAYS, model)  # every shipped model is answered
+
+
+@pytest.mark.deep  # minutes on a full deck: the fast suite checks the same equality on a 12-card deck above
+@pytest.mark.parametrize("k", [2, 3])
+def test_the_model_is_the_flash_command_on_a_full_deck(k: int, sessions: Callable[[str], Session]) -> None:
+    session = sessions("caribbean")
+    model = _model(*(Glimpse(f"dealer_hole_{i}", "card") for i in range(1, k)))
+    mine = information_sections(session, "us", model, Progress(False, ""))[0]
+    theirs = flash_sections(session, "us", (k,), False)[0][0]
+    row = dict(zip(mine.column("play"), mine.column("ev_exact"), strict=True))
+    assert row[f"with the model: {model.title}"] == theirs.column("ev_exact")[0]
+    assert row[f"published: {k} dealer cards seen (Grosjean)"] == flash.PUBLISHED[k]
