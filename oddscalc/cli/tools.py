@@ -244,12 +244,12 @@ def verify(paths: tuple[Path, ...], fmt: str, output: Path | None, fresh: bool) 
     PATHS are table files or folders of them (default: every shipped table). Exits 5 when a
     figure does not hold or cannot be checked, 3 when a table file is invalid, whatever the format.
     """
-    from oddscalc.catalog import load_table, table_label, tables_dir
+    from oddscalc.catalog import load_table, shipped_tables, table_label
     from oddscalc.datafile import TableError
     from oddscalc.verify import blocks, describe_failure, render_checks, table_paths
 
-    try:
-        files = table_paths(list(paths) or [tables_dir()])
+    try:  # by default the shipped tables of every game (tables/information holds information models, no tables)
+        files = table_paths(list(paths)) if paths else shipped_tables()
     except ValueError as e:
         raise Failure(str(e), EXIT_INPUT) from None
     if not files:
