@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Collusion, Ev, Flash, SimulatePlan
+from oddscalc.protocol import Capabilities, Collusion, Ev, Flash, Information, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="caribbean",
@@ -18,4 +18,7 @@ CAPABILITIES = Capabilities(
     ev=Ev("oddscalc.games.caribbean.ev:ev_sections", inputs=("hand", "up")),
     synthesis="oddscalc.games.caribbean.synthesis:synthesis_sections",
     flash=Flash("oddscalc.protection.flash:flash_sections", dealer_cards=(1, 2, 3, 4, 5), default=(1, 5)),
+    information=Information("oddscalc.protection.information_caribbean:information_sections",
+                            positions=("dealer_up", "dealer_hole_1", "dealer_hole_2", "dealer_hole_3", "dealer_hole_4"),
+                            decisions=("raise",)),
 )

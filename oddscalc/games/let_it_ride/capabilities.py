@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Collusion, Ev, SimulatePlan
+from oddscalc.protocol import Capabilities, Collusion, Ev, Information, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="let-it-ride",
@@ -16,4 +16,6 @@ CAPABILITIES = Capabilities(
     synthesis="oddscalc.games.let_it_ride.synthesis:synthesis_sections",
     collusion=Collusion("oddscalc.protection.collusion.let_it_ride:collusion_sections", exact_partners=1,
                         most_partners=6, default_situations=5000),
+    information=Information("oddscalc.protection.information_let_it_ride:information_sections",
+                            positions=("community_1", "community_2"), decisions=("first", "second")),
 )
