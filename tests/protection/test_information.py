@@ -108,8 +108,14 @@ def test_glimpse_reports_the_first_card_as_json() -> None:
 
 
 def test_glimpse_refuses_a_game_without_information_models_naming_those_with() -> None:
+    code, out = _cli("glimpse", "house-baccarat", "--model", "edge-sort-first-card")
+    assert code == 2 and "glimpse does not apply to 'house-baccarat'" in out
+    assert all(game in out for game in ("punto-banco", "caribbean", "let-it-ride"))
+
+
+def test_a_model_for_another_game_is_refused_naming_its_game() -> None:
     code, out = _cli("glimpse", "let-it-ride", "--model", "edge-sort-first-card")
-    assert code == 2 and "glimpse does not apply to 'let-it-ride'" in out and "punto-banco" in out
+    assert code == 3 and "punto-banco" in out and "Traceback" not in out
 
 
 def test_a_bad_model_file_is_exit_3_and_a_missing_id_too(tmp_path: Path) -> None:
