@@ -229,6 +229,15 @@ class Limits(Strict):
     seats: int = Field(7, ge=1, le=12)
     bets: dict[str, BetLimit] = Field(default_factory=dict)
     cap: Amount | None = None  # the most one seat is paid (net) in one round, over its wagers
+    # the pace an hourly figure is taken at (rounds a seat plays in an hour); a report that needs one and finds none
+    # states the pace it assumes
+    rounds_per_hour: int | None = Field(None, ge=1, le=10_000)
+
+    def pace(self, assumed: int) -> tuple[int, str]:
+        """Rounds an hour for an hourly figure, and how the report says where the number comes from."""
+        if self.rounds_per_hour is not None:
+            return self.rounds_per_hour, f"{self.rounds_per_hour} rounds an hour (the table's [limits] rounds_per_hour)"
+        return assumed, (f"{assumed} rounds an hour (an assumption: the table's [limits] states no rounds_per_hour)")
 
 
 class TableModel(Strict):

@@ -11,7 +11,7 @@ from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 from oddscalc.tables import Limits
 
-ROUNDS_PER_HOUR = 50  # an assumption stated in the report: no table file states a pace (one seat, a full table)
+ROUNDS_PER_HOUR = 50  # assumed, and said so, when the table's [limits] state no rounds_per_hour (one seat, a full table)
 
 
 def card_class(glimpse: Glimpse | None, card: int) -> int:
@@ -69,7 +69,7 @@ def glimpse_words(g: Glimpse) -> str:
 
 def cost_section(value: Fraction, wager: str, unit: str, limits: Limits | None, what: str) -> Section:
     """The house's cost of ``value`` (per ``unit`` of ``wager``) at the table's smallest and largest bet: per round
-    of one seat, and per hour at ``ROUNDS_PER_HOUR``; a note in place of figures when the table states no limits."""
+    of one seat, and per hour at the table's ``rounds_per_hour`` (``ROUNDS_PER_HOUR`` assumed, and said, without it); a note in place of figures when the table states no limits."""
     columns = (Column("bet", "Bet"), Column("per_unit", f"Value per {unit}", "signed_percent", 4),
                Column("per_round", "Cost per round", "decimal", 2), Column("per_hour", "Cost per hour", "decimal", 2))
     bets = limits.bets.get(wager) if limits is not None else None
@@ -77,11 +77,12 @@ def cost_section(value: Fraction, wager: str, unit: str, limits: Limits | None, 
         return Section("information_cost", "Cost to the house", columns, (),
                        intro=(f"The table states no [limits] for {wager}: the cost is {float(value):+.4%} of each "
                               f"{unit} staked by a player who {what}.",))
+    hourly, paced = limits.pace(ROUNDS_PER_HOUR)
     rows: tuple[tuple[Cell, ...], ...] = tuple(
-        (f"{label} {bet} {limits.currency}".strip(), value, value * bet, value * bet * ROUNDS_PER_HOUR)
+        (f"{label} {bet} {limits.currency}".strip(), value, value * bet, value * bet * hourly)
         for label, bet in (("table minimum", bets.min), ("table maximum", bets.max)))
     return Section(
         "information_cost", "Cost to the house at the table's limits", columns, rows,
         intro=(f"One seat that {what}, betting the table's minimum or maximum {unit} on every round; "
-               f"{ROUNDS_PER_HOUR} rounds an hour is this report's assumption (no table file states a pace). "
+               f"hourly at {paced}. "
                f"Costs are in {limits.currency or 'the table currency'}; negative means the house gains.",))

@@ -21,7 +21,7 @@ from oddscalc.results import Cell, Column, Section
 if TYPE_CHECKING:
     from oddscalc.analysis import Session
 
-COUPS_PER_HOUR = 60  # an assumption the report states: scale the hourly figure by a table's own pace
+COUPS_PER_HOUR = 60  # assumed, and said so, when the table's [limits] state no rounds_per_hour
 MOST_PATTERNS = 200  # pattern rows listed at most (the most probable first when there are more)
 MOST_SORTS = 1023
 
@@ -80,6 +80,9 @@ def value_section(model: Model, rules: PuntoBancoRules, counted: sorting.Glimpse
     ev = counted.ev()
     bet, blind = counted.blind()
     unit, won, said = _money(rules, counted)
+    limits = rules.model.limits
+    hourly, paced = limits.pace(COUPS_PER_HOUR) if limits is not None else (
+        COUPS_PER_HOUR, f"{COUPS_PER_HOUR} rounds an hour (an assumption: the table states no [limits])")
     edge = published(model, rules)
     notes = [said]
     if edge is not None:
@@ -92,8 +95,7 @@ def value_section(model: Model, rules: PuntoBancoRules, counted: sorting.Glimpse
         ("value", "Value of the information", ev - blind, ev - blind),
         ("share_bet", "Share of coups worth a bet", counted.betting(), counted.betting()),
         ("cost_per_coup", f"House's cost per coup ({unit})", won, won),
-        ("cost_per_hour", f"House's cost per hour at {COUPS_PER_HOUR} coups ({unit})", won * COUPS_PER_HOUR,
-         won * COUPS_PER_HOUR),
+        ("cost_per_hour", f"House's cost per hour at {hourly} coups ({unit})", won * hourly, won * hourly),
     )
     return Section(
         "glimpse_value", f"{model.title}: what the glimpse is worth",
@@ -103,7 +105,7 @@ def value_section(model: Model, rules: PuntoBancoRules, counted: sorting.Glimpse
                f"best of {', '.join(counted.choices)} by exact EV, at the table's pays.",
                f"Counting convention: every ordered sequence of the coup's six cards (a seen burn card one more in "
                f"front), {counted.total:,} in all; cards a coup leaves undrawn count once for every way they can lie. "
-               f"EVs are per unit staked on a coup bet; the hourly cost assumes {COUPS_PER_HOUR} coups an hour."),
+               f"EVs are per unit staked on a coup bet; the hourly cost is at {paced}."),
         notes=tuple(notes))
 
 

@@ -134,3 +134,26 @@ def test_the_search_and_the_cost_at_the_table_limits(tmp_path: Path) -> None:
                      "--search-sorts", "2", "--format", "csv")
     assert code == 0, out
     assert "EUR" in out and "sort_search" in out and "6 7 8 9 | 0 1 2 3 4 5" in out
+
+
+def test_the_hourly_cost_is_at_the_tables_own_pace_when_its_limits_state_one(tmp_path: Path) -> None:
+    from oddscalc.catalog import tables_dir
+
+    text = (tables_dir() / "punto-banco" / "standard.toml").read_text("utf-8")
+    figures: dict[str, dict[str, Fraction]] = {}
+    for name, limits in (("assumed", "[limits]\ncurrency = \"EUR\"\n"),
+                         ("paced", "[limits]\ncurrency = \"EUR\"\nrounds_per_hour = 37\n")):
+        path = tmp_path / f"{name}.toml"
+        body = text.split("[published]")[0].split("[claimed]")[0]
+        path.write_text(body + "\n" + limits + "[limits.bets]\nplayer = { min = 10, max = 500 }\n"
+                        "banker = { min = 10, max = 500 }\ntie = { min = 5, max = 100 }\n", "utf-8")
+        code, out = _cli("glimpse", "punto-banco", "--table", str(path), "--model", "edge-sort-first-card",
+                         "--format", "json")
+        assert code == 0, out
+        section = json.loads(out)["sections"]["glimpse_value"]
+        figures[name] = {r["figure"]: Fraction(r["exact"]) for r in section["rows"]}
+        assert ("37 rounds an hour (the table's [limits] rounds_per_hour)" in " ".join(section["intro"])) == (
+            name == "paced")
+    for name, pace in (("assumed", 60), ("paced", 37)):
+        assert figures[name]["cost_per_hour"] == pace * figures[name]["cost_per_coup"] > 0
+    assert figures["assumed"]["cost_per_coup"] == figures["paced"]["cost_per_coup"]
