@@ -177,10 +177,20 @@ class Taken:
         return _full(-self.inside[i])
 
 
+def _dealable(counts: Sequence[int], ms: np.ndarray) -> np.ndarray:
+    """Which of the multisets ``ms`` (rows of value counts) the shoe ``counts`` holds."""
+    out: np.ndarray = np.all(ms <= np.asarray(counts, dtype=np.int64), axis=1)
+    return out
+
+
 def rows_and_taken(counts: Sequence[int], seats: int, drawn: frozenset[int], asked: frozenset[int],
-                   terms: int = TERMS) -> tuple[np.ndarray, Taken]:
+                   terms: int = TERMS, sweep: np.ndarray | None = None) -> tuple[np.ndarray, Taken]:
     """The class rows of ``seats`` other seats drawing on the compositions ``drawn`` (indices of
-    ``COMPOSITIONS``), as ``others_finite`` on the six-slot multisets, and :class:`Taken` for ``asked``."""
+    ``COMPOSITIONS``), as ``others_finite`` on the six-slot multisets, and :class:`Taken` for ``asked``.
+
+    The sums are taken on the six-slot multisets the shoe can deal (``sweep``: these indices instead, as the
+    tests compare with every one); on the others, where every weight the search puts on a bound is 0, the
+    bounds are the plain ones (U_i(S) at most A(S), and 0)."""
     six = Multisets.of_size(6).counts
     draws = np.zeros((VALUES, VALUES), dtype=bool)
     for i in drawn:
@@ -206,7 +216,12 @@ def rows_and_taken(counts: Sequence[int], seats: int, drawn: frozenset[int], ask
     cum = np.concatenate(levels) if levels else np.zeros((1, 11))
     comps = np.array([COMPOSITIONS[i] for i in which], dtype=np.int64).reshape(-1, 2)
     zs, size, low, orders = _third_cards(terms)
-    p = _sums(np.asarray(counts, dtype=np.int64), six, comps, cum, offset, zs, size, low, orders, terms, COMB)
+    # only the six-slot multisets the shoe can deal: a small shoe deals a few dozen of the 5005, and each entry
+    # of the sums reads its own multiset alone, so the rows swept are the same numbers swept with the rest
+    swept = np.flatnonzero(_dealable(counts, six)) if sweep is None else sweep
+    p = np.zeros((terms + 1, len(comps), len(six), 11))
+    p[:, :, swept] = _sums(np.asarray(counts, dtype=np.int64), six[swept], comps, cum, offset, zs, size, low,
+                           orders, terms, COMB)
     for r in range(1, terms + 1):
         p[r] *= math.comb(seats, r)
     slack = _MARGIN * p[1:].sum(axis=0) + 1
@@ -217,6 +232,12 @@ def rows_and_taken(counts: Sequence[int], seats: int, drawn: frozenset[int], ask
     upper_u = sum(signed[:odd], slack)  # at least U_i(S)
     lower_u = np.maximum(sum(signed[:even], -slack), 0.0)  # at most U_i(S), and U_i(S) >= 0
     below_h = np.maximum(p[1:].sum(axis=0) - slack, 0.0)  # at most A(S - i) - A(S)
+    unswept = np.ones(len(six), dtype=bool)
+    unswept[swept] = False
+    if unswept.any():  # a multiset no deal gives (weight 0 wherever the search reads a bound): U_i(S) <= A(S),
+        # as the seats passing at S + i pass at S; lower_u and below_h are 0 there already, and hold
+        level = np.cumsum(np.asarray(rows[unswept][:, 1:11], dtype=np.float64), axis=1)
+        upper_u[:, unswept, 1:] = level * (1 + _MARGIN) + 1
     outside = {i: np.stack([upper_u[j], lower_u[j]]) for j, i in enumerate(which) if i not in drawn}
     inside = {i: below_h[j] for j, i in enumerate(which) if i in drawn}
     pairs = None  # two seats drawing at once need two other seats, and the level of the rest (r = 2)
@@ -238,19 +259,22 @@ class Pairs:
 
 
 @numba.njit(cache=True, parallel=True)
-def _pair_sums(c: np.ndarray, six: np.ndarray, pairs: np.ndarray, level: np.ndarray, empty: bool,
-               weight: np.ndarray, binom: np.ndarray) -> np.ndarray:
+def _pair_sums(c: np.ndarray, six: np.ndarray, use: np.ndarray, starts: np.ndarray, pairs: np.ndarray,
+               level: np.ndarray, empty: bool, weight: np.ndarray, binom: np.ndarray) -> np.ndarray:
     """(len(pairs),): sum over six-slot multisets q and k = 1..10 of ``weight[q, k]`` times the sequences in which
     seat 1 holds the composition pairs[p, :2] and draws above k - 2, seat 2 holds pairs[p, 2:] and draws above
-    k - 2, and the other seats pass (``level``, by the rank of q plus the six cards; ``empty``: nobody left)."""
-    n = six.shape[0]
-    blocks = (n + _BLOCK - 1) // _BLOCK
+    k - 2, and the other seats pass (``level``, by the rank of q plus the six cards; ``empty``: nobody left).
+
+    Only the multisets ``use`` (in rank order) are swept, those of block b at use[starts[b]:starts[b + 1]]: the
+    others' terms are 0 (no weight), and leaving them out of the same blocks sums the same terms in the same
+    order."""
+    blocks = starts.shape[0] - 1
     partial = np.zeros((blocks, pairs.shape[0]))
     for block in numba.prange(blocks):
-        first, end = block * _BLOCK, min(n, (block + 1) * _BLOCK)
+        first, end = starts[block], starts[block + 1]
         falls = np.empty((end - first, VALUES, 7))
-        for q in range(first, end):
-            falls[q - first] = _falls(c, six[q], 7)
+        for j in range(first, end):
+            falls[j - first] = _falls(c, six[use[j]], 7)
         e = np.zeros(VALUES, dtype=np.int64)
         for p in range(pairs.shape[0]):
             a, b, a2, b2 = pairs[p, 0], pairs[p, 1], pairs[p, 2], pairs[p, 3]
@@ -261,24 +285,25 @@ def _pair_sums(c: np.ndarray, six: np.ndarray, pairs: np.ndarray, level: np.ndar
                     for v in range(VALUES):
                         e[v] = (z1 == v) + (z2 == v) + (a == v) + (b == v) + (a2 == v) + (b2 == v)
                     mult = orders * (1.0 if z1 == z2 else 2.0)  # which seat has which third card
-                    partial[block, p] += mult * _pair_block(falls, six, first, end, e, top, weight, level, empty,
-                                                            binom)
+                    partial[block, p] += mult * _pair_block(falls, six, use, first, end, e, top, weight, level,
+                                                            empty, binom)
     out: np.ndarray = partial.sum(axis=0)
     return out
 
 
 @numba.njit(cache=True, inline="always")
-def _pair_block(falls: np.ndarray, six: np.ndarray, first: int, end: int, e: np.ndarray, top: int,
+def _pair_block(falls: np.ndarray, six: np.ndarray, use: np.ndarray, first: int, end: int, e: np.ndarray, top: int,
                 weight: np.ndarray, level: np.ndarray, empty: bool, binom: np.ndarray) -> float:
     """``_pair_sums``' sum over the block's multisets for one pair and its two third cards (``e`` by value)."""
     total = 0.0
-    for q in range(first, end):
+    for j in range(first, end):
+        q = use[j]
         ways = 1.0
         rank = 0
         at = 0
         for v in range(VALUES):
             if e[v]:
-                ways *= falls[q - first, v, e[v]]
+                ways *= falls[j - first, v, e[v]]
             if v:
                 rank += binom[at + v - 1, v]
             at += six[q, v] + e[v]
@@ -291,20 +316,31 @@ def _pair_block(falls: np.ndarray, six: np.ndarray, first: int, end: int, e: np.
     return total
 
 
-def pair_taken(pairs: Pairs, compositions: Sequence[tuple[int, int]], weight: np.ndarray) -> np.ndarray:
+def _blocks(use: np.ndarray, n: int) -> np.ndarray:
+    """Where each block of ``_BLOCK`` of the ``n`` multisets starts in the sorted indices ``use``."""
+    out: np.ndarray = np.searchsorted(use, np.arange((n + _BLOCK - 1) // _BLOCK + 1) * _BLOCK)
+    return out
+
+
+def pair_taken(pairs: Pairs, compositions: Sequence[tuple[int, int]], weight: np.ndarray,
+               sweep: np.ndarray | None = None) -> np.ndarray:
     """For every pair (i, j) of ``compositions`` (indices of ``COMPOSITIONS``), a number no less than the sum of
     ``weight`` (5005, 12) >= 0 times e_ij(S) = d_i(S + j) - d_i(S) >= 0, entry by entry, for S the evaluated
     strategy (i, j outside it): e_ij(S) counts the sequences passing at S in which one seat holding i and
     another holding j both draw above k - 2, no more than the ordered pairs of seats times the sequences in
     which two given seats do so and the rest pass at S. All its terms are non-negative; the margin is
-    ``anchors``'."""
+    ``anchors``'. The sums sweep the multisets with a weight (``sweep``: these sorted indices instead)."""
     out = np.zeros(len(compositions))
     if pairs.seats < 2 or not compositions:
         return out
     cards = np.array([[*COMPOSITIONS[i], *COMPOSITIONS[j]] for i, j in compositions], dtype=np.int64)
     level = pairs.level if pairs.level is not None else np.zeros((1, 11))
-    sums = _pair_sums(pairs.counts, Multisets.of_size(6).counts, cards, level, pairs.level is None,
-                      np.ascontiguousarray(weight[:, :11], dtype=np.float64), COMB)
+    weights = np.ascontiguousarray(weight[:, :11], dtype=np.float64)
+    # the multisets with a weight: on a small shoe the few dozen it deals (K(L) is 0 on the others)
+    use = np.flatnonzero((weights[:, 1:] != 0).any(axis=1)) if sweep is None else sweep
+    six = Multisets.of_size(6).counts
+    sums = _pair_sums(pairs.counts, six, use.astype(np.int64), _blocks(use, len(six)), cards, level,
+                      pairs.level is None, weights, COMB)
     sums *= pairs.seats * (pairs.seats - 1)
     return sums * (1 + _MARGIN) + 1
 

@@ -14,7 +14,7 @@ from oracles.seat_fixtures import seat_counter
 
 from oddscalc.games.house_baccarat import others as seats
 from oddscalc.games.house_baccarat.strategy import COMPOSITIONS
-from oddscalc.games.shoe import Shoe
+from oddscalc.games.shoe import Multisets, Shoe
 from oddscalc.seats.proof.anchors import Taken, pair_taken, rows_and_taken
 from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.search import Draws
@@ -44,20 +44,27 @@ def _boxes(seed: int, count: int) -> list[tuple[int, Draws, Draws]]:
 def test_the_anchors_hold_what_a_composition_takes_and_are_exact_with_every_term() -> None:
     """Three other seats on one deck: d_i(L) = A(L + i) - A(L) lies between the bounds read off L's evaluation,
     and d_i(H - i) = A(H) - A(H - i) under the one read off H's, for one to three terms; with all three (every
-    way the three seats can hold i) the bounds close to their rounding margin, and with fewer they leave room."""
+    way the three seats can hold i) the bounds close to their rounding margin, and with fewer they leave room.
+    The bounds hold on every multiset of six slots; they close on those a deal gives (the sums skip the others,
+    where the search gives them no weight), and on every one when every one is swept."""
     search = CommonSearch(seat_counter(1, 4), 4, Fraction(1))
     loose = 0
     (i, low, high), = _boxes(3, 1)
     d_low = search.counts(low | {i}) - search.counts(low)
     d_high = search.counts(high) - search.counts(high - {i})
     assert (d_low <= 0).all() and (d_high <= 0).all() and (d_low < 0).any()
-    for terms in (1, 2, 3):  # an upper bound on U_i, a lower one, and every term
-        rows, at_low = rows_and_taken(SHOE, 3, low, frozenset({i}), terms)
-        _, at_high = rows_and_taken(SHOE, 3, high, frozenset({i}), terms)
+    dealt = np.all(Multisets.of_size(6).counts <= np.array(SHOE), axis=1)
+    assert 0 < (~dealt).sum() < 100  # one deck deals all but 90 (five aces, ...)
+    for terms, rows_swept in ((1, dealt), (2, dealt), (3, dealt), (3, None)):  # U_i above, below, every term
+        sweep = None if rows_swept is not None else np.arange(len(dealt))
+        closes = dealt if rows_swept is not None else np.ones_like(dealt)
+        rows, at_low = rows_and_taken(SHOE, 3, low, frozenset({i}), terms, sweep)
+        _, at_high = rows_and_taken(SHOE, 3, high, frozenset({i}), terms, sweep)
         assert np.array_equal(np.cumsum(rows[:, 1:], axis=1), search.counts(low)[:, 1:])
         assert (at_low.most(i) <= d_low).all() and (d_low <= at_low.least(i)).all()
         assert (d_high <= at_high.beyond(i)).all() and (at_low.least(i) <= 0).all()
-        room = max(_gap(at_low.most(i), d_low), _gap(d_low, at_low.least(i)), _gap(d_high, at_high.beyond(i)))
+        room = max(_gap(at_low.most(i)[closes], d_low[closes]), _gap(d_low[closes], at_low.least(i)[closes]),
+                   _gap(d_high[closes], at_high.beyond(i)[closes]))
         scale = max(-int(x) for x in d_low.ravel())
         if terms == 3:
             assert room <= scale // 10**8 + 4
