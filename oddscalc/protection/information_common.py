@@ -11,7 +11,8 @@ from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 from oddscalc.tables import Limits
 
-ROUNDS_PER_HOUR = 50  # assumed, and said so, when the table's [limits] state no rounds_per_hour (one seat, a full table)
+# assumed, and said so, when the table's [limits] state no rounds_per_hour (one seat, a full table)
+ROUNDS_PER_HOUR = 50
 
 
 def card_class(glimpse: Glimpse | None, card: int) -> int:
@@ -69,7 +70,8 @@ def glimpse_words(g: Glimpse) -> str:
 
 def cost_section(value: Fraction, wager: str, unit: str, limits: Limits | None, what: str) -> Section:
     """The house's cost of ``value`` (per ``unit`` of ``wager``) at the table's smallest and largest bet: per round
-    of one seat, and per hour at the table's ``rounds_per_hour`` (``ROUNDS_PER_HOUR`` assumed, and said, without it); a note in place of figures when the table states no limits."""
+    of one seat, and per hour at the table's ``rounds_per_hour`` (``ROUNDS_PER_HOUR`` assumed, and said,
+    without it); a note in place of figures when the table states no limits."""
     columns = (Column("bet", "Bet"), Column("per_unit", f"Value per {unit}", "signed_percent", 4),
                Column("per_round", "Cost per round", "decimal", 2), Column("per_hour", "Cost per hour", "decimal", 2))
     bets = limits.bets.get(wager) if limits is not None else None
