@@ -42,6 +42,7 @@ from oddscalc.protection.information_common import (
     cost_section,
     glimpse_words,
     glimpses_by_position,
+    verdict,
 )
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
@@ -358,7 +359,8 @@ def sections(a: Answer, p: Plan, model: Model, limits: Limits | None, published:
          Column("ev", "EV per ante", "signed_percent", 4), Column("house_edge", "House edge", "signed_percent", 4),
          Column("raised", "Deals raised", "percent", 2), Column("changed", "Deals played otherwise", "percent", 3)),
         tuple(rows),
-        intro=(f"What the player knows before he raises or folds: his five cards and {reading}. "
+        intro=(verdict(a.ev, "ante"),
+               f"What the player knows before he raises or folds: his five cards and {reading}. "
                + ("Every dealer card is dealt face down (the model reads the up card itself). " if p.up_declared
                   else "The up card is seen outright, as dealt. ")
                + "He raises exactly when raising is worth more than folding over the deals that look the same to "

@@ -88,3 +88,14 @@ def cost_section(value: Fraction, wager: str, unit: str, limits: Limits | None, 
         intro=(f"One seat that {what}, betting the table's minimum or maximum {unit} on every round; "
                f"hourly at {paced}. "
                f"Costs are in {limits.currency or 'the table currency'}; negative means the house gains.",))
+
+
+def verdict(ev: Fraction, per: str) -> str:
+    """The report's first words: whether the glimpse hands the game to the player (said first, as every report
+    says who the game favours), at ``ev`` per ``per``."""
+    if ev > 0:
+        return (f"With this glimpse the game favours the PLAYER: {float(ev):+.4%} per {per} under the best use of it. "
+                "A table where it can happen is beaten.")
+    if ev == 0:
+        return f"This glimpse gains the player nothing: an EV of 0 per {per} under the best use of it."
+    return f"Even with this glimpse the game favours the house: {float(ev):+.4%} per {per}."

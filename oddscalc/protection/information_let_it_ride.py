@@ -26,7 +26,13 @@ import numpy as np
 from oddscalc.cards import Deck
 from oddscalc.hands import colex_combos, colex_indices
 from oddscalc.protection.glimpse import RANKS, Glimpse, Model
-from oddscalc.protection.information_common import card_class, cost_section, glimpse_words, glimpses_by_position
+from oddscalc.protection.information_common import (
+    card_class,
+    cost_section,
+    glimpse_words,
+    glimpses_by_position,
+    verdict,
+)
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 from oddscalc.symmetry import suit_classes
@@ -239,7 +245,8 @@ def sections(a: Answer, model: Model, limits: Limits | None,
          Column("bet1", "Bet 1 rides", "percent", 2), Column("bet2", "Bet 2 rides", "percent", 2),
          Column("changed", "Deals played otherwise", "percent", 3)),
         rows,
-        intro=(f"What the player knows: his three cards and {reading}. Each bet rides exactly when its EV over the "
+        intro=(verdict(a.ev, "base bet"),
+               f"What the player knows: his three cards and {reading}. Each bet rides exactly when its EV over the "
                "deals that look the same at its decision is positive (zero pulls it back, as in the game's own "
                "strategy); the first community card is seen at bet 2 in any case.",
                f"Exact over all {a.deals:,} deals: the player's three cards (a set) and the two community cards in "

@@ -15,6 +15,7 @@ from oddscalc.games.punto_banco.game import PuntoBancoRules
 from oddscalc.progress import Progress
 from oddscalc.protection import sorting
 from oddscalc.protection.glimpse import Glimpse, Model
+from oddscalc.protection.information_common import verdict
 from oddscalc.protocol import OptionError
 from oddscalc.results import Cell, Column, Section
 
@@ -101,7 +102,8 @@ def value_section(model: Model, rules: PuntoBancoRules, counted: sorting.Glimpse
         "glimpse_value", f"{model.title}: what the glimpse is worth",
         (Column("figure", "Figure id"), Column("label", "Figure"), Column("exact", "Exact", "fraction"),
          Column("value", "Value", "decimal", 6)), rows,
-        intro=(f"Seen before the bet: {'; '.join(_said(g) for g in counted.glimpses)}. The player then bets on the "
+        intro=(verdict(ev, "coup (units staked)"),
+               f"Seen before the bet: {'; '.join(_said(g) for g in counted.glimpses)}. The player then bets on the "
                f"best of {', '.join(counted.choices)} by exact EV, at the table's pays.",
                f"Counting convention: every ordered sequence of the coup's six cards (a seen burn card one more in "
                f"front), {counted.total:,} in all; cards a coup leaves undrawn count once for every way they can lie. "

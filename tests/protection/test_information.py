@@ -157,3 +157,14 @@ def test_the_hourly_cost_is_at_the_tables_own_pace_when_its_limits_state_one(tmp
     for name, pace in (("assumed", 60), ("paced", 37)):
         assert figures[name]["cost_per_hour"] == pace * figures[name]["cost_per_coup"] > 0
     assert figures["assumed"]["cost_per_coup"] == figures["paced"]["cost_per_coup"]
+
+
+@pytest.mark.parametrize(("model", "first"), [
+    ("edge-sort-first-card", "With this glimpse the game favours the PLAYER: +6.7647% per coup"),
+    ("burn-card-seen", "This glimpse gains the player nothing"),
+])
+def test_the_report_says_first_whether_the_glimpse_hands_the_game_to_the_player(model: str, first: str) -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", model)
+    assert code == 0, out
+    body = [line for line in out.splitlines() if line and not line.startswith("#")]
+    assert body[0].startswith(first), body[0]
