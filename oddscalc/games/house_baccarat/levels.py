@@ -16,6 +16,7 @@ allocation per block, not per multiset, which halved the time of the widest leve
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -351,17 +352,26 @@ def ranks_of(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
 
 
 # sub-multisets of the shoe up to which only those are counted (a small shoe's few thousand, not every multiset)
-DEALT_LIMIT = 100_000
+DEALT_LIMIT = 300_000
 
 
 def dealt(c: np.ndarray) -> dict[int, np.ndarray] | None:
     """The ranks, by size, of every multiset the shoe ``c`` holds, when it holds at most ``DEALT_LIMIT``."""
-    if math.prod(int(x) + 1 for x in c) > DEALT_LIMIT:
+    return _dealt(tuple(int(x) for x in c))
+
+
+@functools.lru_cache(maxsize=8)
+def _dealt(c: tuple[int, ...]) -> dict[int, np.ndarray] | None:
+    # a search asks for the same shoe's levels again and again
+    if math.prod(x + 1 for x in c) > DEALT_LIMIT:
         return None
-    grid = np.indices(tuple(int(x) + 1 for x in c)).reshape(VALUES, -1).T
+    grid = np.ascontiguousarray(np.indices(tuple(x + 1 for x in c)).reshape(VALUES, -1).T, dtype=np.int64)
     size = grid.sum(axis=1)
-    return {int(t): np.sort(ranks_of(np.ascontiguousarray(grid[size == t], dtype=np.int64), COMB))
-            for t in np.unique(size)}
+    ranks = ranks_of(grid, COMB)
+    order = np.lexsort((ranks, size))
+    ranks, size = ranks[order], size[order]
+    cuts = np.flatnonzero(np.diff(size)) + 1
+    return {int(part[0]): r for part, r in zip(np.split(size, cuts), np.split(ranks, cuts))}
 
 
 class _Sweeps:
