@@ -351,6 +351,34 @@ def ranks_of(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
     return out
 
 
+@numba.njit(cache=True)
+def _clamped(size: int, c: np.ndarray, binom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every multiset X of ``size`` cards, by rank: the size and the rank of min(X, c), which the shoe holds."""
+    rows = binom[size + VALUES - 1, VALUES - 1]
+    sizes = np.empty(rows, dtype=np.int64)
+    ranks = np.empty(rows, dtype=np.int64)
+    cnt, bars, _, _ = _scratch()
+    for r in range(rows):
+        _unrank(r, size, binom, cnt, bars)
+        for v in range(VALUES):
+            cnt[v] = min(cnt[v], c[v])
+        sizes[r] = cnt.sum()
+        ranks[r] = _rank(cnt, binom)
+    return sizes, ranks
+
+
+def _every_rank(size: int, c: np.ndarray, level: dict[int, np.ndarray]) -> np.ndarray:
+    """A level on every multiset of ``size`` cards, by rank, from ``level`` counted on those the shoe holds at
+    every size up to it: a multiset's counts are those of min(X, c) (``all_seats``)."""
+    sizes, ranks = _clamped(size, c, COMB)
+    top = level[size]
+    out = np.zeros((len(sizes), *top.shape[1:]), dtype=top.dtype)
+    for t in np.unique(sizes).tolist():
+        pick = np.flatnonzero(sizes == t)
+        out[pick] = level[t][ranks[pick]]
+    return out
+
+
 # sub-multisets of the shoe up to which only those are counted (a small shoe's few thousand, not every multiset)
 DEALT_LIMIT = 300_000
 
@@ -394,6 +422,16 @@ class _Sweeps:
         return np.empty(shape, dtype=dtype) if empty and self.held is None else np.zeros(shape, dtype=dtype)
 
 
+def _sizes(seats: int, top: set[int], every: dict[int, int]) -> dict[int, set[int]]:
+    """The sizes each level is counted at, from the rows' ``top``; level j at every size up to every[j] too."""
+    sizes: dict[int, set[int]] = {seats: top}
+    for j in range(seats, 1, -1):  # j seats at size s need j - 1 at s + 2 (a stand) and s + 3 (a draw)
+        if j in every:  # every size up to the kept one, for the multisets clamped to the shoe
+            sizes[j] |= set(range(every[j] + 1))
+        sizes[j - 1] = {t for s in sizes[j] for t in (s + 2, s + 3)}
+    return sizes
+
+
 def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, natural: np.ndarray,
               standing: np.ndarray, drawing: np.ndarray, bits: int, needed: Callable[[int], int],
               kept: dict[int, np.ndarray] | None = None, sweep: bool | None = None) -> np.ndarray:
@@ -403,24 +441,24 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
     level of seats - r seats on every multiset of the rows' size + 3r, by rank, is put there as limbs
     (``anchors`` reads what r seats drawing take from the others off them).
 
-    Unless ``kept`` is asked for (or ``sweep`` is True), a shoe of few sub-multisets (``dealt``) is counted on
-    those alone: every count depends on the cards left, max(c - removed, 0), alone (a kernel reads the level
-    below only at cards it can deal), so a row no shoe holds is counted at min(removed, c), which it holds,
-    and the multisets the shoe holds read only each other. ``sweep`` False forces that when it can."""
+    Unless ``sweep`` is True, a shoe of few sub-multisets (``dealt``) is counted on those alone: every count
+    depends on the cards left, max(c - removed, 0), alone (a kernel reads the level below only at cards it can
+    deal), so a row no shoe holds is counted at min(removed, c), which it holds, and the multisets the shoe
+    holds read only each other; a kept level is counted so at every size up to its own, then read on every
+    multiset of its size at min(X, c)."""
     top = int(rows.sum(axis=1).max(initial=0))
     want = {seats - r: top + 3 * r for r in (kept or {}) if 1 <= r < seats}
-    sweeps = _Sweeps(None if sweep or (kept is not None and sweep is None) else dealt(c))
+    sweeps = _Sweeps(None if sweep else dealt(c))
     if sweeps.held is not None:
         rows = np.minimum(rows, c)
     todo, room = sweeps.todo, sweeps.room
+
     def keep(j: int, levels: dict[int, np.ndarray]) -> None:
         if kept is not None and j in want:
-            arr = levels[want[j]]
+            arr = levels[want[j]] if sweeps.held is None else _every_rank(want[j], c, levels)
             kept[seats - j] = arr if arr.ndim == 3 else arr[:, :, None].astype(np.int64)
 
-    sizes: dict[int, set[int]] = {seats: set(rows.sum(axis=1).tolist())}
-    for j in range(seats, 1, -1):  # j seats at size s need j - 1 at s + 2 (a stand) and s + 3 (a draw)
-        sizes[j - 1] = {t for s in sizes[j] for t in (s + 2, s + 3)}
+    sizes = _sizes(seats, set(rows.sum(axis=1).tolist()), want if sweeps.held is not None else {})
     one: dict[int, np.ndarray] = {}  # the lowest level, two sizes at a time: it holds the most states
 
     def seat(t: int) -> np.ndarray:
@@ -436,6 +474,8 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
         level[s] = two_seats(s, c, kinds, natural, seat(s + 2), drawn, bits, COMB, todo(s),
                              room(s, needed(2), empty=True))
         del drawn
+    if sweeps.held is not None and 1 in want:  # the one-seat level at every size up to the kept one
+        one = {t: seat(t) for t in range(want[1] + 1)}
     keep(1, one)  # the last two-seat size asked for the one-seat level at the top size + 3 (seats - 1)
     keep(2, level)
     one.clear()

@@ -1,4 +1,5 @@
-"""The levels counted on the multisets a small shoe holds alone are the levels of the full sweep, bit for bit.
+"""The levels counted on the multisets a small shoe holds alone are the levels of the full sweep, bit for bit,
+and so are the lower levels kept for ``anchors`` on every multiset of their size.
 
 ``levels.all_seats`` sweeps every multiset of each size it needs (a million at a size of 15), though a shoe of a
 dozen cards holds a few thousand in all; it counts on those alone, a row no shoe holds at min(removed, shoe). This
@@ -15,8 +16,10 @@ from oddscalc.games.house_baccarat import levels
 from oddscalc.games.house_baccarat.others import DRAW, NAT, NATURAL, STAND, limb_bits
 from oddscalc.games.shoe import VALUES, Multisets
 
+Both = tuple[np.ndarray, dict[int, np.ndarray]]
 
-def _both(c: np.ndarray, seats: int, draws: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+
+def _both(c: np.ndarray, seats: int, draws: np.ndarray, rows: np.ndarray) -> tuple[Both, Both]:
     natural = NATURAL.astype(np.int64)
     drawing = (draws & ~NATURAL).astype(np.int64)
     kinds = np.where(NATURAL, NAT, np.where(draws, DRAW, STAND)).astype(np.int64)
@@ -26,9 +29,10 @@ def _both(c: np.ndarray, seats: int, draws: np.ndarray, rows: np.ndarray) -> tup
     def needed(j: int) -> int:
         return max(1, -(-math.perm(n, 3 * j).bit_length() // bits))
 
-    def run(sweep: bool) -> np.ndarray:
+    def run(sweep: bool) -> Both:
+        kept: dict[int, np.ndarray] = {r: np.empty(0) for r in range(1, seats)}  # as anchors asks for them
         return levels.all_seats(c, seats, rows, kinds, natural, 1 - natural - drawing, drawing, bits, needed,
-                                sweep=sweep)
+                                kept, sweep=sweep), kept
 
     return run(True), run(False)
 
@@ -45,8 +49,12 @@ def test_the_multisets_a_small_shoe_holds_give_the_full_sweeps_counts(seed: int)
     held = np.all(rows <= c, axis=1)
     assert 0 < held.sum() < len(rows) // 2  # both kinds of rows, most of them no deal
     for seats in (2, 3):
-        full, dealt = _both(c, seats, draws, rows)
+        (full, full_kept), (dealt, dealt_kept) = _both(c, seats, draws, rows)
         assert full.shape == dealt.shape and np.array_equal(full, dealt)
+        assert sorted(full_kept) == sorted(dealt_kept) == list(range(1, seats))
+        for r, arr in full_kept.items():  # every multiset of 6 + 3r cards, by rank: most of them no shoe holds
+            assert arr.shape[0] == math.comb(6 + 3 * r + VALUES - 1, VALUES - 1)
+            assert arr.dtype == dealt_kept[r].dtype and np.array_equal(arr, dealt_kept[r])
         deals = np.maximum(c - rows, 0).sum(axis=1) >= 3 * seats  # rows with cards enough for every seat
         assert deals.any() and (full[deals].sum(axis=(1, 2)) > 0).all() and (full[~deals] == 0).all()
 
