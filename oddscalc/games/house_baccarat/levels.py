@@ -16,6 +16,7 @@ allocation per block, not per multiset, which halved the time of the widest leve
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -141,14 +142,14 @@ def _pairs(rr: np.ndarray, a: np.ndarray) -> int:
 
 @numba.njit(cache=True, parallel=True)
 def one_seat(size: int, c: np.ndarray, natural: np.ndarray, standing: np.ndarray, drawing: np.ndarray,
-             binom: np.ndarray) -> np.ndarray:
-    """(C(size + 9, 9), 12) int32: one seat's card sequences by class, per removed multiset of ``size`` cards."""
-    rows = binom[size + VALUES - 1, VALUES - 1]
-    out = np.empty((rows, CLASSES), dtype=np.int32)
+             binom: np.ndarray, todo: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Into ``out`` (C(size + 9, 9), 12) int32: one seat's card sequences by class, per removed multiset of
+    ``size`` cards, at the ranks ``todo`` (the other rows are left as they are)."""
     for b in numba.prange(BLOCKS):
         cnt, bars, rr, _ = _scratch()
-        lo, hi = _block(b, rows)
-        for r in range(lo, hi):
+        lo, hi = _block(b, len(todo))
+        for ix in range(lo, hi):
+            r = todo[ix]
             _unrank(r, size, binom, cnt, bars)
             _left(c, cnt, rr)
             nn = rr.sum()
@@ -161,15 +162,16 @@ def one_seat(size: int, c: np.ndarray, natural: np.ndarray, standing: np.ndarray
 
 
 @numba.njit(cache=True, parallel=True)
-def third_card(size: int, c: np.ndarray, below: np.ndarray, binom: np.ndarray) -> np.ndarray:
-    """(C(size + 9, 9), 12): a seat that holds its two cards draws a third card z, then the seat below (``below``:
-    ``one_seat`` at size + 1) deals; z turns "nobody drew" and every highest card up to z into z."""
-    rows = binom[size + VALUES - 1, VALUES - 1]
-    out = np.zeros((rows, CLASSES), dtype=np.int64)
+def third_card(size: int, c: np.ndarray, below: np.ndarray, binom: np.ndarray, todo: np.ndarray,
+               out: np.ndarray) -> np.ndarray:
+    """Into ``out`` (C(size + 9, 9), 12), zeros at the ranks ``todo``: a seat that holds its two cards draws a
+    third card z, then the seat below (``below``: ``one_seat`` at size + 1) deals; z turns "nobody drew" and
+    every highest card up to z into z."""
     for b in numba.prange(BLOCKS):
         cnt, bars, _, pre = _scratch()
-        lo, hi = _block(b, rows)
-        for r in range(lo, hi):
+        lo, hi = _block(b, len(todo))
+        for ix in range(lo, hi):
+            r = todo[ix]
             _unrank(r, size, binom, cnt, bars)
             _prefixes(cnt, binom, pre)
             for z in range(VALUES):
@@ -186,20 +188,22 @@ def third_card(size: int, c: np.ndarray, below: np.ndarray, binom: np.ndarray) -
 
 @numba.njit(cache=True, parallel=True)
 def two_seats(size: int, c: np.ndarray, kinds: np.ndarray, natural: np.ndarray, stand_below: np.ndarray,
-              draw_below: np.ndarray, bits: int, width: int, binom: np.ndarray) -> np.ndarray:
-    """(C(size + 9, 9), 12, width) limbs of ``bits`` bits: two seats' card sequences by class, per removed
-    multiset of ``size`` cards (each count fits int64 by :func:`fits`, and is split into limbs as it is made).
+              draw_below: np.ndarray, bits: int, binom: np.ndarray, todo: np.ndarray,
+              out: np.ndarray) -> np.ndarray:
+    """Into ``out`` (C(size + 9, 9), 12, width) limbs of ``bits`` bits, at the ranks ``todo``: two seats' card
+    sequences by class, per removed multiset of ``size`` cards (each count fits int64 by :func:`fits`, and is
+    split into limbs as it is made).
 
     ``stand_below`` is ``one_seat`` and ``draw_below`` is ``third_card``, both at size + 2; a standing
     seat's unused third slot moves to the end of the sequence, a factor of the cards then left."""
-    rows = binom[size + VALUES - 1, VALUES - 1]
-    out = np.empty((rows, CLASSES, width), dtype=np.int64)
+    width = out.shape[2]
     mask = (1 << bits) - 1
     for b in numba.prange(BLOCKS):
         cnt, bars, rr, pre = _scratch()
         acc = np.empty(CLASSES, dtype=np.int64)
-        lo, hi = _block(b, rows)
-        for q in range(lo, hi):
+        lo, hi = _block(b, len(todo))
+        for ix in range(lo, hi):
+            q = todo[ix]
             _two_seats_row(q, size, c, kinds, natural, stand_below, draw_below, binom, cnt, bars, rr, acc, pre)
             for k in range(CLASSES):
                 v = acc[k]
@@ -252,15 +256,16 @@ def _carry(acc: np.ndarray, bits: int) -> None:
 
 
 @numba.njit(cache=True, parallel=True)
-def third_card_limbs(size: int, c: np.ndarray, below: np.ndarray, bits: int, binom: np.ndarray) -> np.ndarray:
-    """``third_card`` on limbs: (C(size + 9, 9), 12, L + 1) from ``below`` (C(size + 10, 9), 12, L)."""
+def third_card_limbs(size: int, c: np.ndarray, below: np.ndarray, bits: int, binom: np.ndarray, todo: np.ndarray,
+                     out: np.ndarray) -> np.ndarray:
+    """``third_card`` on limbs: into ``out`` (C(size + 9, 9), 12, L + 1), zeros at the ranks ``todo``, from
+    ``below`` (C(size + 10, 9), 12, L)."""
     width = below.shape[2] + 1
-    rows = binom[size + VALUES - 1, VALUES - 1]
-    out = np.zeros((rows, CLASSES, width), dtype=np.int64)
     for b in numba.prange(BLOCKS):
         cnt, bars, _, pre = _scratch()
-        lo, hi = _block(b, rows)
-        for r in range(lo, hi):
+        lo, hi = _block(b, len(todo))
+        for ix in range(lo, hi):
+            r = todo[ix]
             _unrank(r, size, binom, cnt, bars)
             _prefixes(cnt, binom, pre)
             acc = out[r]
@@ -302,16 +307,18 @@ def _add(acc: np.ndarray, f: int, below: np.ndarray) -> None:
 
 @numba.njit(cache=True, parallel=True)
 def seats_limbs(size: int, seats: int, c: np.ndarray, kinds: np.ndarray, natural: np.ndarray, stand_below: np.ndarray,
-                draw_below: np.ndarray, bits: int, width: int, binom: np.ndarray) -> np.ndarray:
-    """(C(size + 9, 9), 12, width) limbs: ``seats`` seats' sequences by class per removed multiset of ``size``
-    cards, from the level below at size + 2 (``stand_below``) and its third-card fold (``draw_below``)."""
-    rows = binom[size + VALUES - 1, VALUES - 1]
-    out = np.zeros((rows, CLASSES, width), dtype=np.int64)
+                draw_below: np.ndarray, bits: int, binom: np.ndarray, todo: np.ndarray,
+                out: np.ndarray) -> np.ndarray:
+    """Into ``out`` (C(size + 9, 9), 12, width) limbs, zeros at the ranks ``todo``: ``seats`` seats' sequences by
+    class per removed multiset of ``size`` cards, from the level below at size + 2 (``stand_below``) and its
+    third-card fold (``draw_below``)."""
+    width = out.shape[2]
     for b in numba.prange(BLOCKS):
         cnt, bars, rr, pre = _scratch()
         nat = np.empty((1, width), dtype=np.int64)
-        lo, hi = _block(b, rows)
-        for r in range(lo, hi):
+        lo, hi = _block(b, len(todo))
+        for ix in range(lo, hi):
+            r = todo[ix]
             _unrank(r, size, binom, cnt, bars)
             _prefixes(cnt, binom, pre)
             _left(c, cnt, rr)
@@ -344,39 +351,131 @@ def ranks_of(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
     return out
 
 
+@numba.njit(cache=True)
+def _clamped(size: int, c: np.ndarray, binom: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For every multiset X of ``size`` cards, by rank: the size and the rank of min(X, c), which the shoe holds."""
+    rows = binom[size + VALUES - 1, VALUES - 1]
+    sizes = np.empty(rows, dtype=np.int64)
+    ranks = np.empty(rows, dtype=np.int64)
+    cnt, bars, _, _ = _scratch()
+    for r in range(rows):
+        _unrank(r, size, binom, cnt, bars)
+        for v in range(VALUES):
+            cnt[v] = min(cnt[v], c[v])
+        sizes[r] = cnt.sum()
+        ranks[r] = _rank(cnt, binom)
+    return sizes, ranks
+
+
+def _every_rank(size: int, c: np.ndarray, level: dict[int, np.ndarray]) -> np.ndarray:
+    """A level on every multiset of ``size`` cards, by rank, from ``level`` counted on those the shoe holds at
+    every size up to it: a multiset's counts are those of min(X, c) (``all_seats``)."""
+    sizes, ranks = _clamped(size, c, COMB)
+    top = level[size]
+    out = np.zeros((len(sizes), *top.shape[1:]), dtype=top.dtype)
+    for t in np.unique(sizes).tolist():
+        pick = np.flatnonzero(sizes == t)
+        out[pick] = level[t][ranks[pick]]
+    return out
+
+
+# sub-multisets of the shoe up to which only those are counted (a small shoe's few thousand, not every multiset)
+DEALT_LIMIT = 300_000
+
+
+def dealt(c: np.ndarray) -> dict[int, np.ndarray] | None:
+    """The ranks, by size, of every multiset the shoe ``c`` holds, when it holds at most ``DEALT_LIMIT``."""
+    return _dealt(tuple(int(x) for x in c))
+
+
+@functools.lru_cache(maxsize=8)
+def _dealt(c: tuple[int, ...]) -> dict[int, np.ndarray] | None:
+    # a search asks for the same shoe's levels again and again
+    if math.prod(x + 1 for x in c) > DEALT_LIMIT:
+        return None
+    grid = np.ascontiguousarray(np.indices(tuple(x + 1 for x in c)).reshape(VALUES, -1).T, dtype=np.int64)
+    size = grid.sum(axis=1)
+    ranks = ranks_of(grid, COMB)
+    order = np.lexsort((ranks, size))
+    ranks, size = ranks[order], size[order]
+    cuts = np.flatnonzero(np.diff(size)) + 1
+    return {int(part[0]): r for part, r in zip(np.split(size, cuts), np.split(ranks, cuts))}
+
+
+class _Sweeps:
+    """Which ranks of each size a level is counted at (``held``: those of ``dealt``; None: all), and the arrays."""
+
+    def __init__(self, held: dict[int, np.ndarray] | None) -> None:
+        self.held = held
+
+    def todo(self, t: int) -> np.ndarray:
+        """The ranks of size t to count."""
+        if self.held is None:
+            return np.arange(math.comb(t + VALUES - 1, VALUES - 1))
+        return self.held.get(t, np.zeros(0, dtype=np.int64))
+
+    def room(self, t: int, *tail: int, dtype: type = np.int64, empty: bool = False) -> np.ndarray:
+        """A level's array at size t: uninitialised when ``empty`` and every row is written, else zeros."""
+        # on the held ranks alone the rows not written are never read, and calloc's zeros cost no memory until
+        # touched
+        shape = (math.comb(t + VALUES - 1, VALUES - 1), CLASSES, *tail)
+        return np.empty(shape, dtype=dtype) if empty and self.held is None else np.zeros(shape, dtype=dtype)
+
+
+def _sizes(seats: int, top: set[int], every: dict[int, int]) -> dict[int, set[int]]:
+    """The sizes each level is counted at, from the rows' ``top``; level j at every size up to every[j] too."""
+    sizes: dict[int, set[int]] = {seats: top}
+    for j in range(seats, 1, -1):  # j seats at size s need j - 1 at s + 2 (a stand) and s + 3 (a draw)
+        if j in every:  # every size up to the kept one, for the multisets clamped to the shoe
+            sizes[j] |= set(range(every[j] + 1))
+        sizes[j - 1] = {t for s in sizes[j] for t in (s + 2, s + 3)}
+    return sizes
+
+
 def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, natural: np.ndarray,
               standing: np.ndarray, drawing: np.ndarray, bits: int, needed: Callable[[int], int],
-              kept: dict[int, np.ndarray] | None = None) -> np.ndarray:
+              kept: dict[int, np.ndarray] | None = None, sweep: bool | None = None) -> np.ndarray:
     """(len(rows), 12, L) limbs of ``bits`` bits: ``seats`` (2 or more) other seats' sequences by class per
     removed multiset, every level counted by rank, bottom up, each kept until the one above is built.
     ``needed(j)``: the limbs that j seats' counts take. ``kept``: for each key r in it (1 <= r < seats), the
     level of seats - r seats on every multiset of the rows' size + 3r, by rank, is put there as limbs
-    (``anchors`` reads what r seats drawing take from the others off them)."""
+    (``anchors`` reads what r seats drawing take from the others off them).
+
+    Unless ``sweep`` is True, a shoe of few sub-multisets (``dealt``) is counted on those alone: every count
+    depends on the cards left, max(c - removed, 0), alone (a kernel reads the level below only at cards it can
+    deal), so a row no shoe holds is counted at min(removed, c), which it holds, and the multisets the shoe
+    holds read only each other; a kept level is counted so at every size up to its own, then read on every
+    multiset of its size at min(X, c)."""
     top = int(rows.sum(axis=1).max(initial=0))
     want = {seats - r: top + 3 * r for r in (kept or {}) if 1 <= r < seats}
+    sweeps = _Sweeps(None if sweep else dealt(c))
+    if sweeps.held is not None:
+        rows = np.minimum(rows, c)
+    todo, room = sweeps.todo, sweeps.room
 
     def keep(j: int, levels: dict[int, np.ndarray]) -> None:
         if kept is not None and j in want:
-            arr = levels[want[j]]
+            arr = levels[want[j]] if sweeps.held is None else _every_rank(want[j], c, levels)
             kept[seats - j] = arr if arr.ndim == 3 else arr[:, :, None].astype(np.int64)
 
-    sizes: dict[int, set[int]] = {seats: set(rows.sum(axis=1).tolist())}
-    for j in range(seats, 1, -1):  # j seats at size s need j - 1 at s + 2 (a stand) and s + 3 (a draw)
-        sizes[j - 1] = {t for s in sizes[j] for t in (s + 2, s + 3)}
+    sizes = _sizes(seats, set(rows.sum(axis=1).tolist()), want if sweeps.held is not None else {})
     one: dict[int, np.ndarray] = {}  # the lowest level, two sizes at a time: it holds the most states
 
     def seat(t: int) -> np.ndarray:
         if t not in one:
-            one[t] = one_seat(t, c, natural, standing, drawing, COMB)
+            one[t] = one_seat(t, c, natural, standing, drawing, COMB, todo(t), room(t, dtype=np.int32, empty=True))
         return one[t]
 
     level: dict[int, np.ndarray] = {}
     for s in sorted(sizes[2]):
         for t in [t for t in one if t < s + 2]:
             del one[t]
-        drawn = third_card(s + 2, c, seat(s + 3), COMB)
-        level[s] = two_seats(s, c, kinds, natural, seat(s + 2), drawn, bits, needed(2), COMB)
+        drawn = third_card(s + 2, c, seat(s + 3), COMB, todo(s + 2), room(s + 2))
+        level[s] = two_seats(s, c, kinds, natural, seat(s + 2), drawn, bits, COMB, todo(s),
+                             room(s, needed(2), empty=True))
         del drawn
+    if sweeps.held is not None and 1 in want:  # the one-seat level at every size up to the kept one
+        one = {t: seat(t) for t in range(want[1] + 1)}
     keep(1, one)  # the last two-seat size asked for the one-seat level at the top size + 3 (seats - 1)
     keep(2, level)
     one.clear()
@@ -385,8 +484,9 @@ def all_seats(c: np.ndarray, seats: int, rows: np.ndarray, kinds: np.ndarray, na
         width = max(max(a.shape[2] for a in level.values()) + 2, needed(j))
         above: dict[int, np.ndarray] = {}
         for s in sorted(sizes[j]):
-            drawn = third_card_limbs(s + 2, c, level[s + 3], bits, COMB)
-            above[s] = seats_limbs(s, j, c, kinds, natural, level[s + 2], drawn, bits, width, COMB)
+            drawn = third_card_limbs(s + 2, c, level[s + 3], bits, COMB, todo(s + 2),
+                                     room(s + 2, level[s + 3].shape[2] + 1))
+            above[s] = seats_limbs(s, j, c, kinds, natural, level[s + 2], drawn, bits, COMB, todo(s), room(s, width))
             del drawn
         level = above
         keep(j, level)
