@@ -38,7 +38,6 @@ N_PAY = 12  # pay classes: 0..8 royal..pair, 9 ace-king high, 10 other high card
 AK = 9
 OUTCOMES = 5  # fold, dealer does not qualify, player wins, push, dealer wins
 WINDOW = 1e-9  # relative: keys nearer the pay than this are decided exactly
-SETTLED_KEPT = 24  # class settlements a raise table keeps: a full-deck pay table is 11 of them, 4.3 MB in all
 SHORTLIST = 16  # slots that cannot win, kept as candidates for the closest decisions (at most this many asked)
 
 
@@ -63,16 +62,6 @@ class RaiseTable:
     def point_weights(self) -> np.ndarray:
         """(m x nu,) deals each decision point (hand, sorted position) stands for: the same for every pay table."""
         return np.repeat(self.weights.astype(np.int64) * self.holes, self.keys.shape[1])
-
-    @functools.cached_property
-    def class_rows(self) -> list[np.ndarray]:
-        """The rows of each pay class (N_PAY of them)."""
-        return [np.nonzero(self.pay_class == c)[0] for c in range(N_PAY)]
-
-    @functools.cached_property
-    def settled(self) -> dict[tuple[int, Fraction], tuple[np.ndarray, np.ndarray, dict[int, np.ndarray]]]:
-        """``optimal``'s settled rows of one pay class at one pay, kept while this table is held (a few)."""
-        return {}
 
     @functools.cached_property
     def ak_cells(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -239,62 +228,33 @@ class Optimal:
 
 
 def optimal(rt: RaiseTable, pays: Sequence[Fraction]) -> Optimal:
-    """Settle the optimal strategy for ``pays`` (one per pay class, N_PAY of them).
-
-    A row's decisions depend on its own class's pay alone, so each class's rows are settled once per pay and kept
-    (``RaiseTable.settled``): editing one pay settles that class's rows again, not all 134,459."""
-    m = rt.keys.shape[0]
-    count = np.zeros(m, dtype=np.int64)
-    sums = np.zeros((m, 3), dtype=np.int64)
-    exceptions: dict[int, np.ndarray] = {}
-    for c, rows in enumerate(rt.class_rows):
-        if not len(rows):
-            continue
-        key = (c, Fraction(pays[c]))
-        part = rt.settled.get(key)
-        if part is None:
-            part = _settle_rows(rt, rows, Fraction(pays[c]))
-            if len(rt.settled) >= SETTLED_KEPT:
-                rt.settled.clear()
-            rt.settled[key] = part
-        count[rows], sums[rows] = part[0], part[1]
-        exceptions.update(part[2])
-    tally = _by_class(count, sums, rt.weights, rt.pay_class.astype(np.int64), rt.holes, rt.keys.shape[1])
-    return Optimal(tally, count, exceptions)
-
-
-def _settle_rows(rt: RaiseTable, rows: np.ndarray, p: Fraction) -> tuple[np.ndarray, np.ndarray,
-                                                                           dict[int, np.ndarray]]:
-    """The raises of ``rows`` (one pay class, paid ``p``): per row the raised count and its (nq, win, push) sums,
-    and the rows whose keys lie within a hair of the pay, each decided exactly slot by slot."""
-    from oddscalc.games.caribbean.row_search import below
-
-    keys = rt.keys[rows]
-    nu = keys.shape[1]
-    pay = np.full(len(rows), float(p))
+    """Settle the optimal strategy for ``pays`` (one per pay class, N_PAY of them)."""
+    pay = np.array([float(p) for p in pays], dtype=np.float64)[rt.pay_class.astype(np.int64)]
     slack = WINDOW * np.maximum(1.0, np.abs(pay))
-    lo = below(keys, pay - slack, False)
-    local = np.arange(len(rows))
+    lo = np.count_nonzero(rt.keys < (pay - slack)[:, None], axis=1)
+    rows = np.arange(len(lo))
+    nu = rt.keys.shape[1]
     # the window [pay - slack, pay + slack] is empty in almost every row: look past it only where it is not
     hi = lo.copy()
-    near = np.nonzero((lo < nu) & (keys[local, np.minimum(lo, nu - 1)] <= pay + slack))[0]
+    near = np.nonzero((lo < nu) & (rt.keys[rows, np.minimum(lo, nu - 1)] <= pay + slack))[0]
     if len(near):
-        hi[near] = below(keys[near], pay[near] + slack[near], True)
+        hi[near] = np.count_nonzero(rt.keys[near] <= (pay[near] + slack[near])[:, None], axis=1)
     sums = rt.prefix[rows, lo].astype(np.int64)
     count = lo.astype(np.int64)
     exceptions: dict[int, np.ndarray] = {}
-    for i in np.nonzero(hi > lo)[0].tolist():  # keys within a hair of the pay: decide each exactly
-        r = int(rows[i])
-        flags = np.arange(nu) < lo[i]
-        for j in range(int(lo[i]), int(hi[i])):
+    for r in np.nonzero(hi > lo)[0].tolist():  # keys within a hair of the pay: decide each exactly
+        p = Fraction(pays[int(rt.pay_class[r])])
+        flags = np.arange(nu) < lo[r]
+        for j in range(int(lo[r]), int(hi[r])):
             nq, win, push = (int(x) for x in rt.prefix[r, j + 1] - rt.prefix[r, j])
             base = 4 * nq + 4 * win + 3 * push - 2 * rt.holes
             if base * p.denominator + 2 * win * p.numerator > 0:
                 flags[j] = True
-                sums[i] += (nq, win, push)
-                count[i] += 1
+                sums[r] += (nq, win, push)
+                count[r] += 1
         exceptions[r] = flags
-    return count, sums, exceptions
+    tally = _by_class(count, sums, rt.weights, rt.pay_class.astype(np.int64), rt.holes, nu)
+    return Optimal(tally, count, exceptions)
 
 
 def _gap(rt: RaiseTable, rows: np.ndarray, cols: np.ndarray, by_class: Sequence[Fraction], den: int) -> np.ndarray:
