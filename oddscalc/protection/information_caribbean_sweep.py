@@ -22,7 +22,7 @@ import numba
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.games.caribbean.dealer_sweep import POPCOUNT, SIGN, levels
+from oddscalc.games.caribbean.dealer_sweep import POPCOUNT, SIGN, levels, rep_table
 from oddscalc.hands import BINOM
 from oddscalc.interrupts import held
 from oddscalc.progress import Progress
@@ -33,26 +33,12 @@ HOLES = 5  # j: 0..4 of the hole cards in the first group
 
 
 @numba.njit(cache=True)
-def _subsets(p: np.ndarray, binom: np.ndarray, table: np.ndarray) -> None:
-    """table[ins, mask] = colex weight of P's cards in S (by mask) when u sits at position ``ins`` of P."""
-    for ins in range(6):
-        for mask in range(31):
-            idx = 0
-            r = 0
-            for j in range(5):
-                if mask >> j & 1:
-                    idx += binom[p[j], r + 1 + (1 if j >= ins else 0)]
-                    r += 1
-            table[ins, mask] = idx
-
-
-@numba.njit(cache=True)
 def _split_below(p: np.ndarray, x: int, table: np.ndarray, cnt: np.ndarray, off: np.ndarray, strength: np.ndarray,
                  binom: np.ndarray, popcount: np.ndarray, sign: np.ndarray, first: np.ndarray,
                  dest: np.ndarray) -> None:
     """dest[ui, j] = dealer hands holding up card u (ascending over the cards not in P), avoiding P, weaker than
     x, with j hole cards in the first group (the counters are at x)."""
-    _subsets(p, binom, table)
+    rep_table(p, binom, table)
     ui = 0
     ins = 0
     for u in range(dest.shape[0] + 5):

@@ -44,7 +44,7 @@ BELOW = np.array([[bin(m & ((1 << ins) - 1)).count("1") for m in range(32)] for 
 
 
 @numba.njit(cache=True)
-def _rep_table(p: np.ndarray, binom: np.ndarray, table: np.ndarray) -> None:
+def rep_table(p: np.ndarray, binom: np.ndarray, table: np.ndarray) -> None:
     """table[ins, mask] = colex weight of the cards of P in S when u sits at position ``ins`` of P."""
     for ins in range(6):
         for mask in range(31):
@@ -77,7 +77,7 @@ def _below_each_up(p: np.ndarray, x: int, table: np.ndarray, cnt: np.ndarray, of
                    binom: np.ndarray, popcount: np.ndarray, sign: np.ndarray, below: np.ndarray,
                    dest: np.ndarray) -> None:
     """dest[ui] = L(P, u, x) for every up card u not in P, ascending (the counters are at x)."""
-    _rep_table(p, binom, table)
+    rep_table(p, binom, table)
     ui = 0
     ins = 0
     for u in range(dest.shape[0] + 5):  # deck positions: the five in P are skipped
