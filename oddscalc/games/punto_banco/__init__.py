@@ -15,7 +15,7 @@ and whether each side's first two cards share a rank or a suit): 6,400 exact cou
 is a list of rules over those features (``bet_rules``), so settling any of them, main or side, is
 a sum of counts per rule.
 
-A second method counts the 400 outcomes from point values alone (``count_coups``): for each
+A second method (``value_count``) counts the 400 outcomes from point values alone (``count_coups``): for each
 multiset of six values the value orderings of each outcome, times the multiset's falling product
 (see ``shoe``); the tests hold the two to each other.
 
