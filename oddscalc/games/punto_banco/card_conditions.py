@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import numpy as np
-from pydantic import BeforeValidator, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from oddscalc.cards import RANK_CHARS, SUIT_CHARS
 from oddscalc.tables import Strict
@@ -64,15 +64,19 @@ def _names(value: Any, what: str, allowed: Sequence[str], aliases: dict[str, str
 
 
 def _positions(value: Any) -> Any:
+    """The cards read, by position: player1, player2, player3, banker1, banker2, banker3 (the first, second and
+    third card of each hand; a third card not dealt never passes)."""
     return _names(value, "cards", POSITIONS)
 
 
 def _ranks(value: Any) -> Any:
+    """Ranks that pass: "2" to "9", "10" (or "T"), "J", "Q", "K", "A"."""
     upper = {r.lower(): r for r in RANK_NAMES if not r.isdigit()}
     return _names(value, "ranks", RANK_NAMES, {"10": "T", **upper})
 
 
 def _values(value: Any) -> Any:
+    """Baccarat points that pass, 0-9 (tens and faces 0, an ace 1)."""
     if not isinstance(value, list) or not value:
         raise ValueError("values: give a non-empty list of baccarat points 0-9, e.g. [9]")
     if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9 for v in value):
@@ -83,10 +87,12 @@ def _values(value: Any) -> Any:
 
 
 def _suits(value: Any) -> Any:
+    """Suits that pass: clubs, diamonds, hearts, spades."""
     return _names(value, "suits", SUIT_NAMES)
 
 
 def _colours(value: Any) -> Any:
+    """Colours that pass: red (diamonds, hearts), black (clubs, spades)."""
     return _names(value, "colours", COLOURS)
 
 
@@ -99,9 +105,11 @@ class CardCondition(Strict):
     values: Annotated[tuple[int, ...] | None, BeforeValidator(_values)] = None
     suits: Annotated[tuple[str, ...] | None, BeforeValidator(_suits)] = None
     colours: Annotated[tuple[str, ...] | None, BeforeValidator(_colours)] = None
-    count: int | None = None
-    at_least: int | None = None
-    same: Literal["rank", "suit", "colour"] | None = None
+    count: int | None = Field(None, description="exactly this many of the named cards pass (left out with "
+                                                "at_least: every named card passes)")
+    at_least: int | None = Field(None, description="at least this many of the named cards pass")
+    same: Literal["rank", "suit", "colour"] | None = Field(
+        None, description='the cards that pass share it: one of "rank", "suit", "colour"')
 
     @model_validator(mode="after")
     def _sound(self) -> CardCondition:

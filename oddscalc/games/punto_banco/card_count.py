@@ -116,22 +116,29 @@ def _draws(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: tuple[in
                            else np.zeros((len(groups), 0), dtype=np.int64))
     combos = (np.indices((10,) * len(free)).reshape(len(free), -1).T if free
               else np.zeros((1, 0), dtype=np.int64))
-    g = np.repeat(np.arange(len(groups)), len(combos))
-    c = np.tile(np.arange(len(combos)), len(groups))
-    seq: list[np.ndarray] = [np.empty(0)] * 6
-    for i, s in enumerate(slots):
-        seq[s] = read_vals[g, i]
-    for i, s in enumerate(free):
-        seq[s] = combos[c, i]
     left = np.tile(per_value, (len(groups), 1))
     if not infinite:
         for i in range(r):
             np.subtract.at(left, (np.arange(len(groups)), read_vals[:, i]), 1)
-    f = np.ones(len(g), dtype=np.int64)
+    # (groups, combos): the falling product of the free slots' values in what each group's read cards left
+    f = np.ones((len(groups), len(combos)), dtype=np.int64)
     for i in range(len(free)):
-        earlier = 0 if infinite else sum((combos[c, j] == combos[c, i]).astype(np.int64) for j in range(i))
-        f = f * np.maximum(left[g, combos[c, i]] - earlier, 0)
-    outcome = play(seq[0], seq[1], seq[2], seq[3], seq[4], seq[5], drawing)
-    out = np.zeros(OUTCOMES * len(groups), dtype=np.int64)
-    np.add.at(out, outcome * len(groups) + g, f)
-    return out.reshape(OUTCOMES, len(groups))
+        earlier = 0 if infinite else (combos[:, :i] == combos[:, i:i + 1]).sum(axis=1)
+        f *= np.maximum(left[:, combos[:, i]] - earlier, 0)
+    value = [np.broadcast_to(read_vals[:, [slots.index(s)]], f.shape) if s in slots
+             else np.broadcast_to(combos[:, free.index(s)], f.shape) for s in range(6)]
+    outcome = _outcome_table(drawing)[(value[0] + value[2]) % 10, (value[1] + value[3]) % 10, value[4], value[5]]
+    cell = (outcome * len(groups) + np.arange(len(groups))[:, None]).ravel()
+    if int(f.max(initial=0)) * len(combos) < 2**53:  # every sum exact in float64: bincount, far faster
+        out = np.rint(np.bincount(cell, weights=f.ravel().astype(np.float64), minlength=OUTCOMES * len(groups)))
+        return out.astype(np.int64).reshape(OUTCOMES, len(groups))
+    exact = np.zeros(OUTCOMES * len(groups), dtype=np.int64)
+    np.add.at(exact, cell, f.ravel())
+    return exact.reshape(OUTCOMES, len(groups))
+
+
+def _outcome_table(drawing: Drawing) -> np.ndarray:
+    """(10, 10, 10, 10) outcome by the player's two-card total, the banker's, the fifth and the sixth card."""
+    pt, bt, x, y = np.indices((10,) * 4)
+    zero = np.zeros_like(pt)
+    return play(pt, bt, zero, zero, x, y, drawing)  # a two-card total t is dealt here as the values (t, 0)

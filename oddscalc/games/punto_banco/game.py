@@ -24,15 +24,14 @@ from oddscalc.games.punto_banco.coup_features import CELLS, Cards, count_cells, 
 from oddscalc.games.punto_banco.side_bets import (
     LOSE,
     PUSH,
+    CoupRule,
     Line,
-    Rule,
     SideBet,
     as_tuple,
     card_rule_lines,
     check_rules,
     event_id,
     pay_units,
-    refuse_cards,
     replace_pay,
     rule_lines,
 )
@@ -94,14 +93,13 @@ class CoupBet(Strict):
     """The tie bet: its win, and exceptions (rules) tried first."""
 
     win: Ratio
-    rules: Annotated[tuple[Rule, ...], BeforeValidator(as_tuple)] = ()
+    rules: Annotated[tuple[CoupRule, ...], BeforeValidator(as_tuple)] = ()
 
     STANDARD: ClassVar[tuple[str, ...]] = MAIN_EVENTS
 
     @model_validator(mode="after")
     def _reach(self) -> CoupBet:
         check_rules(self.rules, covered=True, reserved=self.STANDARD)
-        refuse_cards(self.rules)
         return self
 
     def pay_items(self) -> dict[str, Fraction]:
@@ -314,7 +312,8 @@ class Counts:
 def settle(cells: np.ndarray, pays: PuntoBancoPays,
            cards: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> tuple[WagerResult, ...]:
     """Every wager on the layout, exactly, from the cell counts (``coup_features.count_cells``) and, for the
-    bets on the cards, their own counts (``cards``, by bet: ``card_count.count_conditions``)."""
+    bets on the cards, their own counts (``cards``, by bet: ``card_count.count_conditions``; without them those
+    bets are left out)."""
     f = features()
     bp = pays.banker
     keep = 1 - bp.commission
@@ -345,8 +344,8 @@ def settle(cells: np.ndarray, pays: PuntoBancoPays,
 
     for wager, bet in pays.side_bets.items():
         if bet.card_conditions():
-            if cards is None or wager not in cards:
-                raise ValueError(f"{wager} is a bet on the cards: settle it with its count (card_count)")
+            if cards is None:  # counted from the coup features only (a mid-coup table, a counting study)
+                continue
             lines, counted = card_rule_lines(bet, *cards[wager])
             wagers.append(WagerResult(wager, bet.title, STRATEGY, total, tuple(_rows(wager, lines, counted)),
                                       "unit staked", notes=bet.notes, strategy_title=STRATEGY_TITLE))

@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import numpy as np
 from pydantic import BeforeValidator, Field, PlainSerializer, field_validator, model_validator
@@ -131,35 +131,53 @@ def as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-class Rule(Strict):
+class CoupRule(Strict):
     """One line of a wager: when its conditions hold (and no earlier rule's did), it pays."""
 
     event: str = Field(description="the outcome's id: lower case letters, digits and _, starting with a letter "
                                    "(rules sharing an event pay the same)")
     label: str = ""
-    when: When = Field(default_factory=dict)
-    cards_when: Annotated[tuple[CardCondition, ...] | None, BeforeValidator(as_tuple)] = Field(
-        None, description="conditions on named cards, all of which hold too (see card_conditions): side bets only")
+    when: When
     pays: RulePay
 
     _event_id = field_validator("event")(lambda v: event_id(v))
 
     @model_validator(mode="after")
-    def _possible(self) -> Rule:
-        if self.cards_when == ():
-            raise ValueError("cards_when: an empty list holds always; leave it out")
-        if not self.when and not self.cards_when:
-            raise ValueError("a rule needs conditions: when (the coup's features), cards_when (the cards), or both")
+    def _possible(self) -> CoupRule:
         if not (matches(self.when, features()) & features().possible).any():
             raise ValueError(f"rule {self.event!r} can never hold: no coup has {describe(self.when).lower()}")
         return self
 
     @property
+    def cards(self) -> tuple[CardCondition, ...]:
+        """Its conditions on the cards (none: the main bets' exceptions read the coup's features only)."""
+        return ()
+
+    @property
     def title(self) -> str:
         """The label, or a reading of the conditions."""
-        text = "; ".join(([describe(self.when)] if self.when else [])
-                         + [describe_cards(c) for c in self.cards_when or ()])
+        text = "; ".join(([describe(self.when)] if self.when else []) + [describe_cards(c) for c in self.cards])
         return self.label or text[:1].upper() + text[1:]
+
+
+class Rule(CoupRule):
+    """One line of a side bet: as a main bet's, and conditions on named cards (``cards_when``) that must hold too."""
+
+    when: When = Field(default_factory=dict)
+    cards_when: Annotated[tuple[CardCondition, ...] | None, BeforeValidator(as_tuple)] = None
+
+    @model_validator(mode="after")
+    def _some(self) -> Rule:
+        if self.cards_when == ():
+            raise ValueError("cards_when: an empty list holds always; leave it out")
+        if not self.when and not self.cards_when:
+            raise ValueError("a rule needs conditions: when (the coup's features), cards_when (the cards), or both")
+        return self
+
+    @property
+    def cards(self) -> tuple[CardCondition, ...]:
+        """Its conditions on the cards (``card_conditions``)."""
+        return self.cards_when or ()
 
 
 class Otherwise(Strict):
@@ -173,7 +191,7 @@ class Otherwise(Strict):
     _event_id = field_validator("event")(lambda v: event_id(v))
 
 
-def check_rules(rules: Sequence[Rule], covered: bool, reserved: Sequence[str] = ()) -> None:
+def check_rules(rules: Sequence[CoupRule], covered: bool, reserved: Sequence[str] = ()) -> None:
     """Rules in order: each reaches some coup, an event shared by rules pays the same (its row joins
     them: "either side" bets), and (unless ``covered``) every coup is paid."""
     f = features()
@@ -190,7 +208,7 @@ def check_rules(rules: Sequence[Rule], covered: bool, reserved: Sequence[str] = 
         if not (mask & ~taken).any():
             raise ValueError(f"rule {i} ({r.event!r}) is never reached: every coup it matches is taken by an "
                              "earlier rule")
-        if not r.cards_when:  # a rule on the cards takes some of its coups only: which, the count says
+        if not r.cards:  # a rule on the cards takes some of its coups only: which, the count says
             taken = taken | mask
     if not covered and not taken.all():
         k = int(np.flatnonzero(~taken)[0])
@@ -230,7 +248,7 @@ class SideBet(Strict):
         """The distinct card conditions of the rules, in order (what the bet's own count is counted by)."""
         out: list[CardCondition] = []
         for r in self.rules:
-            out += [c for c in r.cards_when or () if c not in out]
+            out += [c for c in r.cards if c not in out]
         return tuple(out)
 
     def pay_items(self) -> dict[str, Fraction]:
@@ -240,13 +258,6 @@ class SideBet(Strict):
     def with_pay(self, event: str, value: Fraction) -> SideBet:
         """The same bet with one rule's pay replaced."""
         return self.model_copy(update={"rules": replace_pay(self.rules, event, value)})
-
-
-def refuse_cards(rules: Sequence[Rule]) -> None:
-    """The main bets' exceptions read the coup's features only (their count is the coup-feature count)."""
-    for i, r in enumerate(rules, start=1):
-        if r.cards_when:
-            raise ValueError(f"rule {i} ({r.event!r}): cards_when is for side bets, not the player, banker or tie bet")
 
 
 RELATIONS = ("player_pair", "banker_pair", "player_suited", "banker_suited")
@@ -262,7 +273,7 @@ def check_card_bet(rules: Sequence[Rule]) -> None:
                              'condition, e.g. { cards = ["player1", "player2"], same = "rank" } for a pair')
     conditions: list[CardCondition] = []
     for r in rules:
-        conditions += [c for c in r.cards_when or () if c not in conditions]
+        conditions += [c for c in r.cards if c not in conditions]
     if len(conditions) > MAX_CONDITIONS:
         raise ValueError(f"a bet has at most {MAX_CONDITIONS} distinct card conditions, not {len(conditions)}")
     check_size(conditions)
@@ -271,7 +282,10 @@ def check_card_bet(rules: Sequence[Rule]) -> None:
 MAX_CONDITIONS = 16
 
 
-def replace_pay(rules: tuple[Rule, ...], event: str, value: Fraction) -> tuple[Rule, ...]:
+R = TypeVar("R", bound=CoupRule)
+
+
+def replace_pay(rules: tuple[R, ...], event: str, value: Fraction) -> tuple[R, ...]:
     """The rules with the pay of the one whose event is ``event`` replaced."""
     if not any(r.event == event for r in rules):
         raise KeyError(event)
@@ -289,7 +303,7 @@ class Line:
     is_rule: bool  # a declared rule (its pay is the table's ``<wager>.<event>``)
 
 
-def rule_lines(rules: Sequence[Rule], free: np.ndarray) -> tuple[list[Line], np.ndarray]:
+def rule_lines(rules: Sequence[CoupRule], free: np.ndarray) -> tuple[list[Line], np.ndarray]:
     """The rules' lines over the cells still ``free``, first match wins, one line per event; and the cells left."""
     f = features()
     out: dict[str, Line] = {}
@@ -312,7 +326,7 @@ def card_rule_lines(bet: SideBet, counts: np.ndarray, patterns: np.ndarray) -> t
     out: dict[str, Line] = {}
     for r in bet.rules:
         mask = np.repeat(matches(r.when, per_outcome)[::n_rel][:, None], counts.shape[1], axis=1) & free
-        for c in r.cards_when or ():
+        for c in r.cards:
             mask &= ((patterns >> conditions.index(c)) & 1 == 1)[None, :]
         line = out.get(r.event)
         out[r.event] = (Line(r.event, r.title, r.pays, mask.ravel(), True) if line is None

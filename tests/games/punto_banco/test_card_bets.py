@@ -177,7 +177,8 @@ def test_bad_card_conditions_name_file_line_and_key(tmp_path: Path, old: str, ne
 def test_card_conditions_are_for_side_bets_and_say_how_to_write_a_pair(tmp_path: Path) -> None:
     r = _variant(tmp_path, '[pays.tie]\nwin = "8:1"',
                  '[pays.tie]\nwin = "8:1"\n\n[[pays.tie.rules]]\nevent = "nines"\npays = "9:1"\n'
-                 'cards_when = [{ cards = ["player1"], ranks = ["9"] }]')
-    assert r.exit_code == 3 and "cards_when is for side bets" in r.output, r.output
+                 'when = { winner = "tie" }\ncards_when = [{ cards = ["player1"], ranks = ["9"] }]')
+    assert r.exit_code == 3 and re.search(r"variant\.toml:\d+: pays\.tie\.rules\.0\.cards_when: unknown key",
+                                          r.output), r.output
     r = _variant(tmp_path, 'event = "four_nines"', 'event = "four_nines"\nwhen = { player_pair = true }')
     assert r.exit_code == 3 and "write player_pair as a card condition" in r.output, r.output
