@@ -109,26 +109,7 @@ for _ in range(200):  # a shoe dealt down card by card, its exact EVs at every s
     t = time.perf_counter(); fast.ev(left); best = min(best, time.perf_counter() - t)
 print(best)
 """
-HOUSE_CARD_PROBE = """
-import time
-from oddscalc.analysis import Session
-from oddscalc.games.punto_banco.card_count import count_conditions
-from oddscalc.results import RunOptions
-session = Session("punto-banco", RunOptions(brief=True))
-def _timed(f):
-    t = time.perf_counter(); f(); return time.perf_counter() - t
-rules = session.resolve("lucky-nines")
-bet = rules.model.pays.side_bets["lucky_nines"]
-count = min(_timed(lambda: count_conditions(rules.cards.copies, rules.drawing, False, bet.card_conditions()))
-            for _ in range(3))
-counts = session.counts(rules)
-with_bet = min(_timed(lambda: session.game.settle(counts, rules)) for _ in range(7))
-plain = session.resolve("standard")
-cells = session.counts(plain)
-main = min(_timed(lambda: session.game.settle(cells, plain)) for _ in range(7))  # 3 main bets and 2 pair bets
-print(count, with_bet - main * 3 / 5)
-"""
-COUP_PROBE = """
+HOUSE_COUP_PROBE = """
 import random, time
 from oddscalc.analysis import Session
 from oddscalc.protection.house_study import coup_ev
