@@ -21,6 +21,9 @@ multiset of six values the value orderings of each outcome, times the multiset's
 
 The package, by the question each module answers (the protocol of :mod:`oddscalc.protocol`):
 ``coup_features`` the coup's features and their pay-free joint counts; ``side_bets`` the wagers as
-rules over those features; ``game`` the table model, the registered class and the settlement.
+rules over those features; ``card_conditions`` and ``card_count`` the side bets that also read the cards
+themselves (ranks, suits, colours of named cards) and their own pay-free count, by outcome and by which
+conditions hold, one pass per bet over what it reads; ``game`` the table model, the registered class and
+the settlement; ``value_count`` the second method.
 Nothing is imported here: the registry reads the game's capabilities without loading numpy.
 """

@@ -299,14 +299,22 @@ STRATEGY = "none"  # nobody decides anything: the strategy id, and in words
 STRATEGY_TITLE = "none (the drawing rules decide)"
 
 
-@dataclass(frozen=True, eq=False)
-class Counts:
-    """What a table with bets on the cards settles from: the coup-feature cells, and each bet on the cards' own
-    count (``card_count``: by outcome and pattern of its conditions, and the patterns). Without such bets the
-    cells alone are the counts, as before."""
+class Counts(np.ndarray[Any, np.dtype[Any]]):
+    """The coup-feature cells of a table with bets on the cards (the array every reader of the cells reads),
+    carrying each such bet's own count: ``cards[wager]`` = (by outcome and pattern of its conditions, the
+    patterns), from ``card_count``. A table without such bets counts to the plain cells."""
 
-    cells: np.ndarray
     cards: dict[str, tuple[np.ndarray, np.ndarray]]
+
+    @classmethod
+    def of(cls, cells: np.ndarray, cards: dict[str, tuple[np.ndarray, np.ndarray]]) -> Counts:
+        """The cells, carrying ``cards``."""
+        out = np.asarray(cells).view(cls)
+        out.cards = cards
+        return out
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.cards = getattr(obj, "cards", {})  # a view or slice of the cells carries them too
 
 
 def settle(cells: np.ndarray, pays: PuntoBancoPays,
@@ -404,7 +412,7 @@ class PuntoBanco:
         return PuntoBancoRules(table=table, options=options, strategy="none", published_applies=decks == stated,
                                decks=1 if infinite else int(decks), infinite=infinite, drawing=model.rules)
 
-    def count(self, rules: PuntoBancoRules, store: Store) -> np.ndarray | Counts:
+    def count(self, rules: PuntoBancoRules, store: Store) -> np.ndarray:
         """The coups of the shoe, cell by cell (``coup_features``), from the store when it has them; with bets on
         the cards, as ``Counts`` with each one's count by its conditions (``card_count``, stored by the list)."""
         def build() -> dict[str, np.ndarray]:
@@ -421,12 +429,11 @@ class PuntoBanco:
                 got = store.get({**key, "card_conditions": [c.key() for c in conditions]}, by_cards)
                 cards[wager] = (got["counts"], got["patterns"])
         cells = store.get(key, build)["cells"]
-        return Counts(cells, cards) if cards else cells
+        return Counts.of(cells, cards) if cards else cells
 
-    def settle(self, counts: np.ndarray | Counts, rules: PuntoBancoRules) -> Analysis:
+    def settle(self, counts: np.ndarray, rules: PuntoBancoRules) -> Analysis:
         """Every wager on the layout."""
-        wagers = (settle(counts.cells, rules.model.pays, counts.cards) if isinstance(counts, Counts)
-                  else settle(counts, rules.model.pays))
+        wagers = settle(np.asarray(counts), rules.model.pays, counts.cards if isinstance(counts, Counts) else None)
         if rules.infinite:
             convention = ("one combination is one sequence of six cards drawn with replacement from an infinite shoe, "
                           f"each of the 52 cards equally likely: 52^6 = {52**6:,}; a coup that leaves cards undealt "

@@ -182,3 +182,22 @@ def test_card_conditions_are_for_side_bets_and_say_how_to_write_a_pair(tmp_path:
                                           r.output), r.output
     r = _variant(tmp_path, 'event = "four_nines"', 'event = "four_nines"\nwhen = { player_pair = true }')
     assert r.exit_code == 3 and "write player_pair as a card condition" in r.output, r.output
+
+
+def test_a_condition_list_too_fine_to_count_is_refused_when_the_table_loads(tmp_path: Path) -> None:
+    every = '["player1", "player2", "player3", "banker1", "banker2", "banker3"]'
+    r = _variant(tmp_path, f"cards_when = [{{ {FOUR} }}]",
+                 f'cards_when = [{{ cards = {every}, same = "rank" }}, {{ cards = {every}, same = "suit" }}]')
+    assert r.exit_code == 3, r.output
+    assert re.search(r"variant\.toml:\d+: pays\.lucky_nines: .*card sequences \(at most 8,000,000\)", r.output), r.output
+
+
+def test_the_ev_of_a_bet_on_the_cards_from_the_full_shoe_is_the_reports(session: Session) -> None:
+    from oddscalc.games.punto_banco.ev import shoe_ev, value_wagers
+    from oddscalc.games.punto_banco.game import PuntoBancoRules
+
+    rules = session.resolve("perfect-9")
+    assert isinstance(rules, PuntoBancoRules)
+    ev = {w.wager: w.expected_value for w in shoe_ev(rules, rules.cards)}
+    assert ev["perfect_9"] == session.analyze("perfect-9").wager("perfect_9").expected_value
+    assert value_wagers(rules)[1] == ["perfect_9"]  # a shoe by value cannot settle it
