@@ -3,6 +3,9 @@
 - ``report punto-banco`` (8 decks, every wager) and ``report house-baccarat`` (one seat, optimal
   play solved), nothing stored (``ODDSCALC_NO_CACHE=1``): targets 0.3 s and 0.4 s;
 - settling one more side bet from the stored coup-feature cells: target 50 ms;
+- ``report punto-banco`` with a side bet on the cards (Lucky Nines: four cards read by rank and suit;
+  Perfect 9 Bonus: two), nothing stored: target 1 s; the bet's own pass (``card_count``) alone, and settling
+  such a bet from its stored count: target 50 ms;
 - every wager's exact EV from a depleted shoe, as a counting study needs at each coup: target 5 ms;
 - the house game's per-coup exact EV (one seat, best play re-solved): target 5 ms;
 - house baccarat with 2 to FINITE_EXACT_MAX_PLAYERS seats, exact finite shoe: target 60 s each
@@ -71,6 +74,25 @@ base, _ = settle_seconds("standard")
 more, bets = settle_seconds("winning-total")
 print(base, (more - base) / (bets - 2), bets - 2)
 """
+CARD_PROBE = """
+import time
+from oddscalc.analysis import Session
+from oddscalc.games.punto_banco.card_count import count_conditions
+from oddscalc.results import RunOptions
+session = Session("punto-banco", RunOptions(brief=True))
+def _timed(f):
+    t = time.perf_counter(); f(); return time.perf_counter() - t
+rules = session.resolve("lucky-nines")
+bet = rules.model.pays.side_bets["lucky_nines"]
+count = min(_timed(lambda: count_conditions(rules.cards.copies, rules.drawing, False, bet.card_conditions()))
+            for _ in range(3))
+counts = session.counts(rules)
+with_bet = min(_timed(lambda: session.game.settle(counts, rules)) for _ in range(7))
+plain = session.resolve("standard")
+cells = session.counts(plain)
+main = min(_timed(lambda: session.game.settle(cells, plain)) for _ in range(7))  # 3 main bets and 2 pair bets
+print(count, with_bet - main * 3 / 5)
+"""
 COUP_PROBE = """
 import random, time
 from oddscalc.analysis import Session
@@ -126,6 +148,14 @@ def main() -> int:
     out.seconds("settle punto-banco standard from stored cells (3 wagers)", float(base), None)
     out.seconds(f"settle one more side bet from stored cells (each of winning-total's {bets} beyond standard's)",
                 float(per_bet), 0.05)
+    for table in ("lucky-nines", "perfect-9"):
+        best, _ = best_cli(repeats, report("punto-banco", "--table", table), COLD)
+        out.seconds(f"report punto-banco --table {table} (a bet on the cards), nothing stored", best, 1.0)
+    probe = subprocess.run([sys.executable, "-c", CARD_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
+    count, settle_card = (float(x) for x in probe.stdout.split())
+    out.seconds("count lucky-nines' bet on the cards (its own pass, 4 cards by rank and suit)", count, None)
+    out.seconds("settle a bet on the cards from its stored count (lucky-nines' beyond 3 main bets)", settle_card,
+                0.05)
     probe = subprocess.run([sys.executable, "-c", COUP_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
     per_coup = float(probe.stdout)
     out.seconds("exact EV of every dragon-bonus wager from a depleted shoe (per coup)", per_coup, 0.005,

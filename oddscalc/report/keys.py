@@ -124,6 +124,16 @@ def _variants(t: Any) -> list[type[BaseModel]]:
     return [m] if m is not None else []
 
 
+def _extra_model(model: type[BaseModel]) -> type[BaseModel] | None:
+    """The model of a block's extra keys when it declares one (``__pydantic_extra__: dict[str, Model]``)."""
+    try:
+        hint = typing.get_type_hints(model).get("__pydantic_extra__")
+    except (NameError, TypeError):
+        return None
+    args = typing.get_args(hint)
+    return _model(args[1]) if typing.get_origin(hint) is dict and len(args) == 2 else None
+
+
 def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
     """Every key of ``model`` and of the blocks it holds, each under its dotted path."""
     for name, field in model.model_fields.items():
@@ -135,7 +145,13 @@ def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
             yield Key(f"[{path}]", _about(nested), _need(field, metadata, optional))
             yield from keys_of(nested, path + ".")
             if nested.model_config.get("extra") == "allow":
-                yield Key(f"[{path}.<name>]", "more blocks, each named by you, of the kind described above", "optional")
+                extra = _extra_model(nested)
+                if extra is None:
+                    yield Key(f"[{path}.<name>]", "more blocks, each named by you, of the kind described above",
+                              "optional")
+                else:  # the extra blocks are a kind of their own (punto banco's side bets): described here
+                    yield Key(f"[{path}.<name>]", f"more blocks, each named by you: {_about(extra)}", "optional")
+                    yield from keys_of(extra, f"{path}.<name>.")
         elif origin is dict and _model(args[1]) is not None:
             inner = _model(args[1])
             assert inner is not None

@@ -23,8 +23,9 @@ import numpy as np
 from oddscalc.analysis import Session
 from oddscalc.games.house_baccarat import game as house_game
 from oddscalc.games.house_baccarat.table import HouseBaccaratTable
+from oddscalc.games.punto_banco.card_conditions import CardCondition
 from oddscalc.games.punto_banco.game import PuntoBanco, PuntoBancoTable
-from oddscalc.games.punto_banco.side_bets import Rule
+from oddscalc.games.punto_banco.side_bets import CoupRule
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.simulate.arrays import BoolArray, FloatArray, IntArray
@@ -101,13 +102,44 @@ def _units(pay: Fraction | str, keep: Fraction = Fraction(1)) -> float:
     return 0.0 if pay == "push" else -1.0 if pay == "lose" else float(Fraction(pay) * keep)
 
 
-def _first_match(rules: Sequence[Rule], feats: Mapping[str, IntArray | BoolArray], keep: Fraction,
-                 rest: FloatArray) -> FloatArray:
-    """Units of each round: the first rule that holds, else ``rest``."""
+def _on_cards(conditions: Sequence[CardCondition], cards: IntArray, feats: Mapping[str, IntArray | BoolArray]
+              ) -> BoolArray:
+    """Every condition on named cards, read off each round's dealt cards: a third card is the fifth card dealt,
+    or the banker's the sixth when the player drew; one not dealt never passes."""
+    rows = np.arange(len(cards))
+    p3, b3 = feats["player_cards"] == 3, feats["banker_cards"] == 3
+    every = np.ones(len(cards), dtype=bool)
+    where: dict[str, tuple[IntArray, BoolArray]] = {
+        "player1": (np.full(len(cards), 0), every), "banker1": (np.full(len(cards), 1), every),
+        "player2": (np.full(len(cards), 2), every), "banker2": (np.full(len(cards), 3), every),
+        "player3": (np.full(len(cards), 4), np.asarray(p3)), "banker3": (np.where(p3, 5, 4), np.asarray(b3))}
+    held = np.ones(len(cards), dtype=bool)
+    for cond in conditions:
+        named = [cards[rows, where[p][0]] for p in cond.cards]
+        passing = [where[p][1] & cond.passes()[c] for p, c in zip(cond.cards, named, strict=True)]
+        n = sum(x.astype(np.int64) for x in passing)
+        held &= (n == cond.count if cond.count is not None else n >= cond.at_least if cond.at_least is not None
+                 else n == len(cond.cards))
+        if cond.same is not None:
+            attr = [c >> 2 if cond.same == "rank" else c & 3 if cond.same == "suit" else np.isin(c & 3, (1, 2))
+                    for c in named]
+            for i in range(len(named)):
+                for j in range(i + 1, len(named)):
+                    held &= ~(passing[i] & passing[j] & (attr[i] != attr[j]))
+    return held
+
+
+def _first_match(rules: Sequence[CoupRule], feats: Mapping[str, IntArray | BoolArray], keep: Fraction,
+                 rest: FloatArray, cards: IntArray | None = None) -> FloatArray:
+    """Units of each round: the first rule that holds, else ``rest`` (``cards``: the dealt cards, for the rules
+    on the cards)."""
     out = rest.copy()
     free = np.ones(len(rest), dtype=bool)
     for r in rules:
         held = free & _holds(r.when, feats)
+        if r.cards:
+            assert cards is not None
+            held &= _on_cards(r.cards, cards, feats)
         out[held] = _units(r.pays, keep)
         free &= ~held
     return out
@@ -147,7 +179,7 @@ def punto_banco_plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis 
         }
         for wager, bet in pays.side_bets.items():
             rest = _units(bet.otherwise.pays) if bet.otherwise is not None else np.nan
-            out[wager] = Outcome(_first_match(bet.rules, feats, Fraction(1), np.full(n, rest)))
+            out[wager] = Outcome(_first_match(bet.rules, feats, Fraction(1), np.full(n, rest), cards))
         return out
 
     rules_out = {"decks": decks, "player_draws_on": list(rules.punto_draws_on),

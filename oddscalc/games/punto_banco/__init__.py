@@ -15,12 +15,15 @@ and whether each side's first two cards share a rank or a suit): 6,400 exact cou
 is a list of rules over those features (``bet_rules``), so settling any of them, main or side, is
 a sum of counts per rule.
 
-A second method counts the 400 outcomes from point values alone (``count_coups``): for each
+A second method (``value_count``) counts the 400 outcomes from point values alone (``count_coups``): for each
 multiset of six values the value orderings of each outcome, times the multiset's falling product
 (see ``shoe``); the tests hold the two to each other.
 
 The package, by the question each module answers (the protocol of :mod:`oddscalc.protocol`):
 ``coup_features`` the coup's features and their pay-free joint counts; ``side_bets`` the wagers as
-rules over those features; ``game`` the table model, the registered class and the settlement.
+rules over those features; ``card_conditions`` and ``card_count`` the side bets that also read the cards
+themselves (ranks, suits, colours of named cards) and their own pay-free count, by outcome and by which
+conditions hold, one pass per bet over what it reads; ``game`` the table model, the registered class and
+the settlement; ``value_count`` the second method.
 Nothing is imported here: the registry reads the game's capabilities without loading numpy.
 """

@@ -8,7 +8,9 @@ pays to the cells: each wager's exact EV per unit staked, side bets included.
 The shoe is the table's, less the cards removed (``--removed "5s 5h Kd"``: rank and suit, since the pair and
 suited bets read both), or a shoe given as cards per point value (``--shoe``). A shoe by value says nothing of
 ranks and suits, so only the wagers settled on the values (the totals, cards drawn, naturals, the winner) are
-answered from it: every main bet and the side bets that read no pair or suit; the others are listed, not guessed.
+answered from it: every main bet and the side bets that read no pair, suit or card condition (``cards_when``);
+the others are listed, not guessed. A bet on the cards is counted from the shoe given by its own pass
+(``card_count``).
 
 :func:`shoe_ev` is the in-process function (the workbench calls it); :func:`ev_sections` is what
 ``oddscalc ev punto-banco`` shows.
@@ -21,9 +23,10 @@ from typing import TYPE_CHECKING
 
 from oddscalc.cards import CardError, cards_str, parse_cards
 from oddscalc.games.ev import Choice, actions_section
+from oddscalc.games.punto_banco.card_count import count_conditions
 from oddscalc.games.punto_banco.coup_features import CLASSES, RANKS, SUITS, Cards, count_cells
 from oddscalc.games.punto_banco.game import PuntoBancoRules, settle
-from oddscalc.games.punto_banco.side_bets import Rule
+from oddscalc.games.punto_banco.side_bets import CoupRule
 from oddscalc.games.shoe import VALUES
 from oddscalc.protocol import OptionError
 from oddscalc.results import Section, WagerResult
@@ -45,7 +48,9 @@ def shoe_ev(rules: PuntoBancoRules, cards: Cards) -> tuple[WagerResult, ...]:
         # no wager reads a pair or a suit: the shoe by value settles them all, and a shoe of ten card classes is
         # counted in a blink where one of up to 52 (cards removed from whole decks) takes seconds
         cards = _by_value(cards.shoe.counts)
-    return settle(count_cells(cards, rules.drawing, rules.infinite), rules.model.pays)
+    on_cards = {w: count_conditions(cards.copies, rules.drawing, rules.infinite, b.card_conditions())
+                for w, b in rules.model.pays.side_bets.items() if b.card_conditions()}
+    return settle(count_cells(cards, rules.drawing, rules.infinite), rules.model.pays, on_cards)
 
 
 def without(rules: PuntoBancoRules, removed: Iterable[int]) -> Cards:
@@ -93,8 +98,8 @@ def _by_value(counts: Sequence[int]) -> Cards:
     return Cards(tuple(copies))
 
 
-def _reads_ranks(rules: tuple[Rule, ...]) -> bool:
-    return any(RANK_AND_SUIT & set(r.when) for r in rules)
+def _reads_ranks(rules: tuple[CoupRule, ...]) -> bool:
+    return any(RANK_AND_SUIT & set(r.when) or r.cards for r in rules)  # a condition on the cards reads them
 
 
 def value_wagers(rules: PuntoBancoRules) -> tuple[set[str], list[str]]:

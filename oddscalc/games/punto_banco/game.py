@@ -9,7 +9,6 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 import numpy as np
@@ -19,32 +18,29 @@ from oddscalc.cache import Store
 from oddscalc.cards import MAX_DECKS
 from oddscalc.exact import decimal_str, parse_fraction
 from oddscalc.games.punto_banco.capabilities import CAPABILITIES
-from oddscalc.games.punto_banco.coup_features import CELLS, OUTCOMES, Cards, count_cells, features
+from oddscalc.games.punto_banco.card_conditions import CardCondition
+from oddscalc.games.punto_banco.card_count import count_conditions
+from oddscalc.games.punto_banco.coup_features import CELLS, Cards, count_cells, features
 from oddscalc.games.punto_banco.side_bets import (
     LOSE,
     PUSH,
+    CoupRule,
     Line,
-    Rule,
     SideBet,
     as_tuple,
+    card_rule_lines,
     check_rules,
     event_id,
     pay_units,
     replace_pay,
     rule_lines,
 )
+from oddscalc.games.punto_banco.value_count import count_coups as count_coups  # its public name here before
 from oddscalc.games.shoe import (
     STANDARD_TABLEAU,
-    VALUES,
-    Multisets,
-    Shoe,
     Tableau,
     Totals,
-    exact_dot,
-    multiset_keys,
-    tableau_array,
     tableau_section,
-    totals_mask,
 )
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Lines, Row, RunOptions, Section, WagerResult
@@ -97,7 +93,7 @@ class CoupBet(Strict):
     """The tie bet: its win, and exceptions (rules) tried first."""
 
     win: Ratio
-    rules: Annotated[tuple[Rule, ...], BeforeValidator(as_tuple)] = ()
+    rules: Annotated[tuple[CoupRule, ...], BeforeValidator(as_tuple)] = ()
 
     STANDARD: ClassVar[tuple[str, ...]] = MAIN_EVENTS
 
@@ -240,7 +236,12 @@ class PuntoBancoRules(Rules):
         return {"cards": list(self.cards.copies), "infinite": self.infinite,
                 "punto_draws_on": list(r.punto_draws_on), "banca_tableau": list(r.banca_tableau),
                 "banca_draws_when_punto_stands": list(r.banca_draws_when_punto_stands),
-                "banca_natural_stops_punto": r.banca_natural_stops_punto}
+                "banca_natural_stops_punto": r.banca_natural_stops_punto, **self.card_key()}
+
+    def card_key(self) -> dict[str, Any]:
+        """The card conditions of the bets on the cards (none: nothing, so other tables keep their key)."""
+        bets = {w: [c.key() for c in b.card_conditions()] for w, b in self.model.pays.side_bets.items()}
+        return {"card_bets": {w: c for w, c in bets.items() if c}} if any(bets.values()) else {}
 
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
@@ -249,56 +250,6 @@ class PuntoBancoRules(Rules):
                 "banker_draws_when_player_stands": list(r.banker_draws_when_player_stands),
                 "banker_natural_stops_player": r.banker_natural_stops_player,
                 "banker_tableau": list(r.banker_tableau)}
-
-
-# --- the second method: outcomes from point values alone ---------------------------------------
-
-Outcome = tuple[int, int, int, int]  # (punto total, punto cards, banca total, banca cards)
-
-
-@cache
-def _outcome_orderings(punto_draws_on: tuple[int, ...], tableau: tuple[str, ...],
-                       banca_when_punto_stands: tuple[int, ...], banca_natural_stops: bool) -> np.ndarray:
-    """(5005, 400) int64: value orderings of each six-value multiset that end in each outcome.
-
-    A side's two cards count in either order, so each unordered pair of values is played once
-    with weight 2 (1 for a pair of equal values): 55 x 55 x 100 sequences instead of 10**6.
-    """
-    first, second = np.triu_indices(VALUES)
-    twice = np.where(first == second, 1, 2)
-    shape = (len(first), len(first), VALUES, VALUES)
-    pi, bi, x, y = np.ix_(np.arange(len(first)), np.arange(len(first)), np.arange(VALUES), np.arange(VALUES))
-    p1, p2, b1, b2 = first[pi], second[pi], first[bi], second[bi]  # x is the fifth card dealt, y the sixth
-    pt0 = (p1 + p2) % 10
-    bt0 = (b1 + b2) % 10
-    natural = (pt0 >= 8) | ((bt0 >= 8) & banca_natural_stops)
-    pdraw = ~natural & totals_mask(punto_draws_on)[pt0]
-    bdraw = ~natural & np.where(pdraw, tableau_array(tableau)[bt0, x], totals_mask(banca_when_punto_stands)[bt0])
-    b3 = np.where(pdraw, y, x)  # banca takes the fifth card when punto stood
-    pt = (pt0 + x * pdraw) % 10
-    bt = (bt0 + b3 * bdraw) % 10
-    outcome = ((pt * 2 + pdraw) * 10 + bt) * 2 + bdraw
-    ms = Multisets.of_size(6)
-    idx = ms.index(np.broadcast_to(multiset_keys((p1, p2, b1, b2, x, y)), shape))
-    cells = np.broadcast_to(idx * OUTCOMES + outcome, shape).ravel()
-    ways = np.broadcast_to(twice[pi] * twice[bi], shape).ravel()
-    counts = np.bincount(cells, weights=ways, minlength=len(ms) * OUTCOMES)  # at most 10**6: exact
-    return counts.astype(np.int64).reshape(len(ms), OUTCOMES)
-
-
-def count_coups(shoe: Shoe, rules: TableRules) -> dict[Outcome, int]:
-    """Card sequences of every (punto total, cards, banca total, cards) that happens, from point values."""
-    orderings = _outcome_orderings(rules.punto_draws_on, rules.banca_tableau, rules.banca_draws_when_punto_stands,
-                                   rules.banca_natural_stops_punto)
-    counts = exact_dot(Multisets.of_size(6).weights(shoe), orderings)
-    out: dict[Outcome, int] = {}
-    for k, n in enumerate(counts):
-        if n:
-            rest, bn = divmod(k, 2)
-            rest, bt = divmod(rest, 10)
-            pt, pn = divmod(rest, 2)
-            out[(pt, pn + 2, bt, bn + 2)] = int(n)
-    return out
 
 
 # --- settle: every wager from the cells -------------------------------------------------------------
@@ -348,8 +299,29 @@ STRATEGY = "none"  # nobody decides anything: the strategy id, and in words
 STRATEGY_TITLE = "none (the drawing rules decide)"
 
 
-def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
-    """Every wager on the layout, exactly, from the cell counts (``coup_features.count_cells``)."""
+class Counts(np.ndarray[Any, np.dtype[Any]]):
+    """The coup-feature cells of a table with bets on the cards (the array every reader of the cells reads),
+    carrying each such bet's own count: ``cards[wager]`` = (by outcome and pattern of its conditions, the
+    patterns), from ``card_count``. A table without such bets counts to the plain cells."""
+
+    cards: dict[str, tuple[np.ndarray, np.ndarray]]
+
+    @classmethod
+    def of(cls, cells: np.ndarray, cards: dict[str, tuple[np.ndarray, np.ndarray]]) -> Counts:
+        """The cells, carrying ``cards``."""
+        out = np.asarray(cells).view(cls)
+        out.cards = cards
+        return out
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.cards = getattr(obj, "cards", {})  # a view or slice of the cells carries them too
+
+
+def settle(cells: np.ndarray, pays: PuntoBancoPays,
+           cards: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> tuple[WagerResult, ...]:
+    """Every wager on the layout, exactly, from the cell counts (``coup_features.count_cells``) and, for the
+    bets on the cards, their own counts (``cards``, by bet: ``card_count.count_conditions``; without them those
+    bets are left out)."""
     f = features()
     bp = pays.banker
     keep = 1 - bp.commission
@@ -379,6 +351,13 @@ def settle(cells: np.ndarray, pays: PuntoBancoPays) -> tuple[WagerResult, ...]:
     wagers.append(WagerResult("tie", "Tie", STRATEGY, total, tuple(rows), "unit staked", strategy_title=STRATEGY_TITLE))
 
     for wager, bet in pays.side_bets.items():
+        if bet.card_conditions():
+            if cards is None:  # counted from the coup features only (a mid-coup table, a counting study)
+                continue
+            lines, counted = card_rule_lines(bet, *cards[wager])
+            wagers.append(WagerResult(wager, bet.title, STRATEGY, total, tuple(_rows(wager, lines, counted)),
+                                      "unit staked", notes=bet.notes, strategy_title=STRATEGY_TITLE))
+            continue
         lines, free = rule_lines(bet.rules, np.ones(CELLS, dtype=bool))
         if bet.otherwise is not None:
             o = bet.otherwise
@@ -434,15 +413,27 @@ class PuntoBanco:
                                decks=1 if infinite else int(decks), infinite=infinite, drawing=model.rules)
 
     def count(self, rules: PuntoBancoRules, store: Store) -> np.ndarray:
-        """The coups of the shoe, cell by cell (``coup_features``), from the store when it has them."""
+        """The coups of the shoe, cell by cell (``coup_features``), from the store when it has them; with bets on
+        the cards, as ``Counts`` with each one's count by its conditions (``card_count``, stored by the list)."""
         def build() -> dict[str, np.ndarray]:
             return {"cells": count_cells(rules.cards, rules.drawing, rules.infinite)}
 
-        return store.get(count_key(self, rules), build)["cells"]
+        key = {k: v for k, v in count_key(self, rules).items() if k != "card_bets"}
+        cards = {}
+        for wager, bet in rules.model.pays.side_bets.items():
+            if conditions := bet.card_conditions():
+                def by_cards(c: tuple[CardCondition, ...] = conditions) -> dict[str, np.ndarray]:
+                    counts, patterns = count_conditions(rules.cards.copies, rules.drawing, rules.infinite, c)
+                    return {"counts": counts, "patterns": patterns}
+
+                got = store.get({**key, "card_conditions": [c.key() for c in conditions]}, by_cards)
+                cards[wager] = (got["counts"], got["patterns"])
+        cells = store.get(key, build)["cells"]
+        return Counts.of(cells, cards) if cards else cells
 
     def settle(self, counts: np.ndarray, rules: PuntoBancoRules) -> Analysis:
         """Every wager on the layout."""
-        wagers = settle(counts, rules.model.pays)
+        wagers = settle(np.asarray(counts), rules.model.pays, counts.cards if isinstance(counts, Counts) else None)
         if rules.infinite:
             convention = ("one combination is one sequence of six cards drawn with replacement from an infinite shoe, "
                           f"each of the 52 cards equally likely: 52^6 = {52**6:,}; a coup that leaves cards undealt "

@@ -28,11 +28,13 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import numpy as np
 from pydantic import BeforeValidator, Field, PlainSerializer, field_validator, model_validator
 
+from oddscalc.games.punto_banco.card_conditions import CardCondition, describe_cards
+from oddscalc.games.punto_banco.card_count import check_size
 from oddscalc.games.punto_banco.coup_features import FEATURES, Features, features
 from oddscalc.tables import Strict, parse_ratio, ratio_text
 
@@ -129,7 +131,7 @@ def as_tuple(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-class Rule(Strict):
+class CoupRule(Strict):
     """One line of a wager: when its conditions hold (and no earlier rule's did), it pays."""
 
     event: str = Field(description="the outcome's id: lower case letters, digits and _, starting with a letter "
@@ -141,15 +143,41 @@ class Rule(Strict):
     _event_id = field_validator("event")(lambda v: event_id(v))
 
     @model_validator(mode="after")
-    def _possible(self) -> Rule:
+    def _possible(self) -> CoupRule:
         if not (matches(self.when, features()) & features().possible).any():
             raise ValueError(f"rule {self.event!r} can never hold: no coup has {describe(self.when).lower()}")
         return self
 
     @property
+    def cards(self) -> tuple[CardCondition, ...]:
+        """Its conditions on the cards (none: the main bets' exceptions read the coup's features only)."""
+        return ()
+
+    @property
     def title(self) -> str:
         """The label, or a reading of the conditions."""
-        return self.label or describe(self.when)
+        text = "; ".join(([describe(self.when)] if self.when else []) + [describe_cards(c) for c in self.cards])
+        return self.label or text[:1].upper() + text[1:]
+
+
+class Rule(CoupRule):
+    """One line of a side bet: as a main bet's, and conditions on named cards (``cards_when``) that must hold too."""
+
+    when: When = Field(default_factory=dict)
+    cards_when: Annotated[tuple[CardCondition, ...] | None, BeforeValidator(as_tuple)] = None
+
+    @model_validator(mode="after")
+    def _some(self) -> Rule:
+        if self.cards_when == ():
+            raise ValueError("cards_when: an empty list holds always; leave it out")
+        if not self.when and not self.cards_when:
+            raise ValueError("a rule needs conditions: when (the coup's features), cards_when (the cards), or both")
+        return self
+
+    @property
+    def cards(self) -> tuple[CardCondition, ...]:
+        """Its conditions on the cards (``card_conditions``)."""
+        return self.cards_when or ()
 
 
 class Otherwise(Strict):
@@ -163,7 +191,7 @@ class Otherwise(Strict):
     _event_id = field_validator("event")(lambda v: event_id(v))
 
 
-def check_rules(rules: Sequence[Rule], covered: bool, reserved: Sequence[str] = ()) -> None:
+def check_rules(rules: Sequence[CoupRule], covered: bool, reserved: Sequence[str] = ()) -> None:
     """Rules in order: each reaches some coup, an event shared by rules pays the same (its row joins
     them: "either side" bets), and (unless ``covered``) every coup is paid."""
     f = features()
@@ -180,7 +208,8 @@ def check_rules(rules: Sequence[Rule], covered: bool, reserved: Sequence[str] = 
         if not (mask & ~taken).any():
             raise ValueError(f"rule {i} ({r.event!r}) is never reached: every coup it matches is taken by an "
                              "earlier rule")
-        taken = taken | mask
+        if not r.cards:  # a rule on the cards takes some of its coups only: which, the count says
+            taken = taken | mask
     if not covered and not taken.all():
         k = int(np.flatnonzero(~taken)[0])
         example = (f"winner {f.winner[k]}, player {f.player_total[k]} with {f.player_cards[k]} cards, banker "
@@ -211,7 +240,16 @@ class SideBet(Strict):
             raise ValueError("a side bet needs at least one rule ([[pays.<wager>.rules]])")
         check_rules(self.rules, covered=self.otherwise is not None,
                     reserved=(self.otherwise.event,) if self.otherwise else ())
+        if self.card_conditions():
+            check_card_bet(self.rules)
         return self
+
+    def card_conditions(self) -> tuple[CardCondition, ...]:
+        """The distinct card conditions of the rules, in order (what the bet's own count is counted by)."""
+        out: list[CardCondition] = []
+        for r in self.rules:
+            out += [c for c in r.cards if c not in out]
+        return tuple(out)
 
     def pay_items(self) -> dict[str, Fraction]:
         """The ratio pays, by event (what ``solve`` and the symbolic EV vary)."""
@@ -222,7 +260,32 @@ class SideBet(Strict):
         return self.model_copy(update={"rules": replace_pay(self.rules, event, value)})
 
 
-def replace_pay(rules: tuple[Rule, ...], event: str, value: Fraction) -> tuple[Rule, ...]:
+RELATIONS = ("player_pair", "banker_pair", "player_suited", "banker_suited")
+
+
+def check_card_bet(rules: Sequence[Rule]) -> None:
+    """A bet on the cards is counted by outcome and card conditions, not by the pair and suited relations:
+    those are written as card conditions there (and the pass must be small enough to count)."""
+    for i, r in enumerate(rules, start=1):
+        used = [name for name in r.when if name in RELATIONS]
+        if used:
+            raise ValueError(f"rule {i} ({r.event!r}): in a bet with cards_when, write {used[0]} as a card "
+                             'condition, e.g. { cards = ["player1", "player2"], same = "rank" } for a pair')
+    conditions: list[CardCondition] = []
+    for r in rules:
+        conditions += [c for c in r.cards if c not in conditions]
+    if len(conditions) > MAX_CONDITIONS:
+        raise ValueError(f"a bet has at most {MAX_CONDITIONS} distinct card conditions, not {len(conditions)}")
+    check_size(conditions)
+
+
+MAX_CONDITIONS = 16
+
+
+R = TypeVar("R", bound=CoupRule)
+
+
+def replace_pay(rules: tuple[R, ...], event: str, value: Fraction) -> tuple[R, ...]:
     """The rules with the pay of the one whose event is ``event`` replaced."""
     if not any(r.event == event for r in rules):
         raise KeyError(event)
@@ -240,7 +303,7 @@ class Line:
     is_rule: bool  # a declared rule (its pay is the table's ``<wager>.<event>``)
 
 
-def rule_lines(rules: Sequence[Rule], free: np.ndarray) -> tuple[list[Line], np.ndarray]:
+def rule_lines(rules: Sequence[CoupRule], free: np.ndarray) -> tuple[list[Line], np.ndarray]:
     """The rules' lines over the cells still ``free``, first match wins, one line per event; and the cells left."""
     f = features()
     out: dict[str, Line] = {}
@@ -251,3 +314,28 @@ def rule_lines(rules: Sequence[Rule], free: np.ndarray) -> tuple[list[Line], np.
                         else dataclasses.replace(line, mask=line.mask | mask))
         free = free & ~mask
     return list(out.values()), free
+
+
+def card_rule_lines(bet: SideBet, counts: np.ndarray, patterns: np.ndarray) -> tuple[list[Line], np.ndarray]:
+    """A bet on the cards settled from its own count (``card_count``: (OUTCOMES, P) by outcome and pattern of
+    the conditions that hold), first match wins: its lines over the flattened count, and that count."""
+    conditions = bet.card_conditions()
+    per_outcome = features()  # the bet reads no pair or suited relation: every relation of an outcome agrees
+    n_rel = len(per_outcome.player_total) // counts.shape[0]
+    free = np.ones(counts.shape, dtype=bool)
+    out: dict[str, Line] = {}
+    for r in bet.rules:
+        mask = np.repeat(matches(r.when, per_outcome)[::n_rel][:, None], counts.shape[1], axis=1) & free
+        for c in r.cards:
+            mask &= ((patterns >> conditions.index(c)) & 1 == 1)[None, :]
+        line = out.get(r.event)
+        out[r.event] = (Line(r.event, r.title, r.pays, mask.ravel(), True) if line is None
+                        else dataclasses.replace(line, mask=line.mask | mask.ravel()))
+        free &= ~mask
+    lines = list(out.values())
+    if bet.otherwise is not None:
+        o = bet.otherwise
+        lines.append(Line(o.event, o.label, o.pays, free.ravel(), False))
+    elif any(counts[free]):
+        raise AssertionError(f"{bet.title}: coups no rule pays (the table check should have refused it)")
+    return lines, counts.ravel()
