@@ -1,0 +1,169 @@
+"""The stud family's registered class: one per game file, built from the game's key (no game-specific code).
+
+``oddscalc.games.stud.game:three_card_poker`` names the class of the game in ``tables/three-card-poker/`` (the
+module builds it on first use, from the declaration :mod:`oddscalc.games.stud.capabilities` read). Every game of
+the family resolves, counts and settles the same way: the counting argument is in :mod:`.count` and
+:mod:`.settle`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from oddscalc.cache import Store
+from oddscalc.cards import FULL_DECK, Deck, cards_str
+from oddscalc.datafile import Problem, TableError
+from oddscalc.games.stud.capabilities import declared
+from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
+from oddscalc.games.stud.sections import by_hand_section, closest_section, strategy_section
+from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
+from oddscalc.games.stud.table import StudTable, engine_problems, parse_qualifier
+from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
+from oddscalc.results import Analysis, Chart, Decisions, RunOptions
+from oddscalc.results.verdict import rarity_from_rows
+from oddscalc.tables import Table, TableModel
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class StudRun(Rules):
+    """A game file resolved for a run."""
+
+    deck: Deck
+
+    @property
+    def model(self) -> StudTable:
+        """The game file's model."""
+        model = self.table.model
+        assert isinstance(model, StudTable)
+        return model
+
+    def count_key(self) -> dict[str, Any]:
+        """What the main counts depend on: the deck, the ranking, the cards dealt and the qualifier (no pays)."""
+        r = self.model.rules
+        cls, ranks = parse_qualifier(r.dealer_qualifier or "any", r.ranking)
+        return {"deck": [list(self.deck.ranks), self.deck.n_suits], "ranking": r.ranking,
+                "player": r.player_cards, "dealer": r.dealer_cards, "qualifier": [cls, list(ranks)]}
+
+    def shown(self) -> dict[str, Any]:
+        """The rules as the report states them."""
+        r = self.model.rules
+        decision = next(s.decision for s in r.stages if s.decision is not None)
+        return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
+                "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
+                "bets": ", ".join(f"{b}x ante" for b in decision.bets), "fold": decision.fold,
+                "strategy": self.strategy}
+
+
+@dataclass(frozen=True)
+class StudCounts:
+    """The main counts and each side bet's card sets by class (keyed ``<k>/<ranking>``)."""
+
+    main: MainCounts
+    sides: dict[str, np.ndarray]
+
+
+class StudGame:
+    """A game of the stud family, as its game file declares it (subclassed per key by :func:`game_class`)."""
+
+    key: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    default_table: ClassVar[str] = ""
+    capabilities: ClassVar[Capabilities]
+    options: ClassVar[frozenset[str]] = frozenset()
+    strategies: ClassVar[tuple[str, ...]] = ("optimal",)
+    engine_version: ClassVar[int] = 1
+    table_model: ClassVar[type[TableModel]] = StudTable
+
+    def resolve(self, table: Table, options: RunOptions) -> StudRun:
+        """The game file's rules; a file this engine version cannot count is refused naming its key."""
+        model = table.model
+        assert isinstance(model, StudTable)
+        problems = engine_problems(model.rules)
+        if problems:
+            raise TableError([Problem(str(table.path), None, key, why) for key, why in problems])
+        if options.strategy not in (None, "optimal"):
+            raise OptionError(f"unknown strategy {options.strategy!r} for {self.key}; known: optimal")
+        return StudRun(table=table, options=options, strategy="optimal", published_applies=options.deck is None,
+                       deck=options.deck or FULL_DECK)
+
+    def count(self, rules: StudRun, store: Store) -> StudCounts:
+        """The pay-free counts, from the store when it has them."""
+        r = rules.model.rules
+        qualifier = parse_qualifier(r.dealer_qualifier or "any", r.ranking)
+        arrays = store.get(count_key(self, rules), lambda: count_three_card(rules.deck, qualifier))
+        main = MainCounts(rules.deck, r.player_cards, r.dealer_cards, **{k: arrays[k] for k in MAIN_ARRAYS})
+        sides: dict[str, np.ndarray] = {}
+        for bet in (rules.model.pays.model_extra or {}).values():
+            k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
+            name = f"{k}/{bet.ranking}"
+            if name not in sides:
+                key = {"game": "stud", "engine": self.engine_version, "side": name,
+                       "deck": [list(rules.deck.ranks), rules.deck.n_suits]}
+                sides[name] = store.get(key, functools.partial(_side, rules.deck, k, bet.ranking))["sets"]
+        return StudCounts(main, sides)
+
+    def settle(self, counts: StudCounts, rules: StudRun) -> Analysis:
+        """The decision by exact EV, the ante and play, every side bet, the return by hand and the strategy."""
+        model, main = rules.model, counts.main
+        r = model.rules
+        decision = next(s.decision for s in r.stages if s.decision is not None)
+        played = decide(main, model.pays.main, decision, r.ranking)
+        wagers = [main_wager(main, model.pays.main, played, r.ranking, decision, r.name)]
+        for name, bet in (model.pays.model_extra or {}).items():
+            k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
+            sets = counts.sides[f"{k}/{bet.ranking}"]
+            wagers.append(side_wager(name, bet, sets, main.total // math.comb(rules.deck.size, k)))
+        sections = [by_hand_section(main, played, r.ranking, model.pays.main)]
+        if not rules.options.brief:
+            sections += [strategy_section(main, played, r.ranking), closest_section(main, played)]
+        n, p = rules.deck.size, r.player_cards
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=(Decisions("play", f"play (else fold), per {p}-card hand (one point per suit pattern)",
+                                 played.action != FOLD, main.weights * main.dealer_hands,
+                                 lambda i: cards_str(sorted(main.reps[i].tolist(), reverse=True))),),
+            convention=(f"one combination is one deal: the player's {p} cards (a set) and the dealer's "
+                        f"{r.dealer_cards} (a set): C({n},{p}) x C({n - p},{r.dealer_cards}) = {main.total:,}"),
+            wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
+
+    def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:
+        """No charts yet for a file-declared game."""
+        return ()
+
+
+def _side(deck: Deck, k: int, ranking: str) -> dict[str, np.ndarray]:
+    return {"sets": class_counts(deck, k, ranking)}
+
+
+@functools.cache
+def game_class(key: str) -> type[StudGame]:
+    """The class of the game file folder ``key``, its attributes those of its declaration."""
+    found = {c.key: c for c in declared(frozenset())}
+    if key not in found:
+        raise AttributeError(f"no stud-family game file folder {key!r}")
+    c = found[key]
+    attrs = {"key": c.key, "title": c.title, "default_table": c.default_table, "capabilities": c,
+             "options": c.options, "__doc__": f"{c.title}, declared in tables/{c.key}/ (a stud-family game file)."}
+    return type(f"Stud_{key.replace('-', '_')}", (StudGame,), attrs)
+
+
+def no_simulation(*args: Any, **kwargs: Any) -> Any:
+    """The Monte Carlo does not play file-declared games yet (its independent plan is per game)."""
+    raise OptionError("simulate does not play games declared in a game file yet")
+
+
+def __getattr__(name: str) -> type[StudGame]:
+    """``three_card_poker`` -> the class of ``tables/three-card-poker/`` (what a declaration names)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return game_class(name.replace("_", "-"))
+
+

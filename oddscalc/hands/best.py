@@ -1,0 +1,53 @@
+"""The best five-card hand of six cards, over every six-card set of a deck, exactly.
+
+Counting argument: a six-card set's best five is the best of its six five-card subsets. The ``C(n, 6)`` sets are
+taken in colex order, block by block of their highest card ``t``: a set is a five-card set ``S`` below ``t`` plus
+``t``, whose subsets are ``S`` itself (colex row ``S``) and ``S`` without its ``j``-th card plus ``t`` (row
+``colex(S - s_j) + C(t, 5)``). So every set is six lookups in the five-card table of :mod:`oddscalc.hands.five`
+and no hand is evaluated twice. (Seven cards, 133,784,560 sets on 52, would want a numba kernel: not needed yet.)
+"""
+
+from __future__ import annotations
+
+import functools
+from math import comb
+
+import numpy as np
+from numpy.typing import NDArray
+
+from oddscalc.cards import FULL_DECK, Deck
+from oddscalc.hands.five import BINOM, HAND_CLASSES, colex_combos, hand_table
+
+__all__ = ["best_five_of_six_counts"]
+
+
+def best_five_of_six_counts(deck: Deck = FULL_DECK) -> NDArray[np.int64]:
+    """(10,) six-card sets of ``deck`` whose best five is of each HandClass (royal flush first); read-only."""
+    return _counts(deck)
+
+
+@functools.cache
+def _counts(deck: Deck) -> NDArray[np.int64]:
+    n = deck.size
+    if n < 6:
+        raise ValueError(f"{deck.describe()} has fewer than 6 cards")
+    table = hand_table(deck)
+    strength = table.strength
+    class_of = np.zeros(table.n_levels, dtype=np.int64)  # a strength is one value, so one class
+    class_of[table.strength] = table.hand_class
+    pos = colex_combos(n, 5).astype(np.intp)  # (C(n,5), 5), row i has colex rank i
+    part = BINOM[pos, np.arange(1, 6)]  # each card's term in its set's colex rank
+    drop = BINOM[pos, np.arange(0, 5)]  # its term once the card below it is dropped (one place lower)
+    # colex rank of S minus its j-th card: the terms below j unchanged, those above j shifted one place down
+    below = np.cumsum(part, axis=1) - part
+    above = np.cumsum(drop[:, ::-1], axis=1)[:, ::-1] - drop
+    sub4 = (below + above).astype(np.int32)
+    out = np.zeros(len(HAND_CLASSES), dtype=np.int64)
+    for t in range(5, n):
+        rows = comb(t, 5)
+        # the hands holding t are contiguous rows: a small lookup table that stays in cache
+        with_t = strength[rows:rows + comb(t, 4)]
+        best = np.maximum(strength[:rows], with_t[sub4[:rows]].max(axis=1))
+        out += np.bincount(class_of[best], minlength=len(HAND_CLASSES))
+    out.flags.writeable = False
+    return out
