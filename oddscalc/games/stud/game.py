@@ -150,9 +150,14 @@ def game_class(key: str) -> type[StudGame]:
     if key not in found:
         raise AttributeError(f"no stud-family game file folder {key!r}")
     c = found[key]
+    name = key.replace("-", "_")
+    # the game's own table model: the same schema, its GAME the key (a file of another game is refused)
+    model = type(f"StudTable_{name}", (StudTable,), {"GAME": key, "__module__": __name__,
+                                                    "__doc__": f"A {c.title} game file."})
     attrs = {"key": c.key, "title": c.title, "default_table": c.default_table, "capabilities": c,
-             "options": c.options, "__doc__": f"{c.title}, declared in tables/{c.key}/ (a stud-family game file)."}
-    return type(f"Stud_{key.replace('-', '_')}", (StudGame,), attrs)
+             "options": c.options, "table_model": model, "__module__": __name__, "__qualname__": name,
+             "__doc__": f"{c.title}, declared in tables/{c.key}/ (a stud-family game file)."}
+    return type(name, (StudGame,), attrs)
 
 
 def no_simulation(*args: Any, **kwargs: Any) -> Any:
