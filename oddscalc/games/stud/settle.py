@@ -90,13 +90,15 @@ def main_rows(counts: MainCounts, pays: MainPays, played: Played, ranking: str, 
         if action == FOLD:
             tally[(FOLD, -1, "")] = tally.get((FOLD, -1, ""), 0) + w * counts.dealer_hands
             continue
-        bonus_class = names[cls] if _bonus(pays, names[cls]) else ""
+        paid = pays.ante_bonus.paid_as(names[cls]) if pays.ante_bonus is not None else None
+        bonus_class = paid if paid is not None and _bonus(pays, paid) else ""
         for o in range(4):
             key = (action, o, bonus_class)
             tally[key] = tally.get(key, 0) + w * row[o]
     rows: list[Row] = []
     several = len(sizes) > 1
-    bonus_classes = [n for n in names if _bonus(pays, n)]
+    bonus_keys = pays.ante_bonus.pays() if pays.ante_bonus is not None else {}
+    bonus_classes = [n for n in names if bonus_keys.get(n)]
     for b in sorted(sizes):
         for o, event, label in OUTCOMES:
             for bc in ("", *bonus_classes):
@@ -130,9 +132,14 @@ def main_wager(counts: MainCounts, pays: MainPays, played: Played, ranking: str,
 def side_wager(name: str, bet: SideBet, counts: np.ndarray, per_set: int) -> WagerResult:
     """A side bet paid by the class of its cards: ``counts`` the card sets by class, ``per_set`` deals each."""
     names = CLASSES[bet.ranking]
-    paid = {c: p for c in names if (p := bet.pay_of(c)) is not None}
-    rows = [Row(c, c.replace("_", " ").capitalize(), ratio_text(paid[c]), paid[c], int(counts[i]) * per_set,
-                pay_ref=f"{name}.{c}", pay_coef=Fraction(1)) for i, c in enumerate(names) if c in paid]
+    paid = bet.pays()
+    sets: dict[str, int] = {}  # by the pay key each class is paid by (a mini royal not named is a straight flush)
+    for i, c in enumerate(names):
+        key = bet.paid_as(c)
+        if key is not None:
+            sets[key] = sets.get(key, 0) + int(counts[i])
+    rows = [Row(c, c.replace("_", " ").capitalize(), ratio_text(paid[c]), paid[c], sets[c] * per_set,
+                pay_ref=f"{name}.{c}", pay_coef=Fraction(1)) for c in names if c in sets]
     won = sum(r.combinations for r in rows)
     total = int(counts.sum()) * per_set
     rows.append(Row("lose", "No paying hand", "", Fraction(-1), total - won))

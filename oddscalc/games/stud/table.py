@@ -12,7 +12,7 @@ import re
 from fractions import Fraction
 from typing import ClassVar, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from oddscalc.cards import parse_rank
 from oddscalc.hands import HAND_CLASSES
@@ -87,14 +87,19 @@ class StudRules(Strict):
     stages: list[Stage] = Field(min_length=1)
     dealer_qualifier: str | None = Field(None, description="the lowest hand the dealer plays with; none: no dealer")
 
+    @field_validator("dealer_qualifier")
+    @classmethod
+    def _qualifier(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None:
+            parse_qualifier(value, str(info.data.get("ranking", "five-card")))
+        return value
+
     @model_validator(mode="after")
     def _deal(self) -> StudRules:
         if sum(s.dealt() for s in self.stages) > 52:
             raise ValueError("the stages deal more than 52 cards")
         if not any(s.decision for s in self.stages):
             raise ValueError("a game of the family has at least one decision (a stage with a decision)")
-        if self.dealer_qualifier is not None:
-            parse_qualifier(self.dealer_qualifier, self.ranking)
         return self
 
     @property
@@ -128,12 +133,17 @@ class BonusPays(Strict):
         """The classes paid and their pays, best first as declared."""
         return {k: v for k, v in self if isinstance(v, Fraction)}
 
-    def pay_of(self, name: str) -> Fraction | None:
-        """What class ``name`` is paid; a mini royal not named is a straight flush (it is one), as written."""
+    def paid_as(self, name: str) -> str | None:
+        """The pay key a hand of class ``name`` is paid by: its own, or a straight flush's for a mini royal not
+        named (it is one); None when neither is paid."""
         paid = self.pays()
-        if name == "mini_royal" and name not in paid:
-            return paid.get("straight_flush")
-        return paid.get(name)
+        key = "straight_flush" if name == "mini_royal" and name not in paid else name
+        return key if key in paid else None
+
+    def pay_of(self, name: str) -> Fraction | None:
+        """What a hand of class ``name`` is paid (see :meth:`paid_as`), None when nothing."""
+        key = self.paid_as(name)
+        return self.pays()[key] if key is not None else None
 
 
 class MainPays(Strict):
