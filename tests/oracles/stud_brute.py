@@ -42,8 +42,11 @@ def three(cards: Sequence[int], deck: Deck) -> tuple[str, tuple[int, ...]]:
     return "high_card", (0, *ranks)
 
 
+Sides = Mapping[str, tuple[str, Mapping[str, Fraction]]]  # side bet name -> (whose cards, pays by class)
+
+
 def brute(deck: Deck, bonus: Mapping[str, Fraction], qualifier: tuple[int, ...],
-          sides: Mapping[str, tuple[str, Mapping[str, Fraction]]]) -> tuple[Counter[str], dict[str, Counter[str]], Fraction]:
+          sides: Sides) -> tuple[Counter[str], dict[str, Counter[str]], Fraction]:
     """Deals by main event, by event of each side bet (name -> (cards, pays by class)), and the net antes won over
     every deal.
 

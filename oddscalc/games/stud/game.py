@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import numpy as np
+
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, cards_str
 from oddscalc.datafile import Problem, TableError
@@ -26,8 +28,6 @@ from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, RunOptions
 from oddscalc.results.verdict import rarity_from_rows
 from oddscalc.tables import Table, TableModel
-
-import numpy as np
 
 
 @dataclass(frozen=True)

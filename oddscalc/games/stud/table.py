@@ -167,7 +167,7 @@ class StudPays(Strict):
     """The ``[pays]`` of a stud-family game: ``main`` (ante and bets) and any number of side bets by name."""
 
     model_config = ConfigDict(extra="allow", frozen=True, strict=True)
-    __pydantic_extra__: dict[str, SideBet] = Field(init=False)  # type: ignore[assignment]
+    __pydantic_extra__: dict[str, SideBet] = Field(init=False)
     main: MainPays
 
 
