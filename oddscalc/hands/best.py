@@ -35,13 +35,16 @@ def _counts(deck: Deck) -> NDArray[np.int64]:
     strength = table.strength
     class_of = np.zeros(table.n_levels, dtype=np.int64)  # a strength is one value, so one class
     class_of[table.strength] = table.hand_class
-    pos = colex_combos(n, 5).astype(np.intp)  # (C(n,5), 5), row i has colex rank i
-    part = BINOM[pos, np.arange(1, 6)]  # each card's term in its set's colex rank
-    drop = BINOM[pos, np.arange(0, 5)]  # its term once the card below it is dropped (one place lower)
+    pos = colex_combos(n, 5)  # (C(n,5), 5), row i has colex rank i
+    binom = BINOM.astype(np.int32)  # C(52, 5) fits: int32 columns keep the tables small (52 MB at most)
+    part = [binom[pos[:, i], i + 1] for i in range(5)]  # each card's term in its set's colex rank
+    drop = [binom[pos[:, i], i] for i in range(5)]  # its term once a card below it is dropped (one place lower)
     # colex rank of S minus its j-th card: the terms below j unchanged, those above j shifted one place down
-    below = np.cumsum(part, axis=1) - part
-    above = np.cumsum(drop[:, ::-1], axis=1)[:, ::-1] - drop
-    sub4 = (below + above).astype(np.int32)
+    sub4 = np.empty((len(pos), 5), dtype=np.int32)
+    for j in range(5):
+        sub4[:, j] = sum((part[i] for i in range(j)), np.zeros(len(pos), dtype=np.int32)) + \
+            sum((drop[i] for i in range(j + 1, 5)), np.zeros(len(pos), dtype=np.int32))
+    del part, drop
     out = np.zeros(len(HAND_CLASSES), dtype=np.int64)
     for t in range(5, n):
         rows = comb(t, 5)
