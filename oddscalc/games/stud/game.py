@@ -12,20 +12,24 @@ import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
 
 from oddscalc.cache import Store
-from oddscalc.cards import FULL_DECK, Deck, cards_str
+from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank
 from oddscalc.datafile import Problem, TableError
 from oddscalc.games.stud.capabilities import declared
 from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
 from oddscalc.games.stud.sections import by_hand_section, closest_section, strategy_section
 from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
+from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
+from oddscalc.games.stud.streets import by_hand_section as streets_by_hand
+from oddscalc.games.stud.streets import rows as streets_rows
 from oddscalc.games.stud.table import StudTable, engine_problems, parse_qualifier
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
-from oddscalc.results import Analysis, Chart, Decisions, RunOptions
+from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
 from oddscalc.results.verdict import rarity_from_rows
 from oddscalc.tables import Table, TableModel
 
@@ -46,26 +50,35 @@ class StudRun(Rules):
     def count_key(self) -> dict[str, Any]:
         """What the main counts depend on: the deck, the ranking, the cards dealt and the qualifier (no pays)."""
         r = self.model.rules
-        cls, ranks = parse_qualifier(r.dealer_qualifier or "any", r.ranking)
-        return {"deck": [list(self.deck.ranks), self.deck.n_suits], "ranking": r.ranking,
-                "player": r.player_cards, "dealer": r.dealer_cards, "qualifier": [cls, list(ranks)]}
+        deck = [list(self.deck.ranks), self.deck.n_suits]
+        if r.dealer_qualifier is None:  # a dealer-less game: the first decision's cards, then one card a stage
+            return {"deck": deck, "streets": r.stages[0].dealt()}
+        cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
+        return {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
+                "qualifier": [cls, list(ranks)]}
 
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
         r = self.model.rules
-        decision = next(s.decision for s in r.stages if s.decision is not None)
+        decisions = [s.decision for s in r.stages if s.decision is not None]
         return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
                 "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
-                "bets": ", ".join(f"{b}x ante" for b in decision.bets), "fold": decision.fold,
-                "strategy": self.strategy}
+                "bets": "; ".join(", ".join(f"{b}x ante" for b in d.bets) for d in decisions),
+                "fold": all(d.fold for d in decisions), "strategy": self.strategy}
 
 
 @dataclass(frozen=True)
 class StudCounts:
     """The main counts and each side bet's card sets by class (keyed ``<k>/<ranking>``)."""
 
-    main: MainCounts
+    main: MainCounts | None  # a game with a dealer
+    streets: Streets | None  # a game without one
     sides: dict[str, np.ndarray]
+
+    @property
+    def total(self) -> int:
+        """Every deal."""
+        return self.main.total if self.main is not None else self.streets.total if self.streets is not None else 0
 
 
 class StudGame:
@@ -84,7 +97,7 @@ class StudGame:
         """The game file's rules; a file this engine version cannot count is refused naming its key."""
         model = table.model
         assert isinstance(model, StudTable)
-        problems = engine_problems(model.rules)
+        problems = engine_problems(model.rules, model.pays.main)
         if problems:
             raise TableError([Problem(str(table.path), None, key, why) for key, why in problems])
         if options.strategy not in (None, "optimal"):
@@ -95,9 +108,15 @@ class StudGame:
     def count(self, rules: StudRun, store: Store) -> StudCounts:
         """The pay-free counts, from the store when it has them."""
         r = rules.model.rules
-        qualifier = parse_qualifier(r.dealer_qualifier or "any", r.ranking)
-        arrays = store.get(count_key(self, rules), lambda: count_three_card(rules.deck, qualifier))
-        main = MainCounts(rules.deck, r.player_cards, r.dealer_cards, **{k: arrays[k] for k in MAIN_ARRAYS})
+        main, streets = None, None
+        if r.dealer_qualifier is None:
+            first = r.stages[0].dealt()
+            arrays = store.get(count_key(self, rules), lambda: count_streets(rules.deck, first))
+            streets = Streets(rules.deck, first, dict(arrays))
+        else:
+            qualifier = parse_qualifier(r.dealer_qualifier, r.ranking)
+            arrays = store.get(count_key(self, rules), lambda: count_three_card(rules.deck, qualifier))
+            main = MainCounts(rules.deck, r.player_cards, r.dealer_cards, **{k: arrays[k] for k in MAIN_ARRAYS})
         sides: dict[str, np.ndarray] = {}
         for bet in (rules.model.pays.model_extra or {}).values():
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
@@ -106,19 +125,23 @@ class StudGame:
                 key = {"game": "stud", "engine": self.engine_version, "side": name,
                        "deck": [list(rules.deck.ranks), rules.deck.n_suits]}
                 sides[name] = store.get(key, functools.partial(_side, rules.deck, k, bet.ranking))["sets"]
-        return StudCounts(main, sides)
+        return StudCounts(main, streets, sides)
 
     def settle(self, counts: StudCounts, rules: StudRun) -> Analysis:
         """The decision by exact EV, the ante and play, every side bet, the return by hand and the strategy."""
         model, main = rules.model, counts.main
         r = model.rules
-        decision = next(s.decision for s in r.stages if s.decision is not None)
-        played = decide(main, model.pays.main, decision, r.ranking)
-        wagers = [main_wager(main, model.pays.main, played, r.ranking, decision, r.name)]
+        sides = []
         for name, bet in (model.pays.model_extra or {}).items():
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
             sets = counts.sides[f"{k}/{bet.ranking}"]
-            wagers.append(side_wager(name, bet, sets, main.total // math.comb(rules.deck.size, k)))
+            sides.append(side_wager(name, bet, sets, counts.total // math.comb(rules.deck.size, k)))
+        if counts.streets is not None:
+            return self._settle_streets(counts.streets, rules, sides)
+        assert main is not None
+        decision = next(s.decision for s in r.stages if s.decision is not None)
+        played = decide(main, model.pays.main, decision, r.ranking)
+        wagers = [main_wager(main, model.pays.main, played, r.ranking, decision, r.name), *sides]
         sections = [by_hand_section(main, played, r.ranking, model.pays.main)]
         if not rules.options.brief:
             sections += [strategy_section(main, played, r.ranking), closest_section(main, played)]
@@ -131,6 +154,46 @@ class StudGame:
             convention=(f"one combination is one deal: the player's {p} cards (a set) and the dealer's "
                         f"{r.dealer_cards} (a set): C({n},{p}) x C({n - p},{r.dealer_cards}) = {main.total:,}"),
             wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
+
+    def _settle_streets(self, s: Streets, rules: StudRun, sides: list[WagerResult]) -> Analysis:
+        """A game without a dealer: every decision by backward induction, every bet paid by the final hand."""
+        model = rules.model
+        r, pays = model.rules, model.pays.main
+        hand = pays.hand.pays() if pays.hand is not None else {}
+        net = multipliers(hand, parse_rank(pays.pair_minimum) if pays.pair_minimum else None,
+                          parse_rank(pays.push_pair_minimum) if pays.push_pair_minimum else None)
+        sizes, held = {}, 0
+        for stage in r.stages:
+            held += stage.dealt()
+            if stage.decision is not None:
+                sizes[held] = list(stage.decision.bets)
+        solved = solve(s, net, sizes)
+        folded = sum(solved.folded.values())
+        main = WagerResult(
+            wager="main", title=f"{r.name} (ante and bets)", strategy="optimal", total_combinations=s.total,
+            rows=tuple(streets_rows(solved, net, hand)), unit="ante", stake_varies=True,
+            strategy_title="optimal: each decision by exact EV over what the player holds and has bet",
+            extras={"fold_frequency": Fraction(folded, s.total)},
+            notes=("Units are net antes won: every bet in play is paid at the final hand's odds; between equal "
+                   "EVs the smaller stake is taken (a fold first).",))
+        sections = [streets_by_hand(solved, net, s.total)]
+        if not rules.options.brief:
+            sections.append(share_section(s, solved, sizes))
+        n, first = rules.deck.size, s.first
+        reps = s.arrays[f"reps{first}"]
+        wagers = (main, *sides)
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=(Decisions("bet", f"bet (else fold) on the first {first} cards, per suit pattern",
+                                 solved.actions[first][:, 1] != 0,
+                                 s.arrays[f"weights{first}"] * math.prod(range(n - 4, n - first + 1)),
+                                 lambda i: cards_str(sorted(reps[i].tolist(), reverse=True))),),
+            convention=(f"one combination is one deal: the player's {first} cards (a set) and the cards that follow "
+                        f"in the order shown: C({n},{first}) x {' x '.join(str(n - j) for j in range(first, 5))} = "
+                        f"{s.total:,}"),
+            wagers=wagers, sections=tuple(sections), assumptions=tuple(model.assumptions),
             rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
         )
 

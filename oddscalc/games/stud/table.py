@@ -147,13 +147,28 @@ class BonusPays(Strict):
 
 
 class MainPays(Strict):
-    """How the ante and the bets made at the decisions settle against the dealer."""
+    """How the ante and the bets made at the decisions settle: against the dealer, or (no dealer) every bet by the
+    player's final hand (``hand``)."""
 
     ante_win: Ratio = Fraction(1)  # the ante when the player beats a qualifying dealer
     bet_win: Ratio = Fraction(1)  # each bet made at a decision when the player beats a qualifying dealer
     ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
     bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
     ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer
+    hand: BonusPays | None = None  # no dealer: every bet paid by the final hand's class; a class not named loses
+    pair_minimum: str | None = Field(None, description='the lowest pair "hand.pair" pays: a rank, e.g. "jacks"')
+    push_pair_minimum: str | None = Field(None, description="the lowest pair that pushes (pairs from it up to the "
+                                                            "paying ones push; lower pairs lose)")
+
+    @model_validator(mode="after")
+    def _pairs(self) -> MainPays:
+        for value in (self.pair_minimum, self.push_pair_minimum):
+            if value is not None:
+                parse_rank(value)
+        if self.push_pair_minimum is not None and self.pair_minimum is not None and \
+                parse_rank(self.push_pair_minimum) > parse_rank(self.pair_minimum):
+            raise ValueError("push_pair_minimum is above pair_minimum")
+        return self
 
 
 class SideBet(BonusPays):
@@ -181,6 +196,7 @@ class StudTable(TableModel):
     @model_validator(mode="after")
     def _classes(self) -> StudTable:
         problems = [f"pays.main.ante_bonus: {p}" for p in _unknown(self.pays.main.ante_bonus, self.rules.ranking)]
+        problems += [f"pays.main.hand: {p}" for p in _unknown(self.pays.main.hand, self.rules.ranking)]
         for name, bet in (self.pays.model_extra or {}).items():
             if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 problems.append(f"pays.{name}: a side bet's name is lower case letters, digits and _")
@@ -197,14 +213,18 @@ def _unknown(block: BonusPays | None, ranking: str) -> list[str]:
             for k in block.pays() if k not in CLASSES[ranking]]
 
 
-def engine_problems(rules: StudRules) -> list[tuple[str, str]]:
-    """(key, why) for each thing a valid game file declares that this engine version cannot count yet."""
+def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
+    """(key, why) for each thing a valid game file declares that this engine version cannot count yet (or that
+    cannot be settled: a dealer-less game with no hand pays)."""
+    if (pays.hand is None) == (rules.dealer_qualifier is None):
+        return [("pays.main.hand", "a game with a dealer (rules.dealer_qualifier) settles against him; a game without "
+                                   "one pays every bet by the final hand ([pays.main.hand]): one or the other")]
+    if rules.dealer_qualifier is None:
+        return _streets_problems(rules)
     out: list[tuple[str, str]] = []
     decisions = [i for i, s in enumerate(rules.stages) if s.decision is not None]
-    if rules.dealer_qualifier is None:
-        out.append(("rules.dealer_qualifier", "games without a dealer are not counted by this engine version yet"))
     if len(decisions) != 1:
-        out.append(("rules.stages", "this engine version counts games with one decision"))
+        out.append(("rules.stages", "this engine version counts games with a dealer and one decision"))
     first = decisions[0] if decisions else 0
     if any(s.community for s in rules.stages) or any(s.dealer_up for s in rules.stages[:first + 1]):
         out.append(("rules.stages", "community cards and dealer cards seen before the decision are not counted "
@@ -218,4 +238,23 @@ def engine_problems(rules: StudRules) -> list[tuple[str, str]]:
     if rules.ranking != "three-card":
         out.append(("rules.ranking", "this engine version compares three-card hands (five-card games: the shipped "
                                      "Caribbean Stud kernels)"))
+    return out
+
+
+def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
+    """A game without a dealer: the player's cards, then one card a stage, a decision before each."""
+    out: list[tuple[str, str]] = []
+    if rules.ranking != "five-card" or rules.player_cards != 5:
+        out.append(("rules.ranking", "a game without a dealer is counted on five cards ranked five-card"))
+    if rules.dealer_cards:
+        out.append(("rules.stages", "a game without a dealer deals him no cards"))
+    stages = rules.stages
+    if stages[-1].decision is not None:
+        out.append(("rules.stages", "the last stage's decision would decide nothing: no card follows it"))
+    if any(s.dealt() != 1 or s.decision is None for s in stages[1:-1]) or stages[-1].dealt() != 1 or \
+            stages[0].decision is None or stages[0].dealt() < 1:
+        out.append(("rules.stages", "this engine version counts a first stage with a decision, then one card a "
+                                    "stage with a decision before each but the last"))
+    if any(s.decision is not None and not s.decision.fold for s in stages):
+        out.append(("rules.stages", "a game without a dealer is counted with a fold at every decision"))
     return out
