@@ -194,10 +194,9 @@ def rows(solved: Solved, net: list[Fraction], pays: dict[str, Fraction]) -> list
         event, label = event_of(c, net)
         old = grouped.get((event, stake))
         grouped[(event, stake)] = (label, net[c], deals + (old[2] if old else 0))
+    # no pay_ref: the pays sit in [pays.main.hand], which pays= does not reach (it changes a wager's own keys)
     out = [Row(f"{event}_stake_{stake}", f"{label}, {stake} antes bet", ratio_text(pays[event]) if event in pays
-               else "", unit * stake, deals, Fraction(stake),
-               pay_ref=f"main.hand.{event}" if event in pays else "", pay_coef=Fraction(stake) if event in pays
-               else Fraction(0))
+               else "", unit * stake, deals, Fraction(stake))
            for (event, stake), (label, unit, deals) in grouped.items()]
     out += [Row(f"fold_stake_{stake}", f"Fold, {stake} antes lost", "", Fraction(-stake), deals, Fraction(stake))
             for stake, deals in sorted(solved.folded.items())]

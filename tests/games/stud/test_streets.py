@@ -76,3 +76,17 @@ def test_the_full_deck_reproduces_the_published_figures() -> None:
     won = sum(n * s * net[c] for (c, s), n in solved.finished.items()) - sum(n * s for s, n in solved.folded.items())
     assert won / main.total_combinations == main.expected_value
     assert f"{staked / main.total_combinations:.2f}" == "3.59" and f"{float(-won / staked):.4f}" == "0.0137"
+
+
+def test_the_first_decision_share_and_the_return_by_hand_add_up() -> None:
+    model = resolve_table("mississippi-stud").model
+    assert isinstance(model, StudTable) and model.pays.main.hand is not None
+    rows, _ = brute(SMALL, 2, [1, 2, 3], model.pays.main.hand.pays(), parse_rank("jacks"), parse_rank("sixes"))
+    analysis = analyze("standard", SMALL)
+    first = analysis.section("decision_share").rows[0]
+    assert first[1] == sum(rows.values()) and first[2] == Fraction(rows["fold_stake_1"], sum(rows.values()))
+    returns = [r[3] for r in analysis.section("return_by_hand").rows]
+    deals = [r[1] for r in analysis.section("return_by_hand").rows]
+    assert all(isinstance(x, Fraction) for x in returns) and all(isinstance(x, int) for x in deals)
+    assert sum((x for x in returns if isinstance(x, Fraction)), Fraction(0)) == analysis.wager("main").expected_value
+    assert sum(x for x in deals if isinstance(x, int)) == analysis.wager("main").total_combinations
