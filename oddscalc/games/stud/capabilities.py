@@ -49,8 +49,13 @@ def declared(taken: frozenset[str]) -> tuple[Capabilities, ...]:
 def _scan() -> tuple[Capabilities, ...]:
     """Read once: the registry and the game's class hold the same declaration (the registry checks identity)."""
     base = _tables()
+    return declared_in(base) if base is not None else ()
+
+
+def declared_in(base: Path) -> tuple[Capabilities, ...]:
+    """The declarations of the game file folders under ``base`` (a tables folder), read now."""
     out: list[Capabilities] = []
-    for folder in sorted(p for p in base.iterdir() if p.is_dir()) if base is not None else ():
+    for folder in sorted(p for p in base.iterdir() if p.is_dir()):
         files = sorted(folder.glob("*.toml"))
         default = next((p for p in files if p.stem == "standard"), files[0] if files else None)
         title = _name(default) if default is not None else None

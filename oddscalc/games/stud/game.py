@@ -208,14 +208,18 @@ def _side(deck: Deck, k: int, ranking: str) -> dict[str, np.ndarray]:
 
 @functools.cache
 def game_class(key: str) -> type[StudGame]:
-    """The class of the game file folder ``key``, its attributes those of its declaration."""
+    """The class of the shipped game file folder ``key``, its attributes those of its declaration."""
     found = {c.key: c for c in declared(frozenset())}
     if key not in found:
         raise AttributeError(f"no stud-family game file folder {key!r}")
-    c = found[key]
-    name = key.replace("-", "_")
+    return build_class(found[key])
+
+
+def build_class(c: Capabilities) -> type[StudGame]:
+    """A game's class from its declaration alone: the same engine, the key, title and table of the declaration."""
+    name = c.key.replace("-", "_")
     # the game's own table model: the same schema, its GAME the key (a file of another game is refused)
-    model = type(f"StudTable_{name}", (StudTable,), {"GAME": key, "__module__": __name__,
+    model = type(f"StudTable_{name}", (StudTable,), {"GAME": c.key, "__module__": __name__,
                                                     "__doc__": f"A {c.title} game file."})
     attrs = {"key": c.key, "title": c.title, "default_table": c.default_table, "capabilities": c,
              "options": c.options, "table_model": model, "__module__": __name__, "__qualname__": name,

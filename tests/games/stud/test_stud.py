@@ -136,3 +136,30 @@ def test_the_game_file_alone_makes_the_game(tmp_path: Path) -> None:
     assert GAMES["three-card-poker"].table_model.GAME == "three-card-poker"
     shutil.copy(GAME_FILE, tmp_path / "copy.toml")
     assert load_table(tmp_path / "copy.toml", expect_game="three-card-poker").model.title.startswith("Three Card")
+
+
+def test_a_new_game_is_a_folder_with_a_game_file_and_no_code(tmp_path: Path) -> None:
+    # a game nobody wrote code for: Three Card Poker's deal with a king-high qualifier, a 2:1 play bet and no side
+    # bets, under its own key; the registry's reading of a tables folder finds it and the engine plays it
+    from oddscalc.games.stud.capabilities import declared_in
+    from oddscalc.games.stud.game import build_class
+    from oddscalc.tables import load_table_file
+
+    text = GAME_FILE.read_text().replace('game = "three-card-poker"', 'game = "king-high-poker"')
+    text = text.replace('name = "Three Card Poker"', 'name = "King High Poker"')
+    text = text.replace('dealer_qualifier = "queen-high"', 'dealer_qualifier = "king-high"')
+    text = text.replace('bet_win = "1:1"', 'bet_win = "2:1"')
+    text = text[:text.index("[pays.pair_plus]")]
+    folder = tmp_path / "tables" / "king-high-poker"
+    folder.mkdir(parents=True)
+    (folder / "standard.toml").write_text(text)
+    (found,) = declared_in(tmp_path / "tables")
+    assert (found.key, found.title, found.default_table) == ("king-high-poker", "King High Poker", "standard")
+    game = build_class(found)()
+    table = load_table_file(folder / "standard.toml", {found.key: game.table_model})
+    rules = game.resolve(table, RunOptions(deck=DECKS[0]))
+    analysis = game.settle(game.count(rules, Store(None)), rules)
+    assert [w.wager for w in analysis.wagers] == ["main"]
+    # the same deals as Three Card Poker's, settled by the new file's rules
+    assert analysis.wager("main").total_combinations == analyze(DECKS[0]).wager("main").total_combinations
+    assert analysis.wager("main").expected_value != analyze(DECKS[0]).wager("main").expected_value
