@@ -40,17 +40,23 @@ def _counts(deck: Deck) -> NDArray[np.int64]:
     part = [binom[pos[:, i], i + 1] for i in range(5)]  # each card's term in its set's colex rank
     drop = [binom[pos[:, i], i] for i in range(5)]  # its term once a card below it is dropped (one place lower)
     # colex rank of S minus its j-th card: the terms below j unchanged, those above j shifted one place down
-    sub4 = np.empty((len(pos), 5), dtype=np.int32)
+    sub4 = np.empty((5, len(pos)), dtype=np.int32)  # one contiguous row per dropped card: gathers stream
     for j in range(5):
-        sub4[:, j] = sum((part[i] for i in range(j)), np.zeros(len(pos), dtype=np.int32)) + \
+        sub4[j] = sum((part[i] for i in range(j)), np.zeros(len(pos), dtype=np.int32)) + \
             sum((drop[i] for i in range(j + 1, 5)), np.zeros(len(pos), dtype=np.int32))
     del part, drop
-    out = np.zeros(len(HAND_CLASSES), dtype=np.int64)
+    levels = np.zeros(table.n_levels, dtype=np.int64)  # six-card sets by the strength of their best five
+    best = np.empty(comb(n - 1, 5), dtype=strength.dtype)
     for t in range(5, n):
         rows = comb(t, 5)
         # the hands holding t are contiguous rows: a small lookup table that stays in cache
         with_t = strength[rows:rows + comb(t, 4)]
-        best = np.maximum(strength[:rows], with_t[sub4[:rows]].max(axis=1))
-        out += np.bincount(class_of[best], minlength=len(HAND_CLASSES))
+        top = best[:rows]
+        np.copyto(top, strength[:rows])
+        for j in range(5):
+            np.maximum(top, with_t.take(sub4[j, :rows]), out=top)
+        levels += np.bincount(top, minlength=table.n_levels)
+    out = np.zeros(len(HAND_CLASSES), dtype=np.int64)
+    np.add.at(out, class_of, levels)  # integers throughout (bincount's weights would be floats)
     out.flags.writeable = False
     return out
