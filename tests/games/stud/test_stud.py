@@ -160,6 +160,9 @@ def test_a_new_game_is_a_folder_with_a_game_file_and_no_code(tmp_path: Path) -> 
     rules = game.resolve(table, RunOptions(deck=DECKS[0]))
     analysis = game.settle(game.count(rules, Store(None)), rules)
     assert [w.wager for w in analysis.wagers] == ["main"]
-    # the same deals as Three Card Poker's, settled by the new file's rules
-    assert analysis.wager("main").total_combinations == analyze(DECKS[0]).wager("main").total_combinations
-    assert analysis.wager("main").expected_value != analyze(DECKS[0]).wager("main").expected_value
+    # checked like Three Card Poker: every deal played plainly, the king-high qualifier and the 2:1 play its own
+    king_high = (0, 11)
+    bonus = {"straight_flush": Fraction(5), "three_of_a_kind": Fraction(4), "straight": Fraction(1)}
+    main, _, won = brute(DECKS[0], bonus, king_high, {}, play_win=Fraction(2))
+    assert {r.event: r.combinations for r in analysis.wager("main").rows if r.combinations} == dict(main)
+    assert analysis.wager("main").expected_value == won / sum(main.values())
