@@ -46,14 +46,16 @@ Sides = Mapping[str, tuple[str, Mapping[str, Fraction]]]  # side bet name -> (wh
 
 
 def brute(deck: Deck, bonus: Mapping[str, Fraction], qualifier: tuple[int, ...],
-          sides: Sides, play_win: Fraction = Fraction(1)) -> tuple[Counter[str], dict[str, Counter[str]], Fraction]:
+          sides: Sides, play_win: Fraction = Fraction(1), sizes: tuple[int, ...] = (1,),
+          ante_pushes: bool = False) -> tuple[Counter[str], dict[str, Counter[str]], Fraction]:
     """Deals by main event, by event of each side bet (name -> (cards, pays by class)), and the net antes won over
     every deal.
 
     ``qualifier`` is the smallest key the dealer plays with ((0, Q) for queen-high); ``bonus`` the ante bonus by
-    class (a mini royal not named is paid as a straight flush). The ante wins 1:1 and the play ``play_win``; a dealer
-    who does not qualify pays the ante and pushes the play; the player plays exactly when playing's EV beats
-    folding's."""
+    class (a mini royal not named is paid as a straight flush). The ante wins 1:1 and the play ``play_win`` for each
+    ante bet; a dealer who does not qualify pays the ante (pushes it when ``ante_pushes``) and pushes the play; the
+    player folds, or plays the size in ``sizes`` (antes) with the best EV, exactly when it beats folding's (the
+    smaller stake between equal EVs); with several sizes an event names the size played (``win_2x``)."""
     def paid_as(cls: str, pays: Mapping[str, Fraction]) -> str:
         """The class whose pay a hand gets: its own, or a straight flush's for a mini royal not named."""
         return "straight_flush" if cls == "mini_royal" and cls not in pays else cls
@@ -81,11 +83,16 @@ def brute(deck: Deck, bonus: Mapping[str, Fraction], qualifier: tuple[int, ...],
         dealt = sum(outcomes.values())
         # net antes when played: ante 1:1 and play pushed against a dealer who does not qualify, both 1:1 on a win,
         # both lost on a loss; the ante bonus on every deal played
-        played = outcomes["dealer_not_qualified"] + (1 + play_win) * outcomes["win"] - 2 * outcomes["lose"] + dealt * b
-        play = played > -dealt  # playing's EV beats folding's (the ante lost on every deal)
-        won += played if play else -dealt
+        best, size = Fraction(-dealt), 0  # fold: the ante lost on every deal
+        for bet in sorted(sizes):
+            played = (0 if ante_pushes else 1) * outcomes["dealer_not_qualified"] + (1 + bet * play_win) * \
+                outcomes["win"] - (1 + bet) * outcomes["lose"] + dealt * b
+            if played > best:
+                best, size = played, bet
+        won += best
+        suffix = f"_{size}x" if len(sizes) > 1 else ""
         for outcome, n in outcomes.items():
-            main[(f"{outcome}_{paid_as(cls, bonus)}" if b else outcome) if play else "fold"] += n
+            main[(f"{outcome}_{paid_as(cls, bonus)}" if b else outcome) + suffix if size else "fold"] += n
     return main, side, won
 
 

@@ -166,3 +166,19 @@ def test_a_new_game_is_a_folder_with_a_game_file_and_no_code(tmp_path: Path) -> 
     main, _, won = brute(DECKS[0], bonus, king_high, {}, play_win=Fraction(2))
     assert {r.event: r.combinations for r in analysis.wager("main").rows if r.combinations} == dict(main)
     assert analysis.wager("main").expected_value == won / sum(main.values())
+
+
+def test_several_bet_sizes_and_a_pushed_ante_equal_the_brute_force(tmp_path: Path) -> None:
+    # the rules a file may change against a dealer: a play of 1 to 3 antes, the ante pushed when the dealer does not
+    # qualify, no ante bonus; the engine's choice of size and every row as a plain brute force plays them
+    path = write_variant(tmp_path, "decision = { bets = [1], fold = true }", "decision = { bets = [1, 2, 3] }")
+    text = path.read_text().replace('ante_when_dealer_does_not_qualify = "win"',
+                                    'ante_when_dealer_does_not_qualify = "push"')
+    text = text[:text.index("[pays.main.ante_bonus]")]
+    path.write_text(text)
+    table = load_table(path, expect_game="three-card-poker")
+    analysis = Session("three-card-poker", RunOptions(deck=DECKS[1]), Store(None)).analyze(table)
+    main, _, won = brute(DECKS[1], {}, QUEEN_HIGH, {}, sizes=(1, 2, 3), ante_pushes=True)
+    assert {r.event: r.combinations for r in analysis.wager("main").rows if r.combinations} == dict(main)
+    assert analysis.wager("main").expected_value == won / sum(main.values())
+    assert any(event.endswith("_3x") for event in main) and any(event.endswith("_1x") for event in main)
