@@ -6,6 +6,6 @@ The package, by the question each module answers: ``table`` the game file's mode
 ``capabilities`` the registry of game files (read without loading numpy or pydantic); ``count`` the pay-free
 enumeration of every deal against a dealer; ``settle`` its decision by exact EV and every wager's rows; ``sections``
 its return by hand and strategy; ``streets`` the games without a dealer (a decision before each card, backward
-induction over the cards held and the antes in play); ``game`` the registered class, one per game file. The counting argument of each stage
-is at the top of its module.
+induction over the cards held and the antes in play); ``game`` the registered class, one per game file. The
+counting argument of each stage is at the top of its module.
 """
