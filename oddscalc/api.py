@@ -41,7 +41,7 @@ def list_games() -> dict[str, str]:
     >>> list_games()["punto-banco"]
     'Punto banco'
     >>> list(list_games())
-    ['let-it-ride', 'caribbean', 'punto-banco', 'house-baccarat']
+    ['let-it-ride', 'caribbean', 'punto-banco', 'house-baccarat', 'mississippi-stud', 'three-card-poker']
     """
     return {key: c.title for key, c in DECLARED.items()}
 

@@ -20,7 +20,7 @@ TESTS = ROOT / "tests"
 
 MAX_LINES = 500
 MAX_TOP_LEVEL = 20
-GAME_PACKAGES = {"caribbean", "let_it_ride", "punto_banco", "house_baccarat"}
+GAME_PACKAGES = {"caribbean", "let_it_ride", "punto_banco", "house_baccarat", "stud"}  # stud: the game-file engine
 SHARED_BY_GAMES = {"__init__.py", "shoe.py", "strategy_card.py", "progressive.py", "ev.py", "card_synthesis.py",
                    "card_report.py"}
 

@@ -178,3 +178,79 @@ def test_suit_permutation_invariance(hand: list[int], perm: list[int]) -> None:
     assert hand_value(moved) == hand_value(hand)
     assert table.strength_of(moved) == table.strength_of(hand)
     assert table.class_of(moved) is table.class_of(hand)
+
+
+# --- the three-card family (oddscalc.hands.three) and the best five of six (oddscalc.hands.best) ----------------
+
+# threecardpoker.org/odds/ and i-online-casinos.com/games/three-card-poker-odds.php: of 22,100 hands, straight flush
+# 48 (4 of them A-K-Q suited), three of a kind 52, straight 720, flush 1,096, pair 3,744, high card the rest
+THREE_PUBLISHED = {"mini_royal": 4, "straight_flush": 44, "three_of_a_kind": 52, "straight": 720, "flush": 1_096,
+                   "pair": 3_744, "high_card": 16_440}
+
+
+def test_three_card_counts_equal_the_published_ones() -> None:
+    from oddscalc.hands.three import three_card_table
+
+    assert three_card_table().class_counts() == THREE_PUBLISHED
+
+
+@pytest.mark.parametrize("deck", [*REDUCED_DECKS, FULL_DECK], ids=lambda d: d.describe())
+def test_three_card_table_equals_the_plain_evaluator(deck: Deck) -> None:
+    from oddscalc.hands.three import THREE_CLASSES, three_card_key, three_card_table
+
+    table = three_card_table(deck)
+    plain = [three_card_key(row.tolist(), deck) for row in table.cards]
+    assert [THREE_CLASSES[c] for c in table.hand_class.tolist()] == [name for name, _ in plain]
+    assert table.value.tolist() == [value for _, value in plain]
+
+
+def three_order(cards: list[int]) -> tuple[int, ...]:
+    """A third spelling of the three-card order, by the rules in words: category, then ranks as poker reads them."""
+    ranks = sorted((c >> 2 for c in cards), reverse=True)
+    suited = len({c & 3 for c in cards}) == 1
+    straight = ranks[0] - ranks[2] == 2 and len(set(ranks)) == 3
+    wheel = ranks == [12, 1, 0]
+    if straight or wheel:
+        return (5 if suited else 3, 1 if wheel else ranks[0])
+    if len(set(ranks)) == 1:
+        return (4, ranks[0])
+    if len(set(ranks)) == 2:
+        pair = max(set(ranks), key=ranks.count)
+        return (1, pair, min(set(ranks), key=ranks.count))
+    return (2 if suited else 0, *ranks)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=6, max_size=6, unique=True))
+def test_three_card_values_order_hands_as_the_rules_say(cards: list[int]) -> None:
+    from oddscalc.hands.three import three_card_key
+
+    a, b = cards[:3], cards[3:]
+    va, vb = three_card_key(a)[1], three_card_key(b)[1]
+    assert (va > vb) - (va < vb) == (three_order(a) > three_order(b)) - (three_order(a) < three_order(b))
+
+
+def test_three_card_examples() -> None:
+    from oddscalc.hands.three import qualifier_value, three_card_class, three_card_key
+
+    assert three_card_class(parse_cards("As Ks Qs")) == "mini_royal"
+    assert three_card_class(parse_cards("As 2s 3s")) == "straight_flush"
+    assert three_card_class(parse_cards("As 2d 3s")) == "straight"
+    assert three_card_key(parse_cards("As 2d 3s"))[1] < three_card_key(parse_cards("2s 3d 4s"))[1]  # A-2-3 lowest
+    assert three_card_key(parse_cards("2s 3d 4s"))[1] > three_card_key(parse_cards("As Ks 9s"))[1]  # beats a flush
+    q = qualifier_value("high_card", (10,))  # queen-high
+    assert three_card_key(parse_cards("Qs 3d 2s"))[1] >= q > three_card_key(parse_cards("Js Td 8s"))[1]
+    assert three_card_class(parse_cards("As 2d 3s"), Deck((1, 2, 3, 12), 2)) == "high_card"  # no 2 in the deck
+
+
+@pytest.mark.parametrize("deck", [reduced_deck("8", 2), Deck((0, 1, 2, 3, 4, 12), 2), Deck((0, 1, 2, 3, 12), 3)],
+                         ids=lambda d: d.describe())
+def test_best_five_of_six_equals_every_five_evaluated(deck: Deck) -> None:
+    from collections import Counter
+
+    from oddscalc.hands.best import best_five_of_six_counts
+
+    plain: Counter[HandClass] = Counter()
+    for six in itertools.combinations(deck.cards, 6):
+        plain[max((value_key(h), hand_value(h)[0]) for h in itertools.combinations(six, 5))[1]] += 1
+    assert best_five_of_six_counts(deck).tolist() == [plain[c] for c in HAND_CLASSES]

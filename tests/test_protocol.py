@@ -19,7 +19,9 @@ from oddscalc.results import Analysis, RunOptions
 
 # options small enough to count from nothing in a test: reduced decks for the poker games
 FRESH = {"let-it-ride": RunOptions(deck=reduced_deck("8", 3)), "caribbean": RunOptions(deck=reduced_deck("8", 2)),
-         "punto-banco": RunOptions(decks=1), "house-baccarat": RunOptions(decks=1, players=2)}
+         "punto-banco": RunOptions(decks=1), "house-baccarat": RunOptions(decks=1, players=2),
+         "three-card-poker": RunOptions(deck=reduced_deck("8", 2)),
+         "mississippi-stud": RunOptions(deck=reduced_deck("8", 2))}
 
 
 @pytest.fixture(scope="module", params=list(GAMES))
@@ -29,7 +31,8 @@ def default(request: pytest.FixtureRequest, sessions: Callable[[str], Session]) 
 
 
 def test_registry() -> None:
-    assert list(GAMES) == ["let-it-ride", "caribbean", "punto-banco", "house-baccarat"]
+    assert list(GAMES) == ["let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud",
+                           "three-card-poker"]
     for key, g in GAMES.items():
         assert g.key == key and g.table_model.GAME == key
         assert g.default_table in [p.stem for p in shipped_tables(key)]

@@ -17,12 +17,15 @@ from oddscalc.games.caribbean.capabilities import CAPABILITIES as CARIBBEAN
 from oddscalc.games.house_baccarat.capabilities import CAPABILITIES as HOUSE_BACCARAT
 from oddscalc.games.let_it_ride.capabilities import CAPABILITIES as LET_IT_RIDE
 from oddscalc.games.punto_banco.capabilities import CAPABILITIES as PUNTO_BANCO
+from oddscalc.games.stud.capabilities import declared as stud_games
 from oddscalc.protocol import Capabilities, Game, load
 
 if TYPE_CHECKING:
     from oddscalc.tables import TableModel
 
-DECLARED: dict[str, Capabilities] = {c.key: c for c in (LET_IT_RIDE, CARIBBEAN, PUNTO_BANCO, HOUSE_BACCARAT)}
+_CODED = (LET_IT_RIDE, CARIBBEAN, PUNTO_BANCO, HOUSE_BACCARAT)
+# the games declared in game files (the stud family): a folder of game files is a game, with no code
+DECLARED: dict[str, Capabilities] = {c.key: c for c in (*_CODED, *stud_games(frozenset(c.key for c in _CODED)))}
 GAME_KEYS: tuple[str, ...] = tuple(DECLARED)
 DEFAULT_TABLES: dict[str, str] = {key: c.default_table for key, c in DECLARED.items()}
 

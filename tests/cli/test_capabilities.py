@@ -44,7 +44,7 @@ def _named(folder: Path, names: set[str]) -> list[str]:
 
 def _game_and_table_names() -> set[str]:
     # written out here, not read from the registry: a game the registry forgot is still looked for
-    keys = {"let-it-ride", "caribbean", "punto-banco", "house-baccarat"}
+    keys = {"let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud", "three-card-poker"}
     return keys | {p.stem for p in shipped_tables()}
 
 
@@ -66,9 +66,11 @@ def test_one_registration_every_game_package_declared() -> None:
     assert declared == packages
     for package in packages:
         assert (ROOT / "oddscalc" / "games" / package / "capabilities.py").is_file()
-    assert GAME_KEYS == ("let-it-ride", "caribbean", "punto-banco", "house-baccarat")
+    assert GAME_KEYS == ("let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud",
+                         "three-card-poker")
     assert DEFAULT_TABLES == {"let-it-ride": "standard", "caribbean": "spain", "punto-banco": "standard",
-                              "house-baccarat": "seed"}
+                              "house-baccarat": "seed", "mississippi-stud": "standard",
+                              "three-card-poker": "standard"}
 
 
 @pytest.mark.parametrize("key", GAME_KEYS)

@@ -9,15 +9,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oddscalc.cards import FULL_DECK, Deck, rank_of, suit_of
-from oddscalc.hands import HAND_CLASSES, HandClass, colex_combos, colex_indices, hand_table
+from oddscalc.cards import FULL_DECK, Deck
+from oddscalc.hands import HAND_CLASSES, HandClass, colex_indices, hand_table
+from oddscalc.hands.three import THREE_CLASSES, three_card_class, three_card_table
 from oddscalc.symmetry import suit_class_index, suit_classes
 
 HOLDING_ARRAYS = ("reps3", "weights3", "reps4", "weights4", "c3", "c4", "sub3", "bonus")
 PAYING = HAND_CLASSES[:9]  # royal flush .. pair (high card never pays)
 LOSS = 9  # pay-class code of a losing hand
 CLASSES = 10
-BONUS_EVENTS = ("mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair")
+BONUS_EVENTS = THREE_CLASSES[:-1]  # the three-card ranking's classes; its high card is the bonus's loss
 
 
 @dataclass(frozen=True)
@@ -85,31 +86,11 @@ def count_holdings(deck: Deck, min_rank: int) -> HoldingCounts:
 
 
 def three_card_event(cards: Sequence[int], deck: Deck = FULL_DECK) -> str:
-    """Three-card poker class: straight flush > trips > straight > flush > pair; mini royal = suited A-K-Q."""
-    ranks = sorted(rank_of(c) for c in cards)
-    flush = len({suit_of(c) for c in cards}) == 1
-    distinct = len(set(ranks))
-    if distinct == 1:
-        return "three_of_a_kind"
-    if distinct == 2:
-        return "pair"
-    straight = ranks[2] - ranks[0] == 2 or (ranks == [0, 1, 12] and {0, 1, 12} <= set(deck.ranks))
-    if straight and flush:
-        return "mini_royal" if ranks == [10, 11, 12] else "straight_flush"
-    if straight:
-        return "straight"
-    return "flush" if flush else "loss"
+    """Three-card poker class (:mod:`oddscalc.hands.three`), a high card being the bonus's "loss"."""
+    name = three_card_class(cards, deck)
+    return "loss" if name == "high_card" else name
 
 
 def _bonus_counts(deck: Deck) -> np.ndarray:
-    """Three-card hands of each BONUS_EVENTS class, then the losers (vectorised ``three_card_event``)."""
-    c = np.array(deck.cards, dtype=np.int64)[colex_combos(deck.size, 3)]
-    r, suit = np.sort(c >> 2, axis=1), c & 3
-    flush = (suit == suit[:, :1]).all(axis=1)
-    distinct = 1 + (r[:, 1] != r[:, 0]) + (r[:, 2] != r[:, 1])  # rows are sorted
-    wheel = (r[:, 0] == 0) & (r[:, 1] == 1) & (r[:, 2] == 12) & all(x in deck.ranks for x in (0, 1, 12))
-    straight = (distinct == 3) & ((r[:, 2] - r[:, 0] == 2) | wheel)
-    royal = straight & flush & (r[:, 0] == 10)
-    kind = np.select([royal, straight & flush, distinct == 1, straight, flush & (distinct == 3), distinct == 2],
-                     [0, 1, 2, 3, 4, 5], 6)
-    return np.bincount(kind, minlength=7).astype(np.int64)
+    """Three-card hands of each BONUS_EVENTS class, then the losers (the three-card ranking's class counts)."""
+    return np.bincount(three_card_table(deck).hand_class, minlength=len(THREE_CLASSES)).astype(np.int64)

@@ -1,4 +1,4 @@
-"""Five-card poker hand evaluation over a whole deck, exactly.
+"""Five-card poker hand evaluation over a whole deck, exactly (the family of best-five-card games).
 
 Counting argument: a deck of ``n`` cards has ``C(n, 5)`` five-card hands (2,598,960 for 52
 cards). Each hand is identified by its sorted deck positions ``p0 < p1 < ... < p4`` and

@@ -1,0 +1,241 @@
+"""The stud family's registered class: one per game file, built from the game's key (no game-specific code).
+
+``oddscalc.games.stud.game:three_card_poker`` names the class of the game in ``tables/three-card-poker/`` (the
+module builds it on first use, from the declaration :mod:`oddscalc.games.stud.capabilities` read). Every game of
+the family resolves, counts and settles the same way: the counting argument is in :mod:`.count` and
+:mod:`.settle`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from oddscalc.cache import Store
+from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank
+from oddscalc.datafile import Problem, TableError
+from oddscalc.games.stud.capabilities import declared
+from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
+from oddscalc.games.stud.sections import by_hand_section, closest_section, strategy_section
+from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
+from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
+from oddscalc.games.stud.streets import by_hand_section as streets_by_hand
+from oddscalc.games.stud.streets import rows as streets_rows
+from oddscalc.games.stud.table import StudTable, engine_problems, parse_qualifier
+from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
+from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
+from oddscalc.results.verdict import rarity_from_rows
+from oddscalc.tables import Table, TableModel
+
+
+@dataclass(frozen=True)
+class StudRun(Rules):
+    """A game file resolved for a run."""
+
+    deck: Deck
+
+    @property
+    def model(self) -> StudTable:
+        """The game file's model."""
+        model = self.table.model
+        assert isinstance(model, StudTable)
+        return model
+
+    def count_key(self) -> dict[str, Any]:
+        """What the main counts depend on: the deck, the ranking, the cards dealt and the qualifier (no pays)."""
+        r = self.model.rules
+        deck = [list(self.deck.ranks), self.deck.n_suits]
+        if r.dealer_qualifier is None:  # a dealer-less game: the first decision's cards, then one card a stage
+            return {"deck": deck, "streets": r.stages[0].dealt()}
+        cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
+        return {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
+                "qualifier": [cls, list(ranks)]}
+
+    def shown(self) -> dict[str, Any]:
+        """The rules as the report states them."""
+        r = self.model.rules
+        decisions = [s.decision for s in r.stages if s.decision is not None]
+        return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
+                "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
+                "bets": "; ".join(", ".join(f"{b}x ante" for b in d.bets) for d in decisions),
+                "fold": all(d.fold for d in decisions), "strategy": self.strategy}
+
+
+@dataclass(frozen=True)
+class StudCounts:
+    """The main counts and each side bet's card sets by class (keyed ``<k>/<ranking>``)."""
+
+    main: MainCounts | None  # a game with a dealer
+    streets: Streets | None  # a game without one
+    sides: dict[str, np.ndarray]
+
+    @property
+    def total(self) -> int:
+        """Every deal."""
+        return self.main.total if self.main is not None else self.streets.total if self.streets is not None else 0
+
+
+class StudGame:
+    """A game of the stud family, as its game file declares it (subclassed per key by :func:`game_class`)."""
+
+    key: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    default_table: ClassVar[str] = ""
+    capabilities: ClassVar[Capabilities]
+    options: ClassVar[frozenset[str]] = frozenset()
+    strategies: ClassVar[tuple[str, ...]] = ("optimal",)
+    engine_version: ClassVar[int] = 1
+    table_model: ClassVar[type[TableModel]] = StudTable
+
+    def resolve(self, table: Table, options: RunOptions) -> StudRun:
+        """The game file's rules; a file this engine version cannot count is refused naming its key."""
+        model = table.model
+        assert isinstance(model, StudTable)
+        problems = engine_problems(model.rules, model.pays.main)
+        if problems:
+            raise TableError([Problem(str(table.path), None, key, why) for key, why in problems])
+        if options.strategy not in (None, "optimal"):
+            raise OptionError(f"unknown strategy {options.strategy!r} for {self.key}; known: optimal")
+        return StudRun(table=table, options=options, strategy="optimal", published_applies=options.deck is None,
+                       deck=options.deck or FULL_DECK)
+
+    def count(self, rules: StudRun, store: Store) -> StudCounts:
+        """The pay-free counts, from the store when it has them."""
+        r = rules.model.rules
+        main, streets = None, None
+        if r.dealer_qualifier is None:
+            first = r.stages[0].dealt()
+            arrays = store.get(count_key(self, rules), lambda: count_streets(rules.deck, first))
+            streets = Streets(rules.deck, first, dict(arrays))
+        else:
+            qualifier = parse_qualifier(r.dealer_qualifier, r.ranking)
+            arrays = store.get(count_key(self, rules), lambda: count_three_card(rules.deck, qualifier))
+            main = MainCounts(rules.deck, r.player_cards, r.dealer_cards, **{k: arrays[k] for k in MAIN_ARRAYS})
+        sides: dict[str, np.ndarray] = {}
+        for bet in (rules.model.pays.model_extra or {}).values():
+            k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
+            name = f"{k}/{bet.ranking}"
+            if name not in sides:
+                key = {"game": "stud", "engine": self.engine_version, "side": name,
+                       "deck": [list(rules.deck.ranks), rules.deck.n_suits]}
+                sides[name] = store.get(key, functools.partial(_side, rules.deck, k, bet.ranking))["sets"]
+        return StudCounts(main, streets, sides)
+
+    def settle(self, counts: StudCounts, rules: StudRun) -> Analysis:
+        """The decision by exact EV, the ante and play, every side bet, the return by hand and the strategy."""
+        model, main = rules.model, counts.main
+        r = model.rules
+        sides = []
+        for name, bet in (model.pays.model_extra or {}).items():
+            k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
+            sets = counts.sides[f"{k}/{bet.ranking}"]
+            sides.append(side_wager(name, bet, sets, counts.total // math.comb(rules.deck.size, k)))
+        if counts.streets is not None:
+            return self._settle_streets(counts.streets, rules, sides)
+        assert main is not None
+        decision = next(s.decision for s in r.stages if s.decision is not None)
+        played = decide(main, model.pays.main, decision, r.ranking)
+        wagers = [main_wager(main, model.pays.main, played, r.ranking, decision, r.name), *sides]
+        sections = [by_hand_section(main, played, r.ranking, model.pays.main)]
+        if not rules.options.brief:
+            sections += [strategy_section(main, played, r.ranking), closest_section(main, played)]
+        n, p = rules.deck.size, r.player_cards
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=(Decisions("play", f"play (else fold), per {p}-card hand (one point per suit pattern)",
+                                 played.action != FOLD, main.weights * main.dealer_hands,
+                                 lambda i: cards_str(sorted(main.reps[i].tolist(), reverse=True))),),
+            convention=(f"one combination is one deal: the player's {p} cards (a set) and the dealer's "
+                        f"{r.dealer_cards} (a set): C({n},{p}) x C({n - p},{r.dealer_cards}) = {main.total:,}"),
+            wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
+
+    def _settle_streets(self, s: Streets, rules: StudRun, sides: list[WagerResult]) -> Analysis:
+        """A game without a dealer: every decision by backward induction, every bet paid by the final hand."""
+        model = rules.model
+        r, pays = model.rules, model.pays.main
+        hand = pays.hand.pays() if pays.hand is not None else {}
+        net = multipliers(hand, parse_rank(pays.pair_minimum) if pays.pair_minimum else None,
+                          parse_rank(pays.push_pair_minimum) if pays.push_pair_minimum else None)
+        sizes, held = {}, 0
+        for stage in r.stages:
+            held += stage.dealt()
+            if stage.decision is not None:
+                sizes[held] = list(stage.decision.bets)
+        solved = solve(s, net, sizes)
+        folded = sum(solved.folded.values())
+        main = WagerResult(
+            wager="main", title=f"{r.name} (ante and bets)", strategy="optimal", total_combinations=s.total,
+            rows=tuple(streets_rows(solved, net, hand)), unit="ante", stake_varies=True,
+            strategy_title="optimal: each decision by exact EV over what the player holds and has bet",
+            extras={"fold_frequency": Fraction(folded, s.total)},
+            notes=("Units are net antes won: every bet in play is paid at the final hand's odds; between equal "
+                   "EVs the smaller stake is taken (a fold first).",))
+        sections = [streets_by_hand(solved, net, s.total)]
+        if not rules.options.brief:
+            sections.append(share_section(s, solved, sizes))
+        n, first = rules.deck.size, s.first
+        reps = s.arrays[f"reps{first}"]
+        wagers = (main, *sides)
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=(Decisions("bet", f"bet (else fold) on the first {first} cards, per suit pattern",
+                                 solved.actions[first][:, 1] != 0,
+                                 s.arrays[f"weights{first}"] * math.prod(range(n - 4, n - first + 1)),
+                                 lambda i: cards_str(sorted(reps[i].tolist(), reverse=True))),),
+            convention=(f"one combination is one deal: the player's {first} cards (a set) and the cards that follow "
+                        f"in the order shown: C({n},{first}) x {' x '.join(str(n - j) for j in range(first, 5))} = "
+                        f"{s.total:,}"),
+            wagers=wagers, sections=tuple(sections), assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
+
+    def charts(self, analysis: Analysis, rerun: Callable[[RunOptions], Analysis]) -> tuple[Chart, ...]:
+        """No charts yet for a file-declared game."""
+        return ()
+
+
+def _side(deck: Deck, k: int, ranking: str) -> dict[str, np.ndarray]:
+    return {"sets": class_counts(deck, k, ranking)}
+
+
+@functools.cache
+def game_class(key: str) -> type[StudGame]:
+    """The class of the shipped game file folder ``key``, its attributes those of its declaration."""
+    found = {c.key: c for c in declared(frozenset())}
+    if key not in found:
+        raise AttributeError(f"no stud-family game file folder {key!r}")
+    return build_class(found[key])
+
+
+def build_class(c: Capabilities) -> type[StudGame]:
+    """A game's class from its declaration alone: the same engine, the key, title and table of the declaration."""
+    name = c.key.replace("-", "_")
+    # the game's own table model: the same schema, its GAME the key (a file of another game is refused)
+    model = type(f"StudTable_{name}", (StudTable,), {"GAME": c.key, "__module__": __name__,
+                                                    "__doc__": f"A {c.title} game file."})
+    attrs = {"key": c.key, "title": c.title, "default_table": c.default_table, "capabilities": c,
+             "options": c.options, "table_model": model, "__module__": __name__, "__qualname__": name,
+             "__doc__": f"{c.title}, declared in tables/{c.key}/ (a stud-family game file)."}
+    return type(name, (StudGame,), attrs)
+
+
+def no_simulation(*args: Any, **kwargs: Any) -> Any:
+    """The Monte Carlo does not play file-declared games yet (its independent plan is per game)."""
+    raise OptionError("simulate does not play games declared in a game file yet")
+
+
+def __getattr__(name: str) -> type[StudGame]:
+    """``three_card_poker`` -> the class of ``tables/three-card-poker/`` (what a declaration names)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return game_class(name.replace("_", "-"))
+
+

@@ -1,0 +1,260 @@
+"""A stud-family game file: the game's deal, decisions, qualifier and pays, as validated TOML (never code).
+
+A game file is a table file (``tables/<game>/<id>.toml``) whose ``[rules]`` say ``family = "stud"`` and declare
+how the game plays; its ``[pays]`` how each bet settles. The keys are documented in ``docs/game-files.md``. The
+model validates what a file can say; what the engine can count today is checked by :func:`engine_problems`
+(a file the engine cannot count yet is refused with its key, never miscounted).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import ClassVar, Literal
+
+from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+from oddscalc.cards import parse_rank
+from oddscalc.hands import HAND_CLASSES
+from oddscalc.hands.three import THREE_CLASSES
+from oddscalc.tables import Ratio, Strict, TableModel
+
+RANKINGS = ("three-card", "five-card")
+CLASSES: dict[str, tuple[str, ...]] = {  # each ranking's hand classes, best first (the pay keys)
+    "three-card": THREE_CLASSES,
+    "five-card": tuple(c.value for c in HAND_CLASSES),
+}
+HAND_SIZE = {"three-card": 3, "five-card": 5}
+
+
+def parse_qualifier(text: str, ranking: str) -> tuple[str, tuple[int, ...]]:
+    """"queen-high" -> ("high_card", (Q,)); "pair of fours" -> ("pair", (4,)); "ace-king" -> ("high_card", (A, K));
+    "any" -> ("high_card", ()); a class name ("pair", "flush") -> that class with any ranks."""
+    t = text.strip().lower().replace("_", " ").replace("-", " ")
+    m = re.fullmatch(r"(?:a )?pair of (\w+)", t)
+    if m:
+        return "pair", (parse_rank(m.group(1)),)
+    m = re.fullmatch(r"(\w+) high", t)
+    if m:
+        return "high_card", (parse_rank(m.group(1)),)
+    parts = t.split()
+    if len(parts) == 2 and all(p not in ("of", "high") for p in parts):
+        hi, lo = parse_rank(parts[0]), parse_rank(parts[1])
+        if hi > lo:
+            return "high_card", (hi, lo)
+    if t in ("any", "none"):
+        return "high_card", ()
+    if t.replace(" ", "_") in CLASSES[ranking]:
+        return t.replace(" ", "_"), ()
+    raise ValueError(f"not a qualifier: {text!r} (e.g. 'queen-high', 'ace-king', 'pair of fours', 'any')")
+
+
+class Decision(Strict):
+    """What the player may do after a stage: fold, or bet one of ``bets`` (multiples of the ante)."""
+
+    bets: list[int] = Field(min_length=1, description="bet sizes allowed, as multiples of the ante")
+    fold: bool = True
+
+    @model_validator(mode="after")
+    def _sizes(self) -> Decision:
+        if any(b < 1 or b > 100 for b in self.bets) or len(set(self.bets)) != len(self.bets):
+            raise ValueError("bets are distinct whole multiples of the ante from 1 to 100")
+        return self
+
+
+class Stage(Strict):
+    """One stage of the deal: the cards dealt (to the player, the board, the dealer face up or down), then the
+    player's decision when there is one."""
+
+    player: int = Field(0, ge=0, le=7)
+    community: int = Field(0, ge=0, le=5)
+    dealer_up: int = Field(0, ge=0, le=5)
+    dealer_down: int = Field(0, ge=0, le=7)
+    decision: Decision | None = None
+
+    def dealt(self) -> int:
+        """Cards dealt at this stage."""
+        return self.player + self.community + self.dealer_up + self.dealer_down
+
+
+class StudRules(Strict):
+    """The ``[rules]`` of a stud-family game: deck, ranking, the deal by stage, the dealer's qualifier."""
+
+    family: Literal["stud"]
+    name: str = Field(min_length=1, max_length=80, description="the game's name, as reports and the CLI show it")
+    deck: Literal["standard"] = "standard"
+    ranking: Literal["three-card", "five-card"]
+    stages: list[Stage] = Field(min_length=1)
+    dealer_qualifier: str | None = Field(None, description="the lowest hand the dealer plays with; none: no dealer")
+
+    @field_validator("dealer_qualifier")
+    @classmethod
+    def _qualifier(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None:
+            parse_qualifier(value, str(info.data.get("ranking", "five-card")))
+        return value
+
+    @model_validator(mode="after")
+    def _deal(self) -> StudRules:
+        if sum(s.dealt() for s in self.stages) > 52:
+            raise ValueError("the stages deal more than 52 cards")
+        if not any(s.decision for s in self.stages):
+            raise ValueError("a game of the family has at least one decision (a stage with a decision)")
+        return self
+
+    @property
+    def dealer_cards(self) -> int:
+        """Cards the dealer holds at the end."""
+        return sum(s.dealer_up + s.dealer_down for s in self.stages)
+
+    @property
+    def player_cards(self) -> int:
+        """Cards the player holds at the end (own and community)."""
+        return sum(s.player + s.community for s in self.stages)
+
+
+class BonusPays(Strict):
+    """A pay for some hand classes of the ranking ("40:1"); a class not named pays nothing (a side bet loses,
+    an ante bonus adds nothing)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    mini_royal: Ratio | None = None
+    royal_flush: Ratio | None = None
+    straight_flush: Ratio | None = None
+    four_of_a_kind: Ratio | None = None
+    full_house: Ratio | None = None
+    flush: Ratio | None = None
+    straight: Ratio | None = None
+    three_of_a_kind: Ratio | None = None
+    two_pair: Ratio | None = None
+    pair: Ratio | None = None
+
+    def pays(self) -> dict[str, Fraction]:
+        """The classes paid and their pays, best first as declared."""
+        return {k: v for k, v in self if isinstance(v, Fraction)}
+
+    def paid_as(self, name: str) -> str | None:
+        """The pay key a hand of class ``name`` is paid by: its own, or a straight flush's for a mini royal not
+        named (it is one); None when neither is paid."""
+        paid = self.pays()
+        key = "straight_flush" if name == "mini_royal" and name not in paid else name
+        return key if key in paid else None
+
+    def pay_of(self, name: str) -> Fraction | None:
+        """What a hand of class ``name`` is paid (see :meth:`paid_as`), None when nothing."""
+        key = self.paid_as(name)
+        return self.pays()[key] if key is not None else None
+
+
+class MainPays(Strict):
+    """How the ante and the bets made at the decisions settle: against the dealer, or (no dealer) every bet by the
+    player's final hand (``hand``)."""
+
+    ante_win: Ratio = Fraction(1)  # the ante when the player beats a qualifying dealer
+    bet_win: Ratio = Fraction(1)  # each bet made at a decision when the player beats a qualifying dealer
+    ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
+    bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
+    ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer
+    hand: BonusPays | None = None  # no dealer: every bet paid by the final hand's class; a class not named loses
+    pair_minimum: str | None = Field(None, description='the lowest pair "hand.pair" pays: a rank, e.g. "jacks"')
+    push_pair_minimum: str | None = Field(None, description="the lowest pair that pushes (pairs from it up to the "
+                                                            "paying ones push; lower pairs lose)")
+
+    @model_validator(mode="after")
+    def _pairs(self) -> MainPays:
+        for value in (self.pair_minimum, self.push_pair_minimum):
+            if value is not None:
+                parse_rank(value)
+        if self.push_pair_minimum is not None and self.pair_minimum is not None and \
+                parse_rank(self.push_pair_minimum) > parse_rank(self.pair_minimum):
+            raise ValueError("push_pair_minimum is above pair_minimum")
+        return self
+
+
+class SideBet(BonusPays):
+    """A side bet paid by the class of some cards, regardless of the dealer and of the player's decisions."""
+
+    cards: Literal["player", "player_and_dealer"] = "player"
+    ranking: Literal["three-card", "five-card"]  # five-card: the best five of the cards
+
+
+class StudPays(Strict):
+    """The ``[pays]`` of a stud-family game: ``main`` (ante and bets) and any number of side bets by name."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+    __pydantic_extra__: dict[str, SideBet] = Field(init=False)
+    main: MainPays
+
+
+class StudTable(TableModel):
+    """A stud-family game file."""
+
+    GAME: ClassVar[str] = ""  # each file-declared game has its own key; the model is shared
+    rules: StudRules
+    pays: StudPays
+
+    @model_validator(mode="after")
+    def _classes(self) -> StudTable:
+        problems = [f"pays.main.ante_bonus: {p}" for p in _unknown(self.pays.main.ante_bonus, self.rules.ranking)]
+        problems += [f"pays.main.hand: {p}" for p in _unknown(self.pays.main.hand, self.rules.ranking)]
+        for name, bet in (self.pays.model_extra or {}).items():
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+                problems.append(f"pays.{name}: a side bet's name is lower case letters, digits and _")
+            problems += [f"pays.{name}: {p}" for p in _unknown(bet, bet.ranking)]
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def _unknown(block: BonusPays | None, ranking: str) -> list[str]:
+    if block is None:
+        return []
+    return [f"{k} is not a class of the {ranking} ranking ({', '.join(CLASSES[ranking])})"
+            for k in block.pays() if k not in CLASSES[ranking]]
+
+
+def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
+    """(key, why) for each thing a valid game file declares that this engine version cannot count yet (or that
+    cannot be settled: a dealer-less game with no hand pays)."""
+    if (pays.hand is None) == (rules.dealer_qualifier is None):
+        return [("pays.main.hand", "a game with a dealer (rules.dealer_qualifier) settles against him; a game without "
+                                   "one pays every bet by the final hand ([pays.main.hand]): one or the other")]
+    if rules.dealer_qualifier is None:
+        return _streets_problems(rules)
+    out: list[tuple[str, str]] = []
+    decisions = [i for i, s in enumerate(rules.stages) if s.decision is not None]
+    if len(decisions) != 1:
+        out.append(("rules.stages", "this engine version counts games with a dealer and one decision"))
+    first = decisions[0] if decisions else 0
+    if any(s.community for s in rules.stages) or any(s.dealer_up for s in rules.stages[:first + 1]):
+        out.append(("rules.stages", "community cards and dealer cards seen before the decision are not counted "
+                                    "by this engine version yet"))
+    if any(s.player for s in rules.stages[first + 1:]):
+        out.append(("rules.stages", "player cards after the decision are not counted by this engine version yet"))
+    size = HAND_SIZE[rules.ranking]
+    if rules.player_cards != size or rules.dealer_cards != size:
+        out.append(("rules.ranking", f"the {rules.ranking} ranking compares hands of {size} cards: the player and "
+                                     f"the dealer each get {size} (best-of-more hands are not counted yet)"))
+    if rules.ranking != "three-card":
+        out.append(("rules.ranking", "this engine version compares three-card hands (five-card games: the shipped "
+                                     "Caribbean Stud kernels)"))
+    return out
+
+
+def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
+    """A game without a dealer: the player's cards, then one card a stage, a decision before each."""
+    out: list[tuple[str, str]] = []
+    if rules.ranking != "five-card" or rules.player_cards != 5:
+        out.append(("rules.ranking", "a game without a dealer is counted on five cards ranked five-card"))
+    if rules.dealer_cards:
+        out.append(("rules.stages", "a game without a dealer deals him no cards"))
+    stages = rules.stages
+    if stages[-1].decision is not None:
+        out.append(("rules.stages", "the last stage's decision would decide nothing: no card follows it"))
+    if any(s.dealt() != 1 or s.decision is None for s in stages[1:-1]) or stages[-1].dealt() != 1 or \
+            stages[0].decision is None or stages[0].dealt() < 1:
+        out.append(("rules.stages", "this engine version counts a first stage with a decision, then one card a "
+                                    "stage with a decision before each but the last"))
+    if any(s.decision is not None and not s.decision.fold for s in stages):
+        out.append(("rules.stages", "a game without a dealer is counted with a fold at every decision"))
+    return out
