@@ -83,6 +83,17 @@ def test_every_problem_at_once(tmp_path: Path) -> None:
     assert "seat_9" in text and "later" in text
 
 
+def test_a_bad_group_and_a_bad_position_in_one_run(tmp_path: Path) -> None:
+    """A shape problem (a rank in no group) and a problem the game's declaration decides (a position the game does
+    not have, in another glimpse, and a decision it does not have) are reported together, each on its line."""
+    text = _problems(tmp_path, GOOD.replace('"5", ', "") + '[[glimpse]]\nposition = "seat_9"\nshows = "rank"\n'
+                     'before = "later"\n')
+    assert "model.toml:6: glimpse.0.groups: every rank in exactly one group: in none: 5" in text, text
+    assert "model.toml:8: glimpse.1.position: 'seat_9' is no position of punto-banco" in text, text
+    assert "model.toml:10: glimpse.1.before: 'later' is no decision of punto-banco" in text, text
+    assert text.index("glimpse.0.groups") < text.index("glimpse.1.position")  # in the file's order
+
+
 def test_an_id_is_never_a_path_and_a_path_never_an_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     Path("edge-sort-first-card").write_text("not toml [[[")  # a file named like an id is not read for the id
