@@ -147,6 +147,23 @@ def test_the_search_and_the_cost_at_the_table_limits(tmp_path: Path) -> None:
     assert "EUR" in out and "sort_search" in out and "6 7 8 9 | 0 1 2 3 4 5" in out
 
 
+def test_sort_ranks_needs_the_search() -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", "edge-sort-first-card", "--sort-ranks")
+    assert code == 4 and "--sort-ranks widens --search-sorts N" in out, out
+
+
+@pytest.mark.deep  # about 10 s: the first card's 1,023 value sorts and 1,024 splitting counts at 8 decks
+def test_the_search_over_the_thirteen_ranks_lists_the_best_of_every_partition() -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", "edge-sort-first-card", "--search-sorts", "3",
+                     "--sort-ranks", "--format", "json")
+    assert code == 0, out
+    section = json.loads(out)["sections"]["sort_search"]
+    assert "4,095 two-group partitions" in " ".join(section["intro"])
+    rows = section["rows"]
+    assert rows[0]["sort"] == "6 7 8 9 | A 2 3 4 5 T J Q K"  # the classic sort stays the best of the first card
+    assert round(Fraction(rows[0]["ev_exact"]), 5) == Fraction(6765, 100000)
+
+
 def test_the_hourly_cost_is_at_the_tables_own_pace_when_its_limits_state_one(tmp_path: Path) -> None:
     from oddscalc.catalog import tables_dir
 
