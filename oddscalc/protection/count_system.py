@@ -102,11 +102,13 @@ class Published(BaseModel):
     shoes: int = Field(0, ge=0, description="shoes the source simulated (0: not stated)")
     bets_per_shoe: str = Field("", description="the source's bets per shoe, a decimal in quotes")
     win_per_shoe: str = Field("", description="the source's units won per shoe, a decimal in quotes")
+    bound_per_shoe: str = Field("", description="the source's units won per shoe betting whenever the wager's EV is "
+                                                "positive (the most any count wins), a decimal in quotes")
     note: str = Field("", description="how the source's figures are read (what is assumed where it is silent)")
 
     @model_validator(mode="after")
     def _decimals(self) -> Published:
-        for name in ("bets_per_shoe", "win_per_shoe"):
+        for name in ("bets_per_shoe", "win_per_shoe", "bound_per_shoe"):
             text = getattr(self, name)
             if text:
                 _number(text, name)

@@ -91,13 +91,16 @@ def published_section(st: Study) -> Section | None:
         return None
     pub = count.published
     play: Play = st.plays[0]
-    assert play.expected is not None
+    bound: Play = st.plays[1]
+    assert play.expected is not None and bound.expected is not None
     from oddscalc.exact import parse_fraction
 
     rows: list[tuple[Cell, ...]] = []
     figures = (("bets_per_shoe", "Bets per shoe", pub.bets_per_shoe, play.bets),
                ("win_per_shoe", "Win per shoe (expected)", pub.win_per_shoe, play.expected),
-               ("win_per_shoe_won", "Win per shoe (units won)", pub.win_per_shoe, play.won))
+               ("win_per_shoe_won", "Win per shoe (units won)", pub.win_per_shoe, play.won),
+               ("bound_per_shoe", "Win per shoe betting whenever the exact EV is positive (the bound)",
+                pub.bound_per_shoe, bound.expected))
     for key, label, text, values in figures:
         if not text:
             continue

@@ -167,7 +167,7 @@ def test_the_published_section_states_where_the_study_deals_otherwise() -> None:
     assert section is not None
     assert "This study does not: 1 decks, the source 8; the cut card 4 cards from the end, the source 14" in \
         " ".join(section.intro)
-    assert [r["figure_id"] for r in section.records()] == ["win_per_shoe", "win_per_shoe_won"]
+    assert [r["figure_id"] for r in section.records()] == ["bound_per_shoe"]
 
 
 def _cli(*args: str) -> tuple[int, str]:
