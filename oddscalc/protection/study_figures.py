@@ -4,7 +4,7 @@ study's.
 The expected win. The study knows the exact EV of the wager at every coup from the cards not seen, which is the
 expected win of that coup given all the play has seen (burnt cards are as likely any unseen card as the next card
 is). So the sum over the coups bet of that EV has the same mean as the units won, shoe by shoe, without the
-payout's noise: a 40 to 1 wager's win per shoe has a spread of some 17 units, the sum of its bets' EVs well under
+payout's noise: a 40 to 1 wager's win per shoe has a spread of some 18 units, the sum of its bets' EVs about
 one. Its interval across shoes is the narrow one a comparison with a published figure needs; the units won stay
 beside it as the check that the two agree.
 """
