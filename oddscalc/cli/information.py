@@ -25,7 +25,7 @@ from oddscalc.cli.options import (
 )
 from oddscalc.protocol import OptionError, load
 
-MOST_SORTS = 1023  # every two-group sort of the ten baccarat values, as the published searches count them
+MOST_SORTS = 4095  # the most sorts listed: every two-group partition of the thirteen ranks (--sort-ranks)
 
 
 def _complete_models(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
@@ -47,11 +47,14 @@ def _complete_models(ctx: click.Context, param: click.Parameter, incomplete: str
 @click.option("--search-sorts", "search", type=Whole(1, MOST_SORTS),
               help="Also search every two-group sort of the ten values at the model's positions and list the best "
                    "N (punto-banco).")
+@click.option("--sort-ranks", "ranks", is_flag=True,
+              help="With --search-sorts: search the 4,095 sorts of the thirteen ranks (T J Q K split too), not only "
+                   "the sorts of the ten values.")
 @sections_format
 @output_option
 @fresh_option
-def glimpse(game: str, model_ref: str, table_ref: str | None, search: int | None, fmt: str, output: Path | None,
-            fresh: bool) -> None:
+def glimpse(game: str, model_ref: str, table_ref: str | None, search: int | None, ranks: bool, fmt: str,
+            output: Path | None, fresh: bool) -> None:
     """What seeing cards before a decision is worth at GAME, exact: the model says which cards and how much of
     each (the card, its rank, suit, colour or group), and the player makes the best use of it."""
     from oddscalc.progress import Progress
@@ -63,10 +66,14 @@ def glimpse(game: str, model_ref: str, table_ref: str | None, search: int | None
     run = load(plan.run)
     if search is not None and "search" not in inspect.signature(run).parameters:
         raise OptionError(f"--search-sorts does not apply to {game}")
+    if ranks and search is None:
+        raise OptionError("--sort-ranks widens --search-sorts N to the sorts of the thirteen ranks: give "
+                          "--search-sorts")
     session = open_session(game, fresh=fresh)
     table = session.resolve(table_ref).table
     bar = Progress(show_progress(), f"{game}: {model.id}")
-    found = run(session, table_ref, model, bar, **({"search": search} if search is not None else {}))
+    found = run(session, table_ref, model, bar, **({"search": search} if search is not None else {}),
+                **({"ranks": True} if ranks else {}))
     echo_sections(found, fmt, "Information", game, table, output,
                   protect=(table_path(game, table_ref), model_path(model_ref)))
 

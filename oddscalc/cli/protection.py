@@ -35,6 +35,7 @@ from oddscalc.cli.options import (
 from oddscalc.protocol import Counting, OptionError, load
 
 if TYPE_CHECKING:
+    from oddscalc.protection.count_system import Published
     from oddscalc.protection.study import Procedure
 
 
@@ -75,14 +76,20 @@ def exposure(game: str, table_ref: str | None, strategy: str | None, fmt: str, f
               help="Bankroll in units (one unit a bet) for the study's risk of ruin.")
 @click.option("--trigger", type=Real(),
               help="Bet at this true count or above (default: where the EV turns positive).")
+@click.option("--count", "count_ref", metavar="ID|FILE",
+              help="Bet by a count file (tables/counts/<id>.toml, or a path): its wager, tags and betting rule, in "
+                   "place of the derived balanced count and --trigger.")
+@click.option("--as-published", "as_published", is_flag=True,
+              help="With --count: deal as the count file's [published] source did (its decks, cut card and burn).")
 @click.option("--seed", type=SEED, default=20261201, show_default=True)
 @click.option("--decks", type=Whole(1, MAX_DECKS), help="Decks in the shoe.")
 @sections_format
 @scheduler_option
 @fresh_option
 def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, cut_card: int, burn: str,
-             after_cut: int, penetration: str | None, bankroll: int, trigger: float | None, seed: int,
-             decks: int | None, fmt: str, scheduler: str | None, workers: int | None, fresh: bool) -> None:
+             after_cut: int, penetration: str | None, bankroll: int, trigger: float | None, count_ref: str | None,
+             as_published: bool, seed: int, decks: int | None, fmt: str, scheduler: str | None, workers: int | None,
+             fresh: bool) -> None:
     """Card counting on GAME: exact removal effects of every rank on every wager, a balanced count per
     wager, and with --wager a counting study that knows the exact EV at every coup, dealt with a stated cut card
     and burn, with the metrics counters read (DI, SCORE, N0, risk of ruin)."""
@@ -92,6 +99,21 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, cu
 
     plan = declared(game).counting
     assert isinstance(plan, Counting)  # the GAME argument admits only the games that declare it
+    count = None
+    if count_ref is not None:
+        from oddscalc.protection.count_system import load_count
+
+        count = load_count(count_ref, game)[0]
+        if wager is not None and wager != count.wager:
+            raise OptionError(f"--wager {wager} and --count {count_ref}: the count bets {count.wager}; give one")
+        if trigger is not None:
+            raise OptionError("--trigger and --count: a count file states its own betting rule; give one")
+        wager = count.wager
+    if as_published:
+        if count is None or count.published is None:
+            raise OptionError("--as-published deals as a count file's [published] source did: give --count with a "
+                              "count file that has a [published] block")
+        cut_card, burn, decks = _as_published(count.published, decks, penetration)
     if wager is not None and plan.wagers and wager not in plan.wagers:
         raise OptionError(f"the counting study of {game} counts {' or '.join(f'--wager {w}' for w in plan.wagers)}, "
                           f"not {wager!r}")
@@ -109,10 +131,31 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, cu
         with contextlib.ExitStack() as stack:
             runner = None if where is None else cluster.mapper(stack.enter_context(cluster.client(where, workers)),
                                                                bar.step)
-            st = load(plan.study)(rules, fx, wager, shoes, procedure, seed, trigger, runner)
+            st = load(plan.study)(rules, fx, wager, shoes, procedure, seed, trigger, runner,
+                                  **({"count": count} if count is not None else {}))
         bar.finish()
         sections += [studies.section(st), studies.metrics_section(st, bankroll)]
+        if st.plays[0].expected is not None:
+            from oddscalc.protection import study_figures
+
+            sections.append(study_figures.expected_section(st))
+            published = study_figures.published_section(st)
+            if published is not None:
+                sections.append(published)
     echo_sections(sections, fmt, "Counting", game, rules.table)
+
+
+def _as_published(published: Published, decks: int | None, penetration: str | None) -> tuple[int, str, int]:
+    """(cut card, burn, decks) of a count file's [published] convention; refused beside an option that states one
+    of them, rather than one silently overriding the other."""
+    ctx = click.get_current_context()
+    stated = [f"--{n.replace('_', '-')}" for n in ("cut_card", "burn", "decks")
+              if ctx.get_parameter_source(n) is not click.core.ParameterSource.DEFAULT]
+    if penetration is not None:
+        stated.append("--penetration")
+    if stated:
+        raise OptionError(f"--as-published and {stated[0]}: --as-published deals as the source did; give one")
+    return published.cut_card, str(published.burn), published.decks
 
 
 def _procedure(cut_card: int, burn: str, after_cut: int, penetration: str | None) -> Procedure:

@@ -198,7 +198,11 @@ def run(rules: HouseBaccaratRules, fx: Effects, shoes: int, procedure: Procedure
 
 
 def run_counted(rules: HouseBaccaratRules, fx: Effects, wager: str, shoes: int, procedure: Procedure, seed: int,
-                trigger: float | None = None, runner: Runner | None = None) -> Study:
+                trigger: float | None = None, runner: Runner | None = None, count: object = None) -> Study:
     """:func:`run` (the ``counting`` command's study; the declaration names it): the house game has one wager,
-    ``house_game``, which the declaration lists, so ``wager`` is that one."""
+    ``house_game``, which the declaration lists, so ``wager`` is that one. A count file (``count``) is refused: the
+    house game's study bets by its derived count."""
+    if count is not None:
+        raise OptionError("--count: the house game's study bets by its own derived count; count files are for "
+                          "punto banco's wagers")
     return run(rules, fx, shoes, procedure, seed, trigger, runner)

@@ -106,19 +106,26 @@ def shipped_models() -> list[str]:
     return sorted(p.stem for p in (tables_dir() / FOLDER).glob("*.toml"))
 
 
-def _check_glimpses(found: InformationModel, positions: tuple[str, ...], decisions: tuple[str, ...],
+def _check_glimpses(game: str, glimpses: object, positions: tuple[str, ...], decisions: tuple[str, ...],
                     problem: Callable[[tuple[str, ...], str], None]) -> None:
-    """Each glimpse's position and decision against the game's: known, and one glimpse per position."""
+    """Each glimpse's position and decision against the game's: known, and one glimpse per position. Reads the
+    file's data as parsed, so that a problem of shape elsewhere in the file does not hide these."""
+    if not isinstance(glimpses, list):
+        return
     taken: set[str] = set()
-    for i, g in enumerate(found.glimpse):
-        if g.position not in positions:
-            problem(("glimpse", str(i), "position"), f"{g.position!r} is no position of {found.game}; its "
-                                                     f"positions: {', '.join(positions)}")
-        elif g.position in taken:
-            problem(("glimpse", str(i), "position"), f"{g.position!r} is seen twice: one glimpse per position")
-        taken.add(g.position)
-        if g.before and g.before not in decisions:
-            problem(("glimpse", str(i), "before"), f"{g.before!r} is no decision of {found.game}; its "
+    for i, g in enumerate(glimpses):
+        if not isinstance(g, dict):
+            continue
+        position, before = g.get("position"), g.get("before", "")
+        if isinstance(position, str):
+            if position not in positions:
+                problem(("glimpse", str(i), "position"), f"{position!r} is no position of {game}; its "
+                                                         f"positions: {', '.join(positions)}")
+            elif position in taken:
+                problem(("glimpse", str(i), "position"), f"{position!r} is seen twice: one glimpse per position")
+            taken.add(position)
+        if isinstance(before, str) and before and before not in decisions:
+            problem(("glimpse", str(i), "before"), f"{before!r} is no decision of {game}; its "
                                                    f"decisions: {', '.join(decisions)}")
 
 
@@ -135,25 +142,29 @@ def load_model(ref: str, game: str | None = None) -> tuple[Model, str]:
         raise TableError(e.problems, WHAT) from None
     problems: list[Problem] = []
     found = validate_model(name, lines, InformationModel, data, problems)
-    if found is None or problems:
-        raise TableError(problems, WHAT)
-    assert isinstance(found, InformationModel)
 
     def problem(loc: tuple[str, ...], message: str) -> None:
         problems.append(Problem(name, line_for(lines, loc), ".".join(loc), message))
 
-    plan = DECLARED[found.game].information if found.game in DECLARED else None
-    if plan is None:
-        which = [k for k, c in DECLARED.items() if c.information is not None]
-        problem(("game",), f"{found.game!r}: information models are for {', '.join(which) or 'no game'}")
-    elif game is not None and found.game != game:
-        problem(("game",), f"this model is for {found.game}, not {game}")
-    if plan is not None:
-        _check_glimpses(found, plan.positions, plan.decisions, problem)
-    if len(set(found.choices)) != len(found.choices):
+    # what the game's declaration decides is checked on the data as parsed, beside the shape's problems: one run
+    # reports every problem of the file
+    named = data.get("game")
+    plan = DECLARED[named].information if isinstance(named, str) and named in DECLARED else None
+    if isinstance(named, str):
+        if plan is None:
+            which = [k for k, c in DECLARED.items() if c.information is not None]
+            problem(("game",), f"{named!r}: information models are for {', '.join(which) or 'no game'}")
+        elif game is not None and named != game:
+            problem(("game",), f"this model is for {named}, not {game}")
+    if plan is not None and isinstance(named, str):
+        _check_glimpses(named, data.get("glimpse"), plan.positions, plan.decisions, problem)
+    choices = data.get("choices")
+    if isinstance(choices, list) and len({repr(c) for c in choices}) != len(choices):
         problem(("choices",), "a choice is named twice")
-    if problems:
+    if found is None or problems:
+        problems.sort(key=lambda p: (p.line or 0, p.key))
         raise TableError(problems, WHAT)
+    assert isinstance(found, InformationModel)
     glimpses = tuple(Glimpse(g.position, g.shows, tuple(frozenset(grp) for grp in (g.groups or ())), g.before)
                      for g in found.glimpse)
     ident = path.stem if not is_path(ref) else str(path)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from oddscalc.games.punto_banco.game import PuntoBancoRules
 from oddscalc.progress import Progress
-from oddscalc.protection import sorting
+from oddscalc.protection import sorting, sorting_ranks
 from oddscalc.protection.glimpse import Glimpse, Model
 from oddscalc.protection.information_common import verdict
 from oddscalc.protocol import OptionError
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 COUPS_PER_HOUR = 60  # assumed, and said so, when the table's [limits] state no rounds_per_hour
 MOST_PATTERNS = 200  # pattern rows listed at most (the most probable first when there are more)
-MOST_SORTS = 1023
 
 # Published figures (8 decks, banker pays 1:1 less 5%, tie 8:1, player, banker, tie or nothing): the player's edge
 # with the groups {6, 7, 8, 9} and the rest seen on the first card, on the first four, and with the best sort of the
@@ -139,8 +138,9 @@ def patterns_section(counted: sorting.Glimpsed) -> Section:
         notes=(f"{left:,} more patterns, each less probable, are not listed.",) if left else ())
 
 
-def search_section(rules: PuntoBancoRules, model: Model, best: int, progress: Progress) -> Section:
-    """The ``best`` two-group sorts of the ten values at the model's positions, by EV (``--search-sorts``)."""
+def search_section(rules: PuntoBancoRules, model: Model, best: int, progress: Progress, ranks: bool = False) -> Section:
+    """The ``best`` two-group sorts of the ten values at the model's positions, by EV (``--search-sorts``); with
+    ``ranks`` of the thirteen ranks, the four zero ranks split too (``--sort-ranks``)."""
     positions = [g.position for g in model.glimpses]
     choices = _choices(model)
     pays = sorting.outcome_pays(rules.model.pays, choices)
@@ -152,26 +152,55 @@ def search_section(rules: PuntoBancoRules, model: Model, best: int, progress: Pr
     for subset, ev in found:
         pair = frozenset({subset, (2**10 - 1) ^ subset})
         distinct.setdefault(pair, (subset, ev))
-    ranked = sorted(distinct.values(), key=lambda s: (-s[1], sorting.sort_label(s[0])))
-    rows = tuple((i + 1, sorting.sort_label(s), ev, ev) for i, (s, ev) in enumerate(ranked[:best]))
+    labelled = [(sorting.sort_label(s), ev) for s, ev in distinct.values()]
+    splitting: list[tuple[frozenset[str], Fraction]] = []
+    if ranks:
+        progress.say("the sorts splitting T J Q K")
+        splitting = sorting_ranks.splitting_sorts(rules.cards, rules.drawing, positions, choices, pays,
+                                                  rules.infinite)
+        labelled = [(_value_as_ranks(s), ev) for s, ev in distinct.values()]
+        labelled += [(sorting_ranks.rank_label(marked) + _alike(marked), ev) for marked, ev in splitting]
+    ranked = sorted(labelled, key=lambda s: (-s[1], s[0]))
+    rows = tuple((i + 1, label, ev, ev) for i, (label, ev) in enumerate(ranked[:best]))
     notes = []
     if set(positions) == set(sorting.FIRST_FOUR) and published(
             Model("", "", "punto-banco", tuple(Glimpse(p, "group", CLASSIC) for p in positions)), rules) is not None:
         notes.append(f"Published best sort of the first four cards: {float(PUBLISHED_BEST_SORT):.3%} ({JACOBSON}); "
                      f"exact here {float(ranked[0][1]):.4%}.")
+    intro = ["How the sorts are counted: a sort marks a subset of the ten values (0 for tens and faces, 1 for the "
+             "ace); the 2^10 - 1 = 1,023 non-empty subsets are each evaluated (the count published searches give). "
+             "A subset and its complement make the same two groups, and the full set makes one group (nothing "
+             f"seen), so they are {len(distinct) - 1:,} distinct sorts and the trivial one; each is listed once."]
+    if ranks:
+        intro.append(f"With the thirteen ranks: {sorting_ranks.PARTITIONS:,} two-group partitions of A 2-9 T J Q K, "
+                     f"{sorting_ranks.VALUE_PARTITIONS} of them keeping T J Q K together (the sorts of the values "
+                     f"above) and {sorting_ranks.PARTITIONS - sorting_ranks.VALUE_PARTITIONS:,} splitting them. T, J, "
+                     "Q and K are alike in value and in copies, so a splitting sort is counted once for each way of "
+                     "splitting them: one of them against three, or two against two, with any subset of the values "
+                     f"1-9 ({len(splitting):,} counts, each standing for the sorts that differ only in which zero "
+                     "ranks are marked: a row marked '(T: any one of T J Q K)' or '(T J: any two)' is all of them).")
+    title = "ten values" if not ranks else "thirteen ranks"
     return Section(
-        "sort_search", f"The best two-group sorts of the ten values, seen at {', '.join(positions)}",
-        (Column("rank", "Rank", "int"), Column("sort", "Groups of values"),
+        "sort_search", f"The best two-group sorts of the {title}, seen at {', '.join(positions)}",
+        (Column("rank", "Rank", "int"), Column("sort", "Groups of values" if not ranks else "Groups of ranks"),
          Column("ev_exact", "EV (exact)", "fraction"), Column("ev", "EV per coup", "signed_percent", 4)), rows,
-        intro=("How the sorts are counted: a sort marks a subset of the ten values (0 for tens and faces, 1 for the "
-               "ace); the 2^10 - 1 = 1,023 non-empty subsets are each evaluated (the count published searches give). "
-               "A subset and its complement make the same two groups, and the full set makes one group (nothing "
-               f"seen), so they are {len(distinct) - 1:,} distinct sorts and the trivial one; each is listed once.",),
-        notes=tuple(notes))
+        intro=tuple(intro), notes=tuple(notes))
+
+
+def _value_as_ranks(subset: int) -> str:
+    """A sort of the values written as its groups of ranks, like a sort of the ranks."""
+    marked, _ = sorting.sort_groups(subset)
+    return sorting_ranks.rank_label(marked)
+
+
+def _alike(marked: frozenset[str]) -> str:
+    """Which zero ranks a splitting sort's row stands for."""
+    zeros = [r for r in sorting_ranks.ZEROS if r in marked]
+    return " (T: any one of T J Q K)" if len(zeros) == 1 else " (T J: any two of T J Q K)"
 
 
 def glimpse_sections(session: Session, table_ref: str | None, model: Model, progress: Progress,
-                     search: int = 0) -> list[Section]:
+                     search: int = 0, ranks: bool = False) -> list[Section]:
     """The ``glimpse`` command for punto banco (its declaration names this): the model's value and its patterns;
     with ``search`` the best that many sorts of the ten values at the model's positions."""
     rules = session.resolve(table_ref)
@@ -182,7 +211,7 @@ def glimpse_sections(session: Session, table_ref: str | None, model: Model, prog
     counted = sorting.count(rules.cards, rules.drawing, model.glimpses, choices, pays, rules.infinite)
     out = [value_section(model, rules, counted), patterns_section(counted)]
     if search:
-        out.append(search_section(rules, model, min(search, MOST_SORTS), progress))
+        out.append(search_section(rules, model, search, progress, ranks))
     progress.finish()
     return out
 

@@ -38,6 +38,7 @@ import numpy as np
 from oddscalc.exact import rounded
 from oddscalc.games.punto_banco.coup_features import RANK_POINTS, RANKS, SUITS, play
 from oddscalc.games.punto_banco.game import PuntoBancoRules
+from oddscalc.protection.count_system import CountSystem
 from oddscalc.protection.counting import CoupEV, Effects, balanced_tags
 from oddscalc.protocol import OptionError
 from oddscalc.results import Z_SCORES, Cell, Column, Section
@@ -112,6 +113,7 @@ class Play:
     bets: np.ndarray  # (shoes,)
     won: np.ndarray  # (shoes,) net units (float: a sum of exact units, printed rounded)
     squares: np.ndarray  # (shoes,) the sum over coups of the units won squared (what the variance reads)
+    expected: np.ndarray | None = None  # (shoes,) the sum of the exact EV of every coup bet, from the cards unseen
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ class Study:
     tags: tuple[int, ...]
     plays: tuple[Play, ...]
     seed: int
+    count: CountSystem | None = None  # the count file the study bet by (None: the derived balanced count)
 
 
 def default_trigger(fx: Effects, wager: str, tags: tuple[int, ...], decks: int) -> float:
@@ -154,11 +157,13 @@ class Shoes:
     seed: int
     first: int
     last: int
+    count: CountSystem | None = None  # a count file's tags and rule, in place of ``tags`` and ``trigger``
 
 
 def deal(job: Shoes) -> tuple[np.ndarray, int]:
-    """((6, shoes) int64: count bets, count won x den, EV bets, EV won x den, count and EV won squared x den**2 per
-    shoe), coups dealt."""
+    """((8, shoes) float64: count bets, count won x den, EV bets, EV won x den, count and EV won squared x den**2,
+    then the exact EV summed over the coups the count bets and over those the EV bets, per shoe), coups dealt.
+    Rows 0-5 are whole numbers (exact in a float64 far below 2**53)."""
     cards = job.rules.cards
     # the unshuffled shoe lists the aces first, then 2..K, as it did before the card classes took cards.py's
     # rank order: a seed deals the same shoes as it did then
@@ -166,7 +171,7 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
     deck = np.repeat(laid, np.asarray(cards.copies)[laid])
     tag_of = np.array(job.tags, dtype=np.int64)
     settle_unit, side, _ = _payout(job.fast, job.wager)
-    out = np.zeros((6, job.last - job.first), dtype=np.int64)
+    out = np.zeros((8, job.last - job.first), dtype=np.float64)
     coups = 0
     points = np.array(RANK_POINTS)
     cut = job.procedure.cut(len(deck))
@@ -184,19 +189,22 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
         while coups_left(len(order) - i, cut, after):
             after -= len(order) - i <= cut
             ev = job.fast.ev(left.tolist())[job.wager]
-            true_count = running / (int(left.sum()) / 52)
+            unseen = int(left.sum())
             p1, b1, p2, b2, x, y = (np.array(values[i + k]) for k in range(6))
             outcome = int(play(p1, b1, p2, b2, x, y, job.rules.drawing))
             pair = bool(ranks[i + side] == ranks[i + side + 2])  # punto holds cards 1 and 3, banca 2 and 4
             won = settle_unit(outcome, pair)
-            if true_count >= job.trigger:
+            if (job.count.bets(running, unseen) if job.count is not None
+                    else running / (unseen / 52) >= job.trigger):
                 out[0, col] += 1
                 out[1, col] += won
                 out[4, col] += won * won
+                out[6, col] += float(ev)
             if ev > 0:
                 out[2, col] += 1
                 out[3, col] += won
                 out[5, col] += won * won
+                out[7, col] += float(ev)
             used = 4 + _drew(outcome)
             for k in range(used):
                 left[ranks[i + k]] -= 1
@@ -211,26 +219,33 @@ Runner = Callable[[Callable[[Any], tuple[np.ndarray, int]], Sequence[Any]], list
 
 
 def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: int, procedure: Procedure,
-        seed: int, trigger: float | None = None, runner: Runner | None = None, chunk: int = 25) -> Study:
+        seed: int, trigger: float | None = None, runner: Runner | None = None, chunk: int = 25,
+        count: CountSystem | None = None) -> Study:
     """Deal ``shoes`` shoes and bet ``wager`` by the count and by its exact EV; ``runner`` maps ``deal``
-    over runs of ``chunk`` shoes (default: here, in order; a cluster's map deals the same shoes)."""
+    over runs of ``chunk`` shoes (default: here, in order; a cluster's map deals the same shoes). ``count``: a
+    count file's tags and betting rule in place of the derived balanced count and its trigger."""
+    if count is not None and trigger is not None:
+        raise OptionError("--trigger and --count: a count file states its own betting rule; give one")
     if wager not in fast.outcome_wagers and wager not in fast.pair_units:
         known = ", ".join((*fast.outcome_wagers, *fast.pair_units))
         raise OptionError(f"the study bets a wager settled on the coup's outcome or a pair; {wager!r} is not one "
                           f"of them ({known})")
     size = sum(rules.cards.copies)
     procedure.check(size)
-    tags = balanced_tags(fx.effect[wager], fx.cards)
-    trig = default_trigger(fx, wager, tags, rules.decks) if trigger is None else trigger
-    jobs = [Shoes(rules, fast, wager, tags, trig, procedure, seed, a, min(a + chunk, shoes))
+    if count is not None:
+        tags, trig = count.tags, math.nan
+    else:
+        tags = balanced_tags(fx.effect[wager], fx.cards)
+        trig = default_trigger(fx, wager, tags, rules.decks) if trigger is None else trigger
+    jobs = [Shoes(rules, fast, wager, tags, trig, procedure, seed, a, min(a + chunk, shoes), count)
             for a in range(0, shoes, chunk)]
     results = (runner or (lambda fn, js: [fn(j) for j in js]))(deal, jobs)
     table = np.concatenate([r[0] for r in results], axis=1)
     coups = sum(r[1] for r in results)
     den = _payout(fast, wager)[2]
-    plays = (Play("count", table[0], table[1] / den, table[4] / den**2),
-             Play("exact EV positive (a bound)", table[2], table[3] / den, table[5] / den**2))
-    return Study(wager, shoes, coups, procedure, size, trig, tags, plays, seed)
+    plays = (Play("count", table[0], table[1] / den, table[4] / den**2, table[6]),
+             Play("exact EV positive (a bound)", table[2], table[3] / den, table[5] / den**2, table[7]))
+    return Study(wager, shoes, coups, procedure, size, trig, tags, plays, seed, count)
 
 
 def _drew(outcome: int) -> int:
@@ -278,15 +293,24 @@ def section(st: Study) -> Section:
         intro=(f"{st.shoes:,} shoes of {st.size:,} cards (seed {st.seed}), {st.coups:,} coups: "
                f"{st.procedure.label(st.size)}; "
                f"one unit bet on {st.wager} when the rule says, settled by the coup's cards.",
-               "Count: tags " + ", ".join(f"{r} {t:+d}" for r, t in zip(RANKS, st.tags))
-               + ("; bet when the true count (running count per deck not seen: burnt cards are never seen) is at "
-                  f"least {st.trigger:.2f}."
-                  if math.isfinite(st.trigger) else
-                  "; the count says nothing about this wager (no card's removal moves its EV linearly): it never "
-                  "bets."),
+               _count_line(st),
                "Exact EV positive: bet whenever the exact EV from the cards left is above 0, a bound on any count."),
         notes=("The intervals are 95% across shoes (normal approximation); the edge is won / bet, by the delta "
                "method.",))
+
+
+def _count_line(st: Study) -> str:
+    """The count the study bet by: its tags and rule."""
+    tags = ", ".join(f"{r} {t:+d}" for r, t in zip(RANKS, st.tags))
+    if st.count is not None:
+        kind = "balanced" if st.count.balanced else "unbalanced"
+        return f"Count: {st.count.title} ({st.count.id}, {kind}): tags {tags}; {st.count.rule()}."
+    return ("Count: tags " + tags
+            + ("; bet when the true count (running count per deck not seen: burnt cards are never seen) is at "
+               f"least {st.trigger:.2f}."
+               if math.isfinite(st.trigger) else
+               "; the count says nothing about this wager (no card's removal moves its EV linearly): it never "
+               "bets."))
 
 
 @dataclass(frozen=True)
@@ -370,8 +394,8 @@ def metrics_section(st: Study, bankroll: int) -> Section:
 
 
 def run_counted(rules: PuntoBancoRules, fx: Effects, wager: str, shoes: int, procedure: Procedure, seed: int,
-                trigger: float | None = None, runner: Runner | None = None) -> Study:
+                trigger: float | None = None, runner: Runner | None = None, count: CountSystem | None = None) -> Study:
     """:func:`run` with the per-coup EV of ``rules`` (the ``counting`` command's study; the declaration names it)."""
     from oddscalc.protection.counting import coup_ev
 
-    return run(rules, coup_ev(rules), fx, wager, shoes, procedure, seed, trigger, runner)
+    return run(rules, coup_ev(rules), fx, wager, shoes, procedure, seed, trigger, runner, count=count)

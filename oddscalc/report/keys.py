@@ -137,7 +137,7 @@ def _extra_model(model: type[BaseModel]) -> type[BaseModel] | None:
 def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
     """Every key of ``model`` and of the blocks it holds, each under its dotted path."""
     for name, field in model.model_fields.items():
-        path = prefix + name
+        path = prefix + (field.alias or name)  # as the file writes it (a count's tags.2, not tags.two)
         t, metadata, optional = _unwrap(field.annotation, list(field.metadata))
         origin, args = typing.get_origin(t), typing.get_args(t)
         nested = _model(t)
@@ -184,7 +184,7 @@ def _table(keys: list[Key]) -> list[str]:
 
 def reference_markdown() -> str:
     """The page: for each game, the keys of its table files and, when it takes one, of its strategy cards; then the
-    keys of a compliance profile and of an information model."""
+    keys of a compliance profile, of an information model and of a count system."""
     from oddscalc.filing.compliance import ProfileModel
 
     out = ["# File keys", "",
@@ -205,6 +205,10 @@ def reference_markdown() -> str:
 
     out += ["## Information model (`tables/information/*.toml`, `oddscalc glimpse GAME --model ID|FILE`)", "",
             *_table(list(keys_of(InformationModel))), ""]
+    from oddscalc.protection.count_system import CountFile
+
+    out += ["## Count system (`tables/counts/*.toml`, `oddscalc counting GAME --count ID|FILE`)", "",
+            *_table(list(keys_of(CountFile))), ""]
     return "\n".join(out)
 
 

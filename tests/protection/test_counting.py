@@ -171,7 +171,7 @@ def test_counting_needs_a_finite_shoe_and_a_covered_wager(sessions: Callable[[st
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)["sections"]
     assert set(data) == {"removal_effects", "count_tags", "counting_study_dragon_bonus_player",
-                         "counting_metrics_dragon_bonus_player"}
+                         "counting_metrics_dragon_bonus_player", "counting_expected_dragon_bonus_player"}
 
 
 def test_a_study_deals_the_same_shoes_however_it_is_split(dragon: PuntoBancoRules) -> None:

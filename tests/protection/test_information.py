@@ -83,6 +83,17 @@ def test_every_problem_at_once(tmp_path: Path) -> None:
     assert "seat_9" in text and "later" in text
 
 
+def test_a_bad_group_and_a_bad_position_in_one_run(tmp_path: Path) -> None:
+    """A shape problem (a rank in no group) and a problem the game's declaration decides (a position the game does
+    not have, in another glimpse, and a decision it does not have) are reported together, each on its line."""
+    text = _problems(tmp_path, GOOD.replace('"5", ', "") + '[[glimpse]]\nposition = "seat_9"\nshows = "rank"\n'
+                     'before = "later"\n')
+    assert "model.toml:6: glimpse.0.groups: every rank in exactly one group: in none: 5" in text, text
+    assert "model.toml:8: glimpse.1.position: 'seat_9' is no position of punto-banco" in text, text
+    assert "model.toml:10: glimpse.1.before: 'later' is no decision of punto-banco" in text, text
+    assert text.index("glimpse.0.groups") < text.index("glimpse.1.position")  # in the file's order
+
+
 def test_an_id_is_never_a_path_and_a_path_never_an_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     Path("edge-sort-first-card").write_text("not toml [[[")  # a file named like an id is not read for the id
@@ -134,6 +145,23 @@ def test_the_search_and_the_cost_at_the_table_limits(tmp_path: Path) -> None:
                      "--search-sorts", "2", "--format", "csv")
     assert code == 0, out
     assert "EUR" in out and "sort_search" in out and "6 7 8 9 | 0 1 2 3 4 5" in out
+
+
+def test_sort_ranks_needs_the_search() -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", "edge-sort-first-card", "--sort-ranks")
+    assert code == 4 and "--sort-ranks widens --search-sorts N" in out, out
+
+
+@pytest.mark.deep  # about 10 s: the first card's 1,023 value sorts and 1,024 splitting counts at 8 decks
+def test_the_search_over_the_thirteen_ranks_lists_the_best_of_every_partition() -> None:
+    code, out = _cli("glimpse", "punto-banco", "--model", "edge-sort-first-card", "--search-sorts", "3",
+                     "--sort-ranks", "--format", "json")
+    assert code == 0, out
+    section = json.loads(out)["sections"]["sort_search"]
+    assert "4,095 two-group partitions" in " ".join(section["intro"])
+    rows = section["rows"]
+    assert rows[0]["sort"] == "6 7 8 9 | A 2 3 4 5 T J Q K"  # the classic sort stays the best of the first card
+    assert round(Fraction(rows[0]["ev_exact"]), 5) == Fraction(6765, 100000)
 
 
 def test_the_hourly_cost_is_at_the_tables_own_pace_when_its_limits_state_one(tmp_path: Path) -> None:

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
-from oracles.sorting_brute import CHOICES, best_ev, best_sort, choice_returns, patterns, value
+from oracles.sorting_brute import CHOICES, best_ev, best_sort, choice_returns, patterns, rank_sorts, value
 
 from oddscalc.cards import SUIT_CHARS
 from oddscalc.catalog import resolve_table
 from oddscalc.games.punto_banco.coup_features import RANKS, SUITS, Cards, count_cells
 from oddscalc.games.punto_banco.game import PuntoBancoTable, settle
 from oddscalc.games.shoe import falling
-from oddscalc.protection import sorting
+from oddscalc.protection import sorting, sorting_ranks
 from oddscalc.protection.glimpse import Glimpse
 from oddscalc.protocol import OptionError
 
@@ -86,6 +86,42 @@ def test_the_best_sort_of_the_first_four_equals_the_brute_force_over_every_sort(
     assert dict(sorts)[subset] == ev
     # the sort as a model of rank groups counts the same
     assert _engine(TINY, [Glimpse(p, "group", sorting.sort_groups(subset)) for p in sorting.FIRST_FOUR]).ev() == ev
+
+
+ZERO_ALIKE = ("Th", "Jd", "Qc", "Ks", "Ac", "6h", "8s", "9c", "5d")  # each zero rank once: T J Q K exchangeable
+
+
+@pytest.mark.parametrize("positions", [("player_1",), pytest.param(("player_1", "banker_1"), marks=pytest.mark.deep)])
+def test_every_sort_of_the_thirteen_ranks_equals_the_brute_force(positions: tuple[str, ...]) -> None:
+    """All 8,191 subsets of the ranks, brute force, against the engine: a subset keeping T J Q K together is a sort
+    of the values; one splitting them is its representative among the 1,024 (the marked zero ranks T, or T J, after
+    the complement when three are marked): the exchange of the zero ranks the search stands on, checked sort by
+    sort."""
+    shoe = ZERO_ALIKE
+    brute = rank_sorts(shoe, positions)
+    assert len(brute) == 2**13 - 1
+    values = dict(sorting.value_sorts(_engine(shoe, sorting.by_value(positions))))
+    splitting = dict(sorting_ranks.splitting_sorts(_cards(shoe), TABLE.rules, positions, sorting.CHOICES, PAYS))
+    assert len(splitting) == 1024
+    zeros = frozenset("TJQK")
+    for marked, ev in brute.items():
+        t = len(marked & zeros)
+        if t in (0, 4):
+            subset = sum(1 << v for v in {value(r + "s") for r in marked})
+            assert values[subset] == ev, sorted(marked)
+            continue
+        if t == 3:
+            marked = frozenset("A23456789TJQK") - marked
+            t = 1
+        key = (marked - zeros) | frozenset("TJQK"[:t])
+        assert splitting[key] == ev, sorted(marked)
+    best = max(brute.values())
+    assert max(max(values.values()), max(splitting.values())) == best
+
+
+def test_the_rank_sorts_refuse_a_shoe_whose_zero_ranks_are_unlike() -> None:
+    with pytest.raises(OptionError, match="T 1, J 0, Q 0, K 0"):
+        sorting_ranks.splitting_sorts(_cards(TINY), TABLE.rules, ["player_1"], sorting.CHOICES, PAYS)
 
 
 # --- 8 decks -------------------------------------------------------------------------------------------------

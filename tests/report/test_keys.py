@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from oddscalc.filing.compliance import ProfileModel
 from oddscalc.games import DECLARED, TABLE_MODELS
+from oddscalc.protection.count_system import CountFile
 from oddscalc.protection.information import InformationModel
 from oddscalc.protocol import load
 from oddscalc.report.keys import Key, keys_of, reference_markdown
@@ -60,6 +61,8 @@ def _shipped() -> Iterator[tuple[Path, type[BaseModel]]]:
         yield path, ProfileModel
     for path in sorted((ROOT / "tables" / "information").glob("*.toml")):
         yield path, InformationModel
+    for path in sorted((ROOT / "tables" / "counts").glob("*.toml")):
+        yield path, CountFile
 
 
 SHIPPED = list(_shipped())
@@ -67,7 +70,7 @@ SHIPPED = list(_shipped())
 
 def test_every_shipped_file_kind_is_covered() -> None:
     kinds = {model for _, model in SHIPPED}
-    assert len(kinds) == len(DECLARED) + sum(d.card is not None for d in DECLARED.values()) + 2
+    assert len(kinds) == len(DECLARED) + sum(d.card is not None for d in DECLARED.values()) + 3
 
 
 @pytest.mark.parametrize(("path", "model"), SHIPPED, ids=[str(p.relative_to(ROOT)) for p, _ in SHIPPED])
