@@ -168,8 +168,14 @@ def _conditions(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else (value,)
 
 
-Prize = Annotated[Fraction | str, BeforeValidator(lambda v: v.strip().lower() if isinstance(v, str) and
-                                                  v.strip().lower() in (PUSH, LOSE) else parse_prize(v)),
+def parse_side_pay(value: Any) -> Fraction | str:
+    """Odds ("50:1"), an amount (500, "0.50"), a share of the meter ("100% meter"), "push" or "lose"."""
+    if isinstance(value, str) and value.strip().lower() in (PUSH, LOSE):
+        return value.strip().lower()
+    return parse_prize(value)
+
+
+Prize = Annotated[Fraction | str, BeforeValidator(parse_side_pay),
                   PlainSerializer(lambda x: x if isinstance(x, str) else
                                   f"{x * 100}% meter" if isinstance(x, MeterShare) else ratio_text(x)
                                   if isinstance(x, Odds) else str(x))]

@@ -21,15 +21,15 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from oddscalc.cache import Store
 from oddscalc.cards import Deck
 from oddscalc.games.poker_side_bets import COLOUR_OF_SUIT, LOSE, PUSH, Condition, PokerSideBet
-from oddscalc.cache import Store
 from oddscalc.games.progressive import Progressive, progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.hands import BINOM, HAND_CLASSES, HandClass, HandTable, colex_combos, hand_table
@@ -162,19 +162,7 @@ def _holds(c: Condition, bet: PokerSideBet, rows: NDArray[np.int8], columns: dic
         return memo[key]
     idx = [i for s in bet.slots_of(c.cards) for i in range(columns[s][0], columns[s][0] + columns[s][1])]
     cards = rows[:, idx]
-    ranks, suits = cards >> 2, cards & 3
-    out = np.ones(len(rows), dtype=bool)
-    if c.ranks is not None:
-        out &= np.isin(ranks, c.ranks).all(axis=1)
-    if c.suits is not None:
-        out &= np.isin(suits, c.suits).all(axis=1)
-    if c.colours is not None or c.same == "colour":
-        colours = np.array(COLOUR_OF_SUIT, dtype=np.int8)[suits]
-        if c.colours is not None:
-            out &= np.isin(colours, c.colours).all(axis=1)
-    if c.same is not None:
-        x = {"rank": ranks, "suit": suits}[c.same] if c.same != "colour" else colours
-        out &= (x == x[:, :1]).all(axis=1)
+    out = _card_tests(c, cards)
     if c.hand is not None or c.at_least is not None:
         if len(idx) >= 5:
             skey = f"strength {idx}"  # conditions on the same cards share it
@@ -186,8 +174,23 @@ def _holds(c: Condition, bet: PokerSideBet, rows: NDArray[np.int8], columns: dic
             if c.at_least is not None:
                 out &= strength >= ht.strength_at_least(*c.at_least)
         elif c.hand is not None:
-            out &= np.isin(short_class(ranks.astype(np.int64), suits.astype(np.int64)), [h.code for h in c.hand])
+            out &= np.isin(short_class((cards >> 2).astype(np.int64), (cards & 3).astype(np.int64)),
+                           [h.code for h in c.hand])
     memo[key] = out
+    return out
+
+
+def _card_tests(c: Condition, cards: NDArray[np.int8]) -> NDArray[np.bool_]:
+    """(rows,) whether every card is of the ranks, suits and colours named, and they share what ``same`` says."""
+    ranks, suits = cards >> 2, cards & 3
+    colours = np.array(COLOUR_OF_SUIT, dtype=np.int8)[suits]
+    out = np.ones(len(cards), dtype=bool)
+    for values, allowed in ((ranks, c.ranks), (suits, c.suits), (colours, c.colours)):
+        if allowed is not None:
+            out &= np.isin(values, allowed).all(axis=1)
+    if c.same is not None:
+        x = {"rank": ranks, "suit": suits, "colour": colours}[c.same]
+        out &= (x == x[:, :1]).all(axis=1)
     return out
 
 

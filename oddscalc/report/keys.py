@@ -124,6 +124,13 @@ def _variants(t: Any) -> list[type[BaseModel]]:
     return [m] if m is not None else []
 
 
+def _extra_model(model: type[BaseModel]) -> type[BaseModel] | None:
+    """The model of the blocks a model takes under names of one's own (``__pydantic_extra__: dict[str, M]``)."""
+    hint = typing.get_type_hints(model).get("__pydantic_extra__")
+    args = typing.get_args(hint)
+    return _model(args[1]) if typing.get_origin(hint) is dict and len(args) == 2 else None
+
+
 def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
     """Every key of ``model`` and of the blocks it holds, each under its dotted path."""
     for name, field in model.model_fields.items():
@@ -135,7 +142,13 @@ def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
             yield Key(f"[{path}]", _about(nested), _need(field, metadata, optional))
             yield from keys_of(nested, path + ".")
             if nested.model_config.get("extra") == "allow":
-                yield Key(f"[{path}.<name>]", "more blocks, each named by you, of the kind described above", "optional")
+                extra = _extra_model(nested)
+                if extra is None:
+                    yield Key(f"[{path}.<name>]", "more blocks, each named by you, of the kind described above",
+                              "optional")
+                else:  # the blocks of one's own naming have a model of their own (side bets): its keys too
+                    yield Key(f"[{path}.<name>]", _about(extra), "optional")
+                    yield from keys_of(extra, f"{path}.<name>.")
         elif origin is dict and _model(args[1]) is not None:
             inner = _model(args[1])
             assert inner is not None
@@ -147,8 +160,9 @@ def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
             for kind in kinds:
                 tag = kind.model_fields.get("rule")
                 which = f" with rule = {_takes(tag.annotation, [])[7:]}" if tag is not None and len(kinds) > 1 else ""
-                yield Key(f"[[{path}]]{which}", _about(kind), _need(field, metadata, optional))
-                yield from keys_of(kind, f"[[{path}]].")
+                bare = path.replace("[", "").replace("]", "")  # an array inside an array of tables: one pair
+                yield Key(f"[[{bare}]]{which}", _about(kind), _need(field, metadata, optional))
+                yield from keys_of(kind, f"[[{bare}]].")
         else:
             choices = getattr(field.validation_alias, "choices", ())
             also = tuple(prefix + c for c in choices if isinstance(c, str) and c != name)

@@ -102,7 +102,8 @@ def holds(cond: Mapping[str, Any], cards: Sequence[int]) -> bool:
     if "colours" in cond and not all(c in _as_list(cond["colours"]) for c in colours):
         return False
     if "same" in cond:
-        values = {"rank": ranks, "suit": suits, "colour": colours}[cond["same"]]
+        by: dict[str, list[Any]] = {"rank": list(ranks), "suit": list(suits), "colour": list(colours)}
+        values = by[cond["same"]]
         if len(set(values)) != 1:
             return False
     if "hand" in cond:
@@ -115,16 +116,18 @@ def holds(cond: Mapping[str, Any], cards: Sequence[int]) -> bool:
 def brute(rules: Sequence[Mapping[str, Any]], otherwise: str, positions: Mapping[str, tuple[str, ...]],
           deals: Any) -> Counter[str]:
     """Deals by event: the first rule all of whose conditions hold, else ``otherwise``."""
-    plan = [(rule["event"], [(cond, sorted({s for p in _as_list(cond["cards"]) for s in positions[p]}), {})
-                             for cond in _as_list(rule["when"])]) for rule in rules]
+    Step = tuple[Mapping[str, Any], list[str], dict[tuple[int, ...], bool]]  # a condition, its slots, its memo
+    plan: list[tuple[str, list[Step]]] = [
+        (rule["event"], [(cond, sorted({s for p in _as_list(cond["cards"]) for s in positions[p]}), {})
+                         for cond in _as_list(rule["when"])]) for rule in rules]
     tally: Counter[str] = Counter()
     for deal in deals:
         event = otherwise
         for name, conds in plan:
             for cond, slots, memo in conds:
-                cards = tuple(c for s in slots for c in deal[s])  # the same cards always in the same slots
+                cards = tuple(sorted(c for s in slots for c in deal[s]))
                 if cards not in memo:
-                    memo[cards] = holds(cond, sorted(cards))
+                    memo[cards] = holds(cond, cards)
                 if not memo[cards]:
                     break
             else:
