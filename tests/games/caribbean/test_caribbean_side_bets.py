@@ -85,3 +85,14 @@ def test_a_bad_side_bet_in_a_table_file_names_file_line_and_key(tmp_path: Path) 
     assert "bad.toml" in shown and "pays.bonus" in shown and "unknown position 'community1'" in shown
     line = text.splitlines().index("[pays.bonus]") + 1
     assert f":{line}" in shown or f"line {line}" in shown, shown
+
+
+def test_a_bet_reading_too_many_cards_is_refused_before_counting() -> None:
+    """The player's five and the dealer's five with a suit named: C(52,5) x 47 x C(46,4) deals, not enumerable."""
+    from oddscalc.cards import FULL_DECK
+    from oddscalc.protocol import OptionError
+
+    bet = CaribbeanSideBet.model_validate({"title": "t", "rules": [
+        {"event": "x", "when": {"cards": ["player", "dealer"], "suits": ["h", "d"]}, "pays": "1:1"}]})
+    with pytest.raises(OptionError, match=r"reads 10 cards .*more than the 2,000,000,000 counted here"):
+        count_side_bet(bet, FULL_DECK)
