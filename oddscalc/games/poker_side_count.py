@@ -197,15 +197,14 @@ def _card_tests(c: Condition, cards: NDArray[np.int8]) -> NDArray[np.bool_]:
 def best_strength(cards: NDArray[np.int8], ht: HandTable) -> NDArray[np.int16]:
     """(rows,) the dense strength of the best five of each row's cards (five or more)."""
     pos = np.sort(ht.position[cards], axis=1)  # card ids and deck positions sort alike
-    terms = BINOM[pos.astype(np.intp)]  # (rows, k, 6): C(position, i) for every column
-    best: NDArray[np.int16] | None = None
-    for five in itertools.combinations(range(pos.shape[1]), 5):
-        index = terms[:, five[0], 1].copy()
-        for i in range(1, 5):
-            index += terms[:, five[i], i + 1]
-        s = ht.strength[index]
-        best = s if best is None else np.maximum(best, s)
-    assert best is not None
+    if pos.shape[1] == 5:
+        index = sum(BINOM[pos[:, i].astype(np.intp), i + 1] for i in range(5))
+        out: NDArray[np.int16] = ht.strength[index]
+        return out
+    from oddscalc.games.poker_side_kernel import best_strengths  # numba only when six or more cards are read
+
+    subsets = np.array(list(itertools.combinations(range(pos.shape[1]), 5)), dtype=np.int64)
+    best: NDArray[np.int16] = best_strengths(pos.astype(np.int64), subsets, BINOM, ht.strength)
     return best
 
 
