@@ -21,8 +21,9 @@ his whole hand; Let It Ride: ``player`` the player's three cards, ``community1``
   more: the best five-card hand among them. Three or four cards: the class of the cards themselves, where a
   straight or a flush needs all of them (A-2-3 is a straight; a straight flush to the ace is ``royal_flush``;
   four cards can be ``four_of_a_kind`` and ``two_pair``, three cannot).
-- ``at_least``: (five cards or more) the best five is at least this hand: a HandClass id, or ``"pair of
-  <rank>"`` (a pair of that rank or better, or any better class).
+- ``hand_at_least``: (five cards or more) the best five is at least this hand: a HandClass id, or ``"pair of
+  <rank>"`` (a pair of that rank or better, or any better class). (Not ``at_least``: in the baccarat games'
+  card conditions that key counts the named cards that pass a filter.)
 - ``ranks`` (ranks such as "A", "K", "10", "7"), ``suits`` ("c", "d", "h", "s" or their names), ``colours``
   ("red", "black"): every one of the cards is of one of them.
 - ``same``: ``"rank"``, ``"suit"`` or ``"colour"``: all the cards share it.
@@ -140,7 +141,7 @@ class Condition(Strict):
     cards: Positions = Field(description="the positions read, taken together (e.g. [\"player\", \"dealer_up\"])")
     hand: Classes | None = Field(None, description="a hand class id or a list: the class of the cards (the best "
                                                    "five of five or more)")
-    at_least: AtLeast | None = Field(None, description='the best five is at least this: a hand class id or "pair '
+    hand_at_least: AtLeast | None = Field(None, description='the best five is at least this: a hand class id or "pair '
                                                        'of <rank>" (five cards or more)')
     ranks: Ranks | None = Field(None, description="every card is of one of these ranks")
     suits: Suits | None = Field(None, description="every card is of one of these suits (c, d, h, s)")
@@ -150,8 +151,9 @@ class Condition(Strict):
 
     @model_validator(mode="after")
     def _some_test(self) -> Condition:
-        if all(getattr(self, k) is None for k in ("hand", "at_least", "ranks", "suits", "colours", "same")):
-            raise ValueError("a condition needs a test besides cards: hand, at_least, ranks, suits, colours or same")
+        if all(getattr(self, k) is None for k in ("hand", "hand_at_least", "ranks", "suits", "colours", "same")):
+            raise ValueError("a condition needs a test besides cards: hand, hand_at_least, ranks, suits, colours or "
+                             "same")
         return self
 
     @property
@@ -265,8 +267,8 @@ class PokerSideBet(Strict):
         if c.hand is not None and n < 5 and any(h in (HandClass.FULL_HOUSE,) or (n == 3 and h in (
                 HandClass.FOUR_OF_A_KIND, HandClass.TWO_PAIR)) for h in c.hand):
             raise ValueError(f"{where}: {n} cards are never a {c.hand[-1].value}")
-        if c.at_least is not None and n < 5:
-            raise ValueError(f"{where}: at_least reads the best five cards; {', '.join(c.cards)} hold {n}")
+        if c.hand_at_least is not None and n < 5:
+            raise ValueError(f"{where}: hand_at_least reads the best five cards; {', '.join(c.cards)} hold {n}")
         if c.same is not None and n < 2:
             raise ValueError(f"{where}: same needs at least two cards; {', '.join(c.cards)} hold {n}")
 

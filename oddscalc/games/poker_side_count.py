@@ -163,7 +163,7 @@ def _holds(c: Condition, bet: PokerSideBet, rows: NDArray[np.int8], columns: dic
     idx = [i for s in bet.slots_of(c.cards) for i in range(columns[s][0], columns[s][0] + columns[s][1])]
     cards = rows[:, idx]
     out = _card_tests(c, cards)
-    if c.hand is not None or c.at_least is not None:
+    if c.hand is not None or c.hand_at_least is not None:
         if len(idx) >= 5:
             skey = f"strength {idx}"  # conditions on the same cards share it
             if skey not in memo:
@@ -171,8 +171,8 @@ def _holds(c: Condition, bet: PokerSideBet, rows: NDArray[np.int8], columns: dic
             strength = memo[skey]
             if c.hand is not None:
                 out &= np.isin(_class_of_level(ht.deck)[strength], [h.code for h in c.hand])
-            if c.at_least is not None:
-                out &= strength >= ht.strength_at_least(*c.at_least)
+            if c.hand_at_least is not None:
+                out &= strength >= ht.strength_at_least(*c.hand_at_least)
         elif c.hand is not None:
             out &= np.isin(short_class((cards >> 2).astype(np.int64), (cards & 3).astype(np.int64)),
                            [h.code for h in c.hand])

@@ -110,7 +110,7 @@ def holds(cond: Mapping[str, Any], cards: Sequence[int]) -> bool:
         cls = HAND_CLASSES[-best_five(cards)[0]].value if len(cards) >= 5 else few_cards_class(cards)
         if cls not in _as_list(cond["hand"]):
             return False
-    return not ("at_least" in cond and best_five(cards) < _threshold(cond["at_least"]))
+    return not ("hand_at_least" in cond and best_five(cards) < _threshold(cond["hand_at_least"]))
 
 
 def brute(rules: Sequence[Mapping[str, Any]], otherwise: str, positions: Mapping[str, tuple[str, ...]],
@@ -152,7 +152,7 @@ def side_bet_data(draw: Any, sizes: Mapping[str, int], deck: Deck) -> dict[str, 
             cards = draw(st.lists(st.sampled_from(sorted(sizes)), min_size=1, max_size=3, unique=True))
             n = _cards_in(cards, sizes)
             tests = ["ranks", "suits", "colours"] + (["same"] if n >= 2 else []) + (["hand"] if n >= 3 else []) \
-                + (["at_least"] if n >= 5 else [])
+                + (["hand_at_least"] if n >= 5 else [])
             cond: dict[str, Any] = {"cards": cards}
             for t in draw(st.lists(st.sampled_from(tests), min_size=1, max_size=2, unique=True)):
                 if t == "ranks":

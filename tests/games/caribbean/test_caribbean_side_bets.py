@@ -46,9 +46,9 @@ def test_a_5_plus_1_bet_on_a_reduced_deck_equals_the_brute_force() -> None:
     deck = reduced_deck("J", 3)
     rules: list[dict[str, Any]] = [
         {"event": "royal", "when": {"cards": ["player", "dealer_up"], "hand": "royal_flush"}, "pays": "1000:1"},
-        {"event": "red_up_trips", "when": [{"cards": ["player", "dealer_up"], "at_least": "three_of_a_kind"},
+        {"event": "red_up_trips", "when": [{"cards": ["player", "dealer_up"], "hand_at_least": "three_of_a_kind"},
                                           {"cards": ["dealer_up"], "colours": "red"}], "pays": "10:1"},
-        {"event": "dealer_pair", "when": {"cards": ["dealer"], "at_least": "pair of queens"}, "pays": "1:1"},
+        {"event": "dealer_pair", "when": {"cards": ["dealer"], "hand_at_least": "pair of queens"}, "pays": "1:1"},
         {"event": "hole_suited", "when": {"cards": ["dealer_hole"], "same": "suit"}, "pays": "push"},
         {"event": "hearts_up", "when": {"cards": "dealer_up", "suits": ["h"]}, "pays": 2}]
     bet = {"title": "t", "rules": rules}
@@ -58,7 +58,7 @@ def test_a_5_plus_1_bet_on_a_reduced_deck_equals_the_brute_force() -> None:
 @pytest.mark.parametrize(("when", "message"), [
     ({"cards": ["dealer_upcard"], "ranks": "A"}, "unknown position 'dealer_upcard'"),
     ({"cards": ["dealer_up"], "hand": "pair"}, "hand needs at least three cards"),
-    ({"cards": ["dealer_hole"], "at_least": "flush"}, "at_least reads the best five cards"),
+    ({"cards": ["dealer_hole"], "hand_at_least": "flush"}, "hand_at_least reads the best five cards"),
     ({"cards": ["player"], "hand": "five_of_a_kind"}, "not a hand class"),
     ({"cards": ["player"], "ranks": "Z"}, "not a rank"),
     ({"cards": ["player"], "suits": "x"}, "not a suit"),

@@ -57,7 +57,7 @@ def test_four_card_and_community_conditions_equal_the_brute_force() -> None:
         {"event": "wheel_ish", "when": {"cards": "player", "hand": "straight"}, "pays": "3:1"},
         {"event": "community_pair", "when": {"cards": "community", "same": "rank"}, "pays": "2:1"},
         {"event": "spade_last", "when": [{"cards": "community2", "suits": "spades"},
-                                         {"cards": ["player", "community"], "at_least": "pair of kings"}],
+                                         {"cards": ["player", "community"], "hand_at_least": "pair of kings"}],
          "pays": 3}]
     bet = {"title": "t", "rules": rules}
     assert _engine(bet, deck) == brute(rules, "lose", LET_IT_RIDE, _deals(deck))
@@ -92,7 +92,7 @@ def test_the_shipped_3_card_bonus_has_the_published_three_card_counts() -> None:
     ({"cards": ["dealer_up"], "ranks": "A"}, "unknown position 'dealer_up'"),
     ({"cards": ["community"], "hand": "pair"}, "hand needs at least three cards"),
     ({"cards": ["player"], "hand": "full_house"}, "3 cards are never a full_house"),
-    ({"cards": ["player", "community1"], "at_least": "flush"}, "at_least reads the best five cards"),
+    ({"cards": ["player", "community1"], "hand_at_least": "flush"}, "hand_at_least reads the best five cards"),
     ({"cards": ["community1"], "same": "rank"}, "same needs at least two cards"),
     ({"cards": ["player"], "colours": "green"}, "not a colour"),
 ])
