@@ -163,8 +163,9 @@ def keys_of(model: type[BaseModel], prefix: str = "") -> Iterator[Key]:
             for kind in kinds:
                 tag = kind.model_fields.get("rule")
                 which = f" with rule = {_takes(tag.annotation, [])[7:]}" if tag is not None and len(kinds) > 1 else ""
-                yield Key(f"[[{path}]]{which}", _about(kind), _need(field, metadata, optional))
-                yield from keys_of(kind, f"[[{path}]].")
+                bare = path.replace("[", "").replace("]", "")  # an array inside an array of tables: one pair
+                yield Key(f"[[{bare}]]{which}", _about(kind), _need(field, metadata, optional))
+                yield from keys_of(kind, f"[[{bare}]].")
         else:
             choices = getattr(field.validation_alias, "choices", ())
             also = tuple(prefix + c for c in choices if isinstance(c, str) and c != name)

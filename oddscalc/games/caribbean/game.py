@@ -25,12 +25,13 @@ from oddscalc.games.caribbean.sections import ak_section, closest_section, compa
 from oddscalc.games.caribbean.settle import CARD, settle_counts
 from oddscalc.games.caribbean.table import CaribbeanTable, parse_qualifier
 from oddscalc.games.caribbean.wagers import jackpot_wager, joint_main_jackpot, main_wager
+from oddscalc.games.poker_side_count import settle_side_bets, stored_counts
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.hands import HAND_CLASSES
 from oddscalc.progress import Progress
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
-from oddscalc.results import Analysis, Chart, Decisions, Heatmap, RunOptions, Section
+from oddscalc.results import Analysis, Chart, Decisions, Heatmap, RunOptions, Section, rarity_from_rows
 from oddscalc.tables import Table, TableModel
 from oddscalc.verify import named_sections
 
@@ -117,6 +118,7 @@ class Caribbean:
             return {name: getattr(rt, name) for name in RAISE_TABLE_ARRAYS}
 
         arrays = store.get(count_key(self, rules), build)
+        stored_counts(self.key, rules.model.pays, rules.deck, store)  # the side bets over the cards, pay-free
         return RaiseTable(rules.deck, **{name: arrays[name] for name in RAISE_TABLE_ARRAYS})
 
     def settle(self, counts: RaiseTable, rules: CaribbeanRules) -> Analysis:
@@ -143,7 +145,9 @@ class Caribbean:
             sections = (comparison_section(dc, model.pays.main, st, rules.card),)
         else:
             sections = ()
-        sections = (*sections, *meter_sections)
+        side_wagers, side_sections = settle_side_bets(model.pays, rules.deck, _side_convention(rules.deck))
+        wagers += side_wagers
+        sections = (*sections, *meter_sections, *side_sections)
         decide = st.decision
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",
@@ -158,7 +162,7 @@ class Caribbean:
                         f"(ordered) and the dealer's four hole cards (a set): C({deck.size},5) x {deck.size - 5} x "
                         f"C({deck.size - 6},4) = {dc.total:,}"),
             wagers=tuple(wagers), sections=sections, assumptions=tuple(model.assumptions),
-            rarity=hand_rarity(dc, model),
+            rarity=hand_rarity(dc, model) | {ref: p for w in side_wagers for ref, p in rarity_from_rows(w).items()},
             joint={} if model.pays.jackpot is None else {
                 ("main", "jackpot"): joint_main_jackpot(st, model.pays.jackpot, rules.jackpot_paid_on_fold)},
         )
@@ -176,13 +180,19 @@ class Caribbean:
                         "player's ace-king hand, by third card"),)
 
 
+def _side_convention(deck: Deck) -> str:
+    n = deck.size
+    return (f"One combination is one deal, as the main wager's: the player's five cards (a set), the dealer's up card "
+            f"and his four hole cards (a set), C({n},5) x {n - 5} x C({n - 6},4) in all.")
+
+
 def hand_rarity(dc: RaiseTable, model: CaribbeanTable) -> dict[str, Fraction]:
     """Each pay of the player's own hand (``main``, ``jackpot``) with the probability of its five-card class, from
     the count's player hands (``high_card`` in ``main`` is ace-king, the only high card paid)."""
     total, by_class = _class_weights(dc)
     out: dict[str, Fraction] = {}
     for wager, block in model.pays:
-        if block is None:
+        if block is None or wager not in type(model.pays).model_fields:  # a side bet's rarity is from its rows
             continue
         keys = {k for k, v in block if isinstance(v, Fraction)}
         out.update({f"{wager}.{c.value}": Fraction(by_class[i], total) for i, c in enumerate(HAND_CLASSES)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import ClassVar
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from oddscalc.cards import parse_rank
 from oddscalc.games.caribbean.raise_table import STRATEGIES
+from oddscalc.games.poker_side_bets import PokerSideBet, side_bet_ids
 from oddscalc.games.progressive import StakedPrizes
 from oddscalc.hands import HandClass
 from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
@@ -69,11 +70,27 @@ class JackpotPays(StakedPrizes):
     flush: Prize | None = None
 
 
-class Pays(Strict):
-    """The ``[pays]`` of a Caribbean Stud table."""
+class CaribbeanSideBet(PokerSideBet):
+    """A side bet over the cards of a Caribbean Stud deal (``oddscalc.games.poker_side_bets``): positions
+    ``player`` (five cards), ``dealer_up``, ``dealer_hole`` (four cards), ``dealer`` (all five)."""
 
+    SLOTS = {"player": 5, "dealer_up": 1, "dealer_hole": 4}
+    POSITIONS = {"player": ("player",), "dealer_up": ("dealer_up",), "dealer_hole": ("dealer_hole",),
+                 "dealer": ("dealer_up", "dealer_hole")}
+
+
+class Pays(Strict):
+    """The ``[pays]`` of a Caribbean Stud table: the raise, the Jackpot, and side bets over the cards by name."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, arbitrary_types_allowed=True, strict=True)
     main: RaisePays
     jackpot: JackpotPays | None = None
+    __pydantic_extra__: dict[str, CaribbeanSideBet] = Field(init=False)
+
+    @model_validator(mode="after")
+    def _ids(self) -> Pays:
+        side_bet_ids(self.__pydantic_extra__ or {}, ("main", "jackpot"))
+        return self
 
 
 class CaribbeanTable(TableModel):

@@ -23,6 +23,7 @@ from oddscalc.games.let_it_ride.settle import OPTIMAL_TITLE, Solution, solve
 from oddscalc.games.let_it_ride.table import LetItRideTable
 from oddscalc.games.let_it_ride.wagers import bonus_wager, by_hand_section, five_card_bonus_wager, main_wager
 from oddscalc.games.let_it_ride.wording import strategy_section
+from oddscalc.games.poker_side_count import settle_side_bets, stored_counts
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
@@ -131,6 +132,7 @@ class LetItRide:
             return {name: getattr(h, name) for name in HOLDING_ARRAYS}
 
         a = store.get(count_key(self, rules), build)
+        stored_counts(self.key, rules.model.pays, rules.deck, store)  # the side bets over the cards, pay-free
         return HoldingCounts(rules.deck, **{name: a[name] for name in HOLDING_ARRAYS})
 
     def settle(self, counts: HoldingCounts, rules: LetItRideRules) -> Analysis:
@@ -177,6 +179,12 @@ class LetItRide:
                                                                rules.min_rank))
         if card_cost is not None:
             sections.append(card_cost)
+        n = deck.size
+        side_wagers, side_sections = settle_side_bets(
+            model.pays, deck, f"One combination is one deal, as the main wager's: the player's three cards (a set) "
+                              f"and the two community cards in order, C({n},3) x {n - 3} x {n - 4} in all.")
+        wagers += side_wagers
+        sections += side_sections
         decisions = (
             Decisions("bet1", "let bet 1 ride, per three-card hand (one point per suit pattern)", sol.ride1,
                       counts.weights3 * (deck.size - 3) * (deck.size - 4), lambda i: _cards(counts.reps3[i])),

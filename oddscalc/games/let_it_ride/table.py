@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import Field, field_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from oddscalc.cards import parse_rank
+from oddscalc.games.poker_side_bets import PokerSideBet, side_bet_ids
 from oddscalc.games.progressive import StakedPrizes
 from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
 
@@ -50,12 +51,28 @@ class FiveCardBonus(StakedPrizes):
     pair: Prize | None = None  # any pair: the bonus does not read the main bet's minimum
 
 
-class Pays(Strict):
-    """The ``[pays]`` of a Let It Ride table."""
+class LetItRideSideBet(PokerSideBet):
+    """A side bet over the cards of a Let It Ride deal (``oddscalc.games.poker_side_bets``): positions ``player``
+    (three cards), ``community1``, ``community2``, ``community`` (both)."""
 
+    SLOTS = {"player": 3, "community1": 1, "community2": 1}
+    POSITIONS = {"player": ("player",), "community1": ("community1",), "community2": ("community2",),
+                 "community": ("community1", "community2")}
+
+
+class Pays(Strict):
+    """The ``[pays]`` of a Let It Ride table: the main bets, the bonuses, and side bets over the cards by name."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, arbitrary_types_allowed=True, strict=True)
     main: HandPays  # the pair pays only from the table's min_pair up
     three_card_bonus: BonusPays | None = None
     five_card_bonus: FiveCardBonus | None = None
+    __pydantic_extra__: dict[str, LetItRideSideBet] = Field(init=False)
+
+    @model_validator(mode="after")
+    def _ids(self) -> Pays:
+        side_bet_ids(self.__pydantic_extra__ or {}, ("main", "three_card_bonus", "five_card_bonus"))
+        return self
 
 
 class LetItRideTable(TableModel):
