@@ -450,8 +450,13 @@ def simulate(game: str, table_ref: str | None, rounds: int | None, seed: int, st
             raise OptionError("--log deals the table's own deck or shoe to one seat: no --decks or --players")
         done = write_log(game, log_path, table_ref, rounds or 10_000, seed, strategy, knows, damage, mispay,
                          show_progress())
-        click.echo(f"oddscalc simulate: {done.rounds:,} rounds written to {done.path} ({done.strategy}; "
-                   f"{done.mispaid:,} mispaid)", err=True)
+        if fmt == "json":
+            import json
+
+            click.echo(json.dumps({"log": str(done.path), "game": game, "rounds": done.rounds,
+                                   "mispaid": done.mispaid, "strategy": done.strategy}, ensure_ascii=False))
+        else:
+            click.echo(f"{done.rounds:,} rounds written to {done.path} ({done.strategy}; {done.mispaid:,} mispaid)")
         return
     if knows is not None or damage or mispay != "0":
         raise OptionError("--knows, --damage and --mispay shape a hand log: give --log FILE")
