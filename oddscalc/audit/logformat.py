@@ -29,10 +29,10 @@ WHAT = "hand log"  # the kind of file in error messages (a TableError's ``what``
 MOST_LINE = 64 * 1024  # bytes of one line: a round is a few hundred; anything far longer is not a round
 MOST_CARDS = 64  # cards in one list of a round (a baccarat coup has six, a stud round ten)
 
-_AMOUNT = re.compile(r"^[+-]?(\d{1,30}(\.\d{1,30})?|\d{1,30}/[1-9]\d{0,29})$")
+AMOUNT = re.compile(r"^[+-]?(\d{1,30}(\.\d{1,30})?|\d{1,30}/[1-9]\d{0,29})$")
 Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
 Id = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$")]
-Amount = int | Annotated[str, StringConstraints(pattern=_AMOUNT.pattern)]
+Amount = int | Annotated[str, StringConstraints(pattern=AMOUNT.pattern)]
 
 
 @functools.lru_cache(maxsize=4096)

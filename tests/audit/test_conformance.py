@@ -122,7 +122,8 @@ def test_the_cli(tmp_path: Path) -> None:
     assert result.exit_code == EXIT_INPUT and "sha256" in result.output
     # a bad log: exit 3, file, line and key
     broken = tmp_path / "broken.jsonl"
-    broken.write_text(honest.read_text().splitlines()[0] + "\n" + '{"round": 1, "seat": 1, "cards": {"shoe": ["Zz"]}}\n')
+    bad_round = '{"round": 1, "seat": 1, "cards": {"shoe": ["Zz"]}}\n'
+    broken.write_text(honest.read_text().splitlines()[0] + "\n" + bad_round)
     result = runner.invoke(main, ["audit", str(broken)])
     assert result.exit_code == EXIT_TABLE and "broken.jsonl:2: cards.shoe.0" in result.output
     # the report is never written over the log
@@ -144,3 +145,24 @@ def test_a_51_card_deck_at_a_million_rounds(tmp_path: Path) -> None:
     log = write_log("punto-banco", tmp_path / "s.jsonl", rounds=1_000_000, seed=4, damage=("missing:As",)).path
     c = conform(log, "punto-banco", workers=2)
     assert any(f.startswith("cards at") for f in c.failures())
+
+
+def test_rounds_the_table_cannot_deal_are_listed_by_line(tmp_path: Path) -> None:
+    """A card dealt twice in a round, a coup with a card more than the drawing rules deal, a wager the table does
+    not have: each is a finding, by line, never a crash."""
+    log = write_log("punto-banco", tmp_path / "h.jsonl", rounds=40, seed=1).path
+    lines = log.read_text().splitlines()
+    four = next(i for i, x in enumerate(lines[1:], 1) if len(json.loads(x)["cards"]["shoe"]) == 4)
+    r = json.loads(lines[four])
+    r["cards"]["shoe"].append("2c")  # a fifth card where both sides stood
+    lines[four] = json.dumps(r)
+    r = json.loads(lines[four + 1])
+    r["stakes"], r["paid"] = {"dragon": 1}, {"dragon": 5}
+    lines[four + 1] = json.dumps(r)
+    log.write_text("\n".join(lines) + "\n")
+    c = conform(log, "punto-banco")
+    assert c.unreadable == [(four + 1, "5 cards dealt where the drawing rules deal fewer")]
+    assert c.unknown == {"dragon": 1} and len(c.failures()) == 2
+    car = write_log("caribbean", tmp_path / "c.jsonl", "spain", 20, 1, "rules-of-thumb", damage=("doubled:As",) * 30)
+    c = conform(car.path, "caribbean", "spain", "rules-of-thumb")
+    assert c.unreadable and all(why.startswith("a card dealt twice") for _, why in c.unreadable)

@@ -120,7 +120,8 @@ def test_decisions_are_observed_as_documented(tmp_path: Path) -> None:
     assert got[0].hidden == parse_cards("2c 2d 9h 9s")  # the four hole cards, in dealing order
     bank = resolve_table("punto-banco", None)
     coup = {"round": 1, "seat": 1, "cards": {"shoe": ["Qc", "Kh", "6h", "7d", "2s"]},
-            "decisions": [{"decision": "bet", "action": "banker"}], "stakes": {"banker": 2}, "paid": {"banker": "19/10"}}
+            "decisions": [{"decision": "bet", "action": "banker"}], "stakes": {"banker": 2},
+            "paid": {"banker": "19/10"}}
     log = write(tmp_path / "b.jsonl", head(game="punto-banco", table=bank.id, table_sha256=bank.sha256), coup)
     (d,) = decisions(log)
     assert (d.game, d.seen, d.hidden, d.action, d.won) == ("punto-banco", (), parse_cards("Qc Kh 6h 7d 2s"),
