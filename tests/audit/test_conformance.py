@@ -114,6 +114,10 @@ def test_the_cli(tmp_path: Path) -> None:
     assert result.exit_code == EXIT_CHECK and result.stdout.startswith("game,table,table_sha256,section")
     result = runner.invoke(main, ["audit", str(log), "--format", "pdf", "-o", str(tmp_path / "a.pdf")])
     assert result.exit_code == EXIT_CHECK and (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_the_cli_refuses_another_table_a_bad_log_and_writing_over_the_log(tmp_path: Path) -> None:
+    runner = CliRunner()
     honest = write_log("punto-banco", tmp_path / "ok.jsonl", rounds=500, seed=2).path
     result = runner.invoke(main, ["audit", str(honest)])
     assert result.exit_code == 0 and "CONFORMS" in result.stdout
