@@ -211,7 +211,7 @@ def tally(path: Path, game: str, table: Table, units: dict[str, dict[str, Fracti
     settler: Resettler = RESETTLERS[game](table, units)
     out = Tally(by_position=np.zeros((len(settler.positions), 52), dtype=np.int64))
     assert out.by_position is not None
-    due_of: dict[tuple[str, str, int | str], Fraction] = {}
+    right_of: dict[tuple[str, str, int | str, int | str], bool] = {}
     for batch in chunks(read_rounds(path, part)):
         done = settler.settle(batch)
         if not out.first_line:
@@ -237,11 +237,12 @@ def tally(path: Path, game: str, table: Table, units: dict[str, dict[str, Fracti
                 event = done.events[wager][i] if wager in done.events else None
                 if event is None:
                     continue
-                key = (wager, event, stake)
-                due = due_of.get(key)
-                if due is None:
-                    due = due_of[key] = units[wager][event] * amount(stake)
-                if amount(paid) != due:
+                key = (wager, event, stake, paid)
+                wrong = right_of.get(key)
+                if wrong is None:  # decided once per distinct (wager, event, stake, paid): a log has few
+                    wrong = right_of[key] = amount(paid) != units[wager][event] * amount(stake)
+                if wrong:
+                    due = units[wager][event] * amount(stake)
                     out.mispaid_count += 1
                     if len(out.mispaid) < MOST_LISTED:
                         out.mispaid.append(Mispaid(line, r.round, wager, event, amount(paid), due))

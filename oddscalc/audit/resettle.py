@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from oddscalc.audit.logformat import Round, card_id
+from oddscalc.audit.logformat import CARD_IDS, Round, card_id
 from oddscalc.audit.punto import cell_settlement, coup_cells
 from oddscalc.cards import FULL_DECK
 from oddscalc.results import Analysis
@@ -46,8 +46,8 @@ class Resettler(Protocol):
         ...
 
 
-def _ids(cards: Sequence[str]) -> list[int]:
-    return [card_id(c) for c in cards]
+def _ids(cards: Sequence[str], ids: dict[str, int] = CARD_IDS) -> list[int]:
+    return [ids[c] if c in ids else card_id(c) for c in cards]
 
 
 class Caribbean:
