@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -29,10 +29,10 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("oddscalc"))
 
 
-def write_atomic(path: Path, data: bytes | Sequence[bytes | memoryview], mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` (bytes, or pieces written in order) in one step, with permission bits
-    ``mode`` (set before the rename, so the new file is never seen with the temporary file's 0600); raises
-    OSError, leaving ``path`` as it was."""
+def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview], mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` (bytes, or pieces written in order, made as they are written) in one step,
+    with permission bits ``mode`` (set before the rename, so the new file is never seen with the temporary file's
+    0600); raises OSError, leaving ``path`` as it was."""
     from oddscalc.interrupts import held
 
     path.parent.mkdir(parents=True, exist_ok=True)

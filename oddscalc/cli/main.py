@@ -25,7 +25,7 @@ import click
 
 from oddscalc import __version__
 from oddscalc.cards import CardError
-from oddscalc.cli import card, ev, housekeeping, information, midcoup, protection, seats, serve, tools
+from oddscalc.cli import audit, card, ev, housekeeping, information, midcoup, protection, seats, serve, tools
 from oddscalc.cli.options import (
     EXIT_CHECK,
     EXIT_INPUT,
@@ -243,7 +243,7 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
 
 
 for _command in (*tools.COMMANDS, *protection.COMMANDS, *information.COMMANDS, *seats.COMMANDS, *ev.COMMANDS,
-                 *card.COMMANDS, *serve.COMMANDS, *housekeeping.COMMANDS, *midcoup.COMMANDS):
+                 *card.COMMANDS, *serve.COMMANDS, *housekeeping.COMMANDS, *midcoup.COMMANDS, *audit.COMMANDS):
     main.add_command(_command)
 
 

@@ -424,13 +424,42 @@ def _solution_sections(s: Solution) -> list[Section]:
 @decks_option
 @players_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the rounds as a hand log (docs/hand-log.md) instead of comparing: caribbean, punto-banco "
+                   "(default 10,000 rounds). --strategy: caribbean optimal or a named one; punto-banco the bet.")
+@click.option("--knows", metavar="ID|PATH",
+              help="With --log: the player acts by exact EV on what this information model shows "
+                   "(e.g. caribbean-flash-1-hole, edge-sort-first-card).")
+@click.option("--damage", multiple=True, metavar="missing:CARD|doubled:CARD",
+              help="With --log: a card taken out of the deck or shoe, or put in twice (repeatable).")
+@click.option("--mispay", default="0", show_default=True, metavar="RATE",
+              help="With --log: the share of rounds whose main wager is overpaid by one stake (0.001, 0.1%).")
 def simulate(game: str, table_ref: str | None, rounds: int | None, seed: int, strategy: str | None,
-             decks: int | None, players: int | None, fmt: str) -> None:
+             decks: int | None, players: int | None, fmt: str, log_path: Path | None, knows: str | None,
+             damage: tuple[str, ...], mispay: str) -> None:
     """Monte Carlo check of GAME: deal shuffled cards, play the rules, compare with the exact values.
 
     Prints each figure with its 99% confidence interval and whether the exact value lies inside.
     Exits 0 either way (a value outside now and then is statistics); the last line sums it up.
+    With --log, writes the rounds as a hand log for ``oddscalc audit`` instead.
     """
+    if log_path is not None:
+        from oddscalc.simulate.log import write_log
+
+        if decks is not None or players is not None:
+            raise OptionError("--log deals the table's own deck or shoe to one seat: no --decks or --players")
+        done = write_log(game, log_path, table_ref, rounds or 10_000, seed, strategy, knows, damage, mispay,
+                         show_progress())
+        if fmt == "json":
+            import json
+
+            click.echo(json.dumps({"log": str(done.path), "game": game, "rounds": done.rounds,
+                                   "mispaid": done.mispaid, "strategy": done.strategy}, ensure_ascii=False))
+        else:
+            click.echo(f"{done.rounds:,} rounds written to {done.path} ({done.strategy}; {done.mispaid:,} mispaid)")
+        return
+    if knows is not None or damage or mispay != "0":
+        raise OptionError("--knows, --damage and --mispay shape a hand log: give --log FILE")
     from oddscalc.simulate import run
     from oddscalc.simulate.render import RENDERERS
 

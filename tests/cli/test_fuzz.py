@@ -269,6 +269,7 @@ def test_every_shipped_file_has_fields_to_fuzz() -> None:
 # --- the option fuzzer ----------------------------------------------------------------------------------------
 
 BASES = {  # a cheap run of each command, the start of each case (a test checks every command has one)
+    "audit": ["audit", "@log"],
     "cache": ["cache"],
     "card": ["card", "caribbean", "--within", "100%", "--most-rules", "1"],
     "check": ["check", "caribbean", "--profile", "gli-11"],
@@ -301,7 +302,7 @@ TEXT_VALUES = [PAYLOAD, "", " ", "-", "us", "standard", "gli-11", "main.straight
                "tcp://127.0.0.1:1", "all", "none", "optimal", "\x00", "\u20ac"]
 OUTPUTS = ("-o", "--output", "--chart")
 PLACES = ["@table", "@card", "@profile", "@checkpoint", "@folder", "@missing", "@garbage", "@loop", "/dev/null",
-          "@new"]
+          "@new", "@log"]
 
 
 @functools.cache
@@ -334,7 +335,19 @@ def _materialise(folder: Path, game: str) -> dict[str, Path]:
     places["loop"] = folder / "loop.toml"
     places["loop"].symlink_to(places["loop"])
     places["new"] = folder / "out" / "new.out"
+    places["log"] = folder / "log" / "hands.jsonl"  # a hand log (oddscalc audit): an input like a table
+    places["log"].parent.mkdir()
+    places["log"].write_bytes(_hand_log())
     return places
+
+
+@functools.cache
+def _hand_log() -> bytes:
+    """A small punto banco hand log, written once per run."""
+    from oddscalc.simulate.log import write_log
+
+    with tempfile.TemporaryDirectory() as folder:
+        return write_log("punto-banco", Path(folder) / "log.jsonl", rounds=20, mispay="0.1").path.read_bytes()
 
 
 def _value(draw: st.DrawFn, param: click.Parameter, places: dict[str, Path]) -> str:
@@ -379,10 +392,11 @@ def option_cases(draw: st.DrawFn, folder: Path) -> Case:
             chosen[p.name] = [_value(draw, p, places) for _ in range(n)]
     if draw(st.integers(0, 3)) == 0:  # an output named as one of the inputs, the lost-file case
         outputs = [p for p in params if isinstance(p.type, click.Path) and isinstance(p, click.Option)]
-        reads = [p for p in params if p.name in ("table_ref", "strategy", "profile_refs", "checkpoint")]
+        reads = [p for p in params if p.name in ("table_ref", "strategy", "profile_refs", "checkpoint", "log")]
         if outputs and reads:
             o, r = draw(st.sampled_from(outputs)), draw(st.sampled_from(reads))
-            kind = {"table_ref": "table", "strategy": "card", "profile_refs": "profile"}.get(str(r.name), "checkpoint")
+            kind = {"table_ref": "table", "strategy": "card", "profile_refs": "profile",
+                    "log": "log"}.get(str(r.name), "checkpoint")
             chosen[str(o.name)] = [o.opts[0], str(places[kind])]
             chosen[str(r.name)] = [r.opts[0], str(places[kind])] if isinstance(r, click.Option) else [str(places[kind])]
     args = _merge(command, base, chosen, places)
@@ -390,7 +404,7 @@ def option_cases(draw: st.DrawFn, folder: Path) -> Case:
         places["checkpoint"].parent.mkdir()
         places["checkpoint"].write_bytes(small_proof())
     written = {args[i + 1] for i, a in enumerate(args[:-1]) if a in OUTPUTS}
-    inputs = [f for k in ("table", "card", "profile", "checkpoint") if (f := places[k]) and str(f) in args
+    inputs = [f for k in ("table", "card", "profile", "checkpoint", "log") if (f := places[k]) and str(f) in args
               and (str(f) not in written or args.count(str(f)) > 1)]  # what the command reads must not change
     fmt = next((args[i + 1] for i, a in enumerate(args[:-1]) if a == "--format"), "md")
     out = next((Path(args[i + 1]) for i, a in enumerate(args[:-1]) if a in OUTPUTS[:2]), None)

@@ -1,0 +1,178 @@
+"""Each logged round settled again by the table, in the exact engine's event vocabulary: the event of every wager
+the round settles, the cards at each position (for the shuffle test), and what makes a round unreadable.
+
+Caribbean Stud: the player's and dealer's five-card strengths and classes from the engine's hand table
+(``hands.hand_table``), the pay class (``games.caribbean.count.pay_classes``), the qualifier, the logged action:
+the main wager's event (``win_<pay class>``, ``dealer_not_qualified``, ``push``, ``fold``, ``lose``) and the
+Jackpot's (its prize class or ``lose``). Punto banco: the coup's cell by the engine's drawing rules
+(``audit.punto``), and every wager's event on it, whatever the player bet (the coup's outcome does not depend on
+the bet). Rounds are settled a chunk at a time (vectorised), so a log of millions of rounds stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Protocol
+
+import numpy as np
+
+from oddscalc.audit.logformat import CARD_IDS, Round, card_id
+from oddscalc.audit.punto import cell_settlement, coup_cells
+from oddscalc.cards import FULL_DECK
+from oddscalc.results import Analysis
+from oddscalc.tables import Table
+
+
+@dataclass
+class Settled:
+    """A chunk of rounds settled: per wager, each round's event (None: the round does not settle it); the cards
+    at each tested position (-1: not dealt); the rounds that cannot be settled, by line, with why."""
+
+    events: dict[str, list[str | None]]
+    positions: np.ndarray  # (n, len(Resettler.positions)) card ids
+    unreadable: list[tuple[int, str]] = field(default_factory=list)
+
+
+class Resettler(Protocol):
+    """A game's re-settlement of logged rounds."""
+
+    positions: tuple[str, ...]  # the card positions every round deals, tested against a uniform shuffle
+    copies: dict[int, int]  # copies of each card id in the deck or shoe the table deals from
+
+    def settle(self, rounds: Sequence[tuple[int, Round]]) -> Settled:
+        """Settle a chunk of (line, round)."""
+        ...
+
+
+def _ids(cards: Sequence[str], ids: dict[str, int] = CARD_IDS) -> list[int]:
+    return [ids[c] if c in ids else card_id(c) for c in cards]
+
+
+class Caribbean:
+    """Caribbean Stud: five cards each, the dealer's up card first; one decision, raise or fold."""
+
+    positions: tuple[str, ...] = ("player_1", "player_2", "player_3", "player_4", "player_5", "dealer_up",
+                                  "dealer_hole_1", "dealer_hole_2", "dealer_hole_3", "dealer_hole_4")
+    copies: dict[int, int] = dict.fromkeys(range(52), 1)
+
+    def __init__(self, table: Table, units: dict[str, dict[str, Fraction]]):
+        from oddscalc.games.caribbean.count import qualifier_strength
+        from oddscalc.games.caribbean.table import CaribbeanTable
+        from oddscalc.hands import HAND_CLASSES, hand_table
+
+        model = table.model
+        assert isinstance(model, CaribbeanTable)
+        self.ht = hand_table(FULL_DECK)
+        self.qualifier = qualifier_strength(FULL_DECK, model.rules.dealer_qualifier)
+        self.paid_on_fold = model.rules.jackpot_paid_on_fold
+        self.prizes = set(units.get("jackpot", {}))
+        self.class_names = [c.value for c in HAND_CLASSES]
+
+    def settle(self, rounds: Sequence[tuple[int, Round]]) -> Settled:
+        """Settle a chunk of (line, round)."""
+        from oddscalc.games.caribbean.count import pay_classes
+        from oddscalc.games.caribbean.wagers import WIN_EVENTS
+        from oddscalc.hands import colex_indices
+
+        n = len(rounds)
+        main: list[str | None] = [None] * n
+        jackpot: list[str | None] = [None] * n
+        cards = np.full((n, 10), -1, dtype=np.int64)
+        out = Settled({"main": main, "jackpot": jackpot}, cards)
+        good = []
+        for i, (line, r) in enumerate(rounds):
+            player, dealer = _ids(r.cards.player), _ids(r.cards.dealer)
+            if len(player) != 5 or len(dealer) != 5:
+                out.unreadable.append((line, f"{len(player)} player and {len(dealer)} dealer cards, not 5 and 5"))
+                continue
+            cards[i] = player + dealer
+            if len(set(player + dealer)) < 10:
+                out.unreadable.append((line, "a card dealt twice in one round (a damaged deck?)"))
+                continue
+            actions = [d.action for d in r.decisions if d.decision == "raise"]
+            if len(actions) != 1 or actions[0] not in ("raise", "fold"):
+                out.unreadable.append((line, "no raise decision (raise or fold)"))
+                continue
+            good.append(i)
+        if not good:
+            return out
+        idx = np.array(good)
+        hands, dealers = cards[idx, :5], cards[idx, 5:]
+        pos = self.ht.position
+        sp = self.ht.strength[colex_indices(np.sort(pos[hands], axis=1))].astype(np.int64)
+        sd = self.ht.strength[colex_indices(np.sort(pos[dealers], axis=1))].astype(np.int64)
+        klass = self.ht.hand_class[colex_indices(np.sort(pos[hands], axis=1))].astype(np.int64)
+        pay_class = pay_classes(FULL_DECK, hands.astype(np.int8)).astype(np.int64)
+        for k, i in enumerate(good):
+            raised = rounds[i][1].decisions[0].action == "raise" if len(rounds[i][1].decisions) == 1 else any(
+                d.decision == "raise" and d.action == "raise" for d in rounds[i][1].decisions)
+            if not raised:
+                main[i] = "fold"
+            elif sd[k] < self.qualifier:
+                main[i] = "dealer_not_qualified"
+            elif sp[k] > sd[k]:
+                main[i] = f"win_{WIN_EVENTS[pay_class[k]]}"
+            else:
+                main[i] = "push" if sp[k] == sd[k] else "lose"
+            if self.prizes:
+                name = self.class_names[klass[k]]
+                won = name if name in self.prizes else "lose"
+                jackpot[i] = won if raised or self.paid_on_fold else "lose"
+        return out
+
+
+class PuntoBanco:
+    """Punto banco: the coup's cards in shoe order; one decision, the bet (or none)."""
+
+    positions: tuple[str, ...] = ("player_1", "banker_1", "player_2", "banker_2")
+
+    def __init__(self, table: Table, units: dict[str, dict[str, Fraction]]):
+        from oddscalc.analysis import Session
+        from oddscalc.games.punto_banco.game import PuntoBancoRules
+
+        rules = Session("punto-banco").resolve(table)
+        assert isinstance(rules, PuntoBancoRules)
+        self.rules = rules
+        self.cells = cell_settlement(rules.model.pays)
+        self.copies = {c: int(n) for c, n in enumerate(rules.cards.copies) if n}
+
+    def settle(self, rounds: Sequence[tuple[int, Round]]) -> Settled:
+        """Settle a chunk of (line, round)."""
+        n = len(rounds)
+        events: dict[str, list[str | None]] = {w: [None] * n for w in self.cells.events}
+        cards = np.full((n, 6), 0, dtype=np.int64)
+        dealt = np.zeros(n, dtype=np.int64)
+        out = Settled(events, np.full((n, 4), -1, dtype=np.int64))
+        for i, (line, r) in enumerate(rounds):
+            shoe = _ids(r.cards.shoe)
+            if not 4 <= len(shoe) <= 6:
+                out.unreadable.append((line, f"{len(shoe)} cards in the coup: a coup deals 4 to 6"))
+                continue
+            cards[i, :len(shoe)] = shoe
+            dealt[i] = len(shoe)
+        ok = dealt > 0
+        out.positions[ok] = cards[ok, :4]
+        cell, right = coup_cells(cards, dealt, self.rules)
+        for i in np.flatnonzero(ok).tolist():
+            if not right[i]:
+                out.unreadable.append((rounds[i][0], f"{dealt[i]} cards dealt where the drawing rules deal "
+                                                     f"{'fewer' if dealt[i] > 4 else 'more'}"))
+                continue
+            for w in events:
+                events[w][i] = self.cells.events[w][int(cell[i])]
+        return out
+
+
+# game -> its re-settlement, made from the table and the units of each event of each wager (the exact analysis's)
+RESETTLERS: dict[str, Callable[[Table, dict[str, dict[str, Fraction]]], Resettler]] = {
+    "caribbean": Caribbean, "punto-banco": PuntoBanco}
+
+
+def units_by_event(analysis: Analysis) -> dict[str, dict[str, Fraction]]:
+    """Per wager of the exact analysis, the units per unit staked of each event."""
+    return {w.wager: {r.event: Fraction(r.units) for r in w.rows} for w in analysis.wagers}
+
+
+__all__ = ["RESETTLERS", "Caribbean", "PuntoBanco", "Resettler", "Settled", "units_by_event"]
