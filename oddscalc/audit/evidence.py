@@ -52,7 +52,8 @@ class Assessed:
     @property
     def best(self) -> np.ndarray:
         """(n,) int64: the index of each decision's best action."""
-        return np.asarray(np.argmax(self.num, axis=1), dtype=np.int64)[self.row]
+        out: np.ndarray = np.asarray(np.argmax(self.num, axis=1), dtype=np.int64)[self.row]
+        return out
 
     def ev(self, decision: int, action: str) -> Fraction:
         """The exact EV of ``action`` at decision number ``decision`` (0-based), per unit of the base wager."""

@@ -104,8 +104,10 @@ def _step(active: bool, p: int, r: int, prev: int, run: int, w: int, ws: int, id
 
 
 @numba.njit(cache=True)
-def _one(player: np.ndarray, known: np.ndarray, mine: int, q: int, in_deck: np.ndarray, plain: np.ndarray,
-         suited: np.ndarray, out: np.ndarray) -> None:
+def _one(  # noqa: C901 - the count's one loop nest, kept whole for numba
+    player: np.ndarray, known: np.ndarray, mine: int, q: int, in_deck: np.ndarray, plain: np.ndarray,
+    suited: np.ndarray, out: np.ndarray,
+) -> None:
     """One decision's four outcome counts into ``out``: the drawn ranks as up to four nested ascending loops (a
     level past the m drawn runs once), the ways and the multiset index carried from level to level."""
     left = np.zeros(13, dtype=np.int64)

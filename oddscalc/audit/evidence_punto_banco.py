@@ -15,6 +15,7 @@ choice is to sit out (``none``: nothing is won or lost by it); otherwise it is n
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -63,7 +64,8 @@ def sees(glimpse: Glimpse, card: int) -> int:
     return glimpse.sees(RANKS[card >> 2])
 
 
-def _reading(shoe: Shoe, glimpses: Sequence[Glimpse], choices: tuple[str, ...],
+@functools.lru_cache(maxsize=16)  # a count takes a second at 8 decks; an audit weighs many logs of one table
+def _reading(shoe: Shoe, glimpses: tuple[Glimpse, ...], choices: tuple[str, ...],
              ) -> tuple[sorting.Glimpsed, list[list[int]], int]:
     """The count for these glimpses, each pattern's returns over one common denominator, and that denominator."""
     pays = sorting.outcome_pays(shoe.pays, choices)

@@ -114,7 +114,8 @@ def cumulative_section(ev: Evidence) -> Section:
     columns = (Column("decision", "Decisions", "int"), Column("line", "Line", "int"),
                *(Column(f"log10_{w.assessed.model}", f"log10 BF: {w.assessed.model}", "decimal", 2)
                  for w in ev.suspects))
-    rows = tuple((r, int(ev.lines[r - 1]), *(_log10(float(w.cumulative[r - 1])) for w in ev.suspects))
+    rows: tuple[tuple[Cell, ...], ...] = tuple(
+        (r, int(ev.lines[r - 1]), *(_log10(float(w.cumulative[r - 1])) for w in ev.suspects))
                  for r in _milestones(len(ev.actions), MILESTONES))
     return Section("evidence_cumulative", "Cumulative evidence, round by round", columns, rows)
 

@@ -53,7 +53,9 @@ def coups(rounds: int, seed: int, decks: int = 8) -> list[tuple[int, ...]]:
     (as the information count reads a coup: from the full shoe)."""
     rng = np.random.default_rng(seed)
     shoe = np.repeat(np.arange(52, dtype=np.int64), decks)
-    picked = np.array([rng.choice(len(shoe), 6, replace=False) for _ in range(rounds)], dtype=np.int64)
+    keys = rng.random((rounds, len(shoe)))
+    first = np.argpartition(keys, 6, axis=1)[:, :6]  # the six cards with the smallest keys, in the keys' order
+    picked = np.take_along_axis(first, np.argsort(np.take_along_axis(keys, first, axis=1), axis=1), axis=1)
     return [tuple(int(c) for c in row) for row in shoe[picked]]
 
 
