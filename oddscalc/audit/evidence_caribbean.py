@@ -40,6 +40,7 @@ from oddscalc.protocol import OptionError
 
 GAME = "caribbean"
 ACTIONS = ("fold", "raise")  # a tie goes to the first: fold
+CHUNK = 1 << 16  # decisions' cards gathered a block at a time (a log streams in: no list of a million tuples)
 
 
 def knows_hole_cards(k: int) -> Model:
@@ -68,7 +69,8 @@ def deals(deck: Deck, decisions: Iterable[Observed]) -> Deals:
     deck and distinct, the action raise or fold (OptionError naming the line otherwise)."""
     in_deck = set(deck.cards)
     lines: list[int] = []
-    cards: list[tuple[int, ...]] = []
+    chunks: list[np.ndarray] = []
+    chunk = np.empty((CHUNK, 10), dtype=np.int8)
     actions: list[str] = []
     for d in decisions:
         where = f"line {d.line}"
@@ -82,10 +84,15 @@ def deals(deck: Deck, decisions: Iterable[Observed]) -> Deals:
             raise OptionError(f"{where}: the cards are not ten distinct cards of {deck.describe()}")
         if d.action not in ACTIONS:
             raise OptionError(f"{where}: action {d.action!r} is not one of {', '.join(ACTIONS)}")
+        at = len(lines) % CHUNK
+        if at == 0 and lines:
+            chunks.append(chunk)
+            chunk = np.empty((CHUNK, 10), dtype=np.int8)
+        chunk[at] = both
         lines.append(d.line)
-        cards.append(both)
         actions.append(d.action)
-    arr = np.array(cards, dtype=np.int64).reshape(len(cards), 10)
+    chunks.append(chunk[:len(lines) - CHUNK * len(chunks)])
+    arr = np.concatenate(chunks).astype(np.int64)
     return Deals(np.array(lines, dtype=np.int64), arr[:, :5], arr[:, 5], arr[:, 6:], tuple(actions))
 
 

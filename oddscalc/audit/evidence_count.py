@@ -29,6 +29,7 @@ from oddscalc.hands import BINOM, colex_combos, hand_table
 
 MS5 = math.comb(17, 5)  # rank multisets of five cards (13 ranks, repeats allowed)
 OUTCOMES = 4  # the dealer does not qualify, the player wins, push, the dealer wins
+SMALL = np.array([[math.comb(n, k) for k in range(6)] for n in range(6)], dtype=np.int64)  # C(n, k), n, k <= 5
 
 
 def multisets(size: int) -> np.ndarray:
@@ -79,28 +80,23 @@ def strength_tables(deck: Deck, known: int) -> tuple[np.ndarray, np.ndarray]:
 
 @numba.njit(cache=True)
 def _add(out: np.ndarray, strength: int, ways: int, q: int, mine: int) -> None:
-    """``ways`` dealer hands of ``strength``: below the qualifier, below the player, equal, above."""
-    if strength < q:
-        out[0] += ways
-    elif strength < mine:
-        out[1] += ways
-    elif strength == mine:
-        out[2] += ways
-    else:
-        out[3] += ways
+    """``ways`` dealer hands of ``strength``: below the qualifier (0), below the player (1), equal (2), above (3);
+    the outcome computed, not branched on."""
+    out[int(strength >= q) * (1 + int(strength >= mine) + int(strength > mine))] += ways
 
 
 @numba.njit(cache=True)
-def _step(active: bool, p: int, r: int, prev: int, run: int, w: int, ws: int, idx: int, left: np.ndarray,
-          avail: np.ndarray) -> tuple[int, int, int, int]:
+def _step(active: bool, p: int, r: int, prev: int, run: int, w: int, base: int, ws: int, idx: int,
+          left: np.ndarray, avail: np.ndarray) -> tuple[int, int, int, int, int]:
     """Draw rank ``r`` as the p-th card (ascending) after ``prev`` drawn ``run`` times in a row: the ways, the
-    suited ways, the multiset index and the new run; an inactive level changes nothing."""
+    ways before this rank's run, the suited ways, the multiset index and the new run; an inactive level changes
+    nothing. The ways are products of C(left, times drawn) read from ``SMALL`` (no division: it was most of the
+    count's time)."""
     if not active:
-        return w, ws, idx, run
-    t = run if r == prev else 0
-    w = w * (left[r] - t) // (t + 1)  # C(left, t + 1) = C(left, t) (left - t) / (t + 1), exact
-    ws = ws * avail[r] if t == 0 else 0
-    return w, ws, idx + BINOM[r + p, p + 1], t + 1
+        return w, base, ws, idx, run
+    if r == prev:
+        return base * SMALL[left[r], run + 1], base, 0, idx + BINOM[r + p, p + 1], run + 1
+    return w * left[r], w, ws * avail[r], idx + BINOM[r + p, p + 1], 1
 
 
 @numba.njit(cache=True)
@@ -142,19 +138,19 @@ def _one(  # noqa: C901 - the count's one loop nest, kept whole for numba
         out[i] = 0
     a0, a1, a2, a3 = m > 0, m > 1, m > 2, m > 3
     for r0 in range(13 if a0 else 1):
-        w0, s0, i0, n0 = _step(a0, 0, r0, -1, 0, 1, same, 0, left, avail)
+        w0, b0, s0, i0, n0 = _step(a0, 0, r0, -1, 0, 1, 1, same, 0, left, avail)
         if w0 == 0:
             continue
         for r1 in range(r0 if a1 else 0, 13 if a1 else 1):
-            w1, s1, i1, n1 = _step(a1, 1, r1, r0, n0, w0, s0, i0, left, avail)
+            w1, b1, s1, i1, n1 = _step(a1, 1, r1, r0, n0, w0, b0, s0, i0, left, avail)
             if w1 == 0:
                 continue
             for r2 in range(r1 if a2 else 0, 13 if a2 else 1):
-                w2, s2, i2, n2 = _step(a2, 2, r2, r1, n1, w1, s1, i1, left, avail)
+                w2, b2, s2, i2, n2 = _step(a2, 2, r2, r1, n1, w1, b1, s1, i1, left, avail)
                 if w2 == 0:
                     continue
                 for r3 in range(r2 if a3 else 0, 13 if a3 else 1):
-                    w3, s3, i3, _ = _step(a3, 3, r3, r2, n2, w2, s2, i2, left, avail)
+                    w3, _, s3, i3, _ = _step(a3, 3, r3, r2, n2, w2, b2, s2, i2, left, avail)
                     if w3 == 0:
                         continue
                     if w3 > s3:

@@ -75,22 +75,27 @@ def _reading(shoe: Shoe, glimpses: tuple[Glimpse, ...], choices: tuple[str, ...]
     return counted, num, counted.den * common
 
 
-def assess(shoe: Shoe, hidden: Sequence[tuple[int, ...]], model: Model | None,
+def assess(shoe: Shoe, hidden: np.ndarray | Sequence[tuple[int, ...]], model: Model | None,
            choices: tuple[str, ...]) -> Assessed:
-    """Each coup's EV of every choice, per unit staked, under ``model`` (None: honestly)."""
+    """Each coup's EV of every choice, per unit staked, under ``model`` (None: honestly); ``hidden``: each coup's
+    first four cards (card ids, in dealing order; more are ignored)."""
+    first = np.array([c[:4] for c in hidden], dtype=np.int64).reshape(-1, 4) if not isinstance(
+        hidden, np.ndarray) else hidden[:, :4].astype(np.int64)
     if model is None:
         counted, num, den = _reading(shoe, (), choices)
         return Assessed("honest", "Honest: nothing seen before the bet", choices, np.array(num, dtype=object), den,
-                        np.zeros(len(hidden), dtype=np.int64), telling=False)
+                        np.zeros(len(first), dtype=np.int64), telling=False)
     for g in model.glimpses:
         if g.position not in sorting.FIRST_FOUR:
             raise OptionError(f"model {model.id}: {g.position} is not among the coup's cards a log records")
     counted, num, den = _reading(shoe, model.glimpses, choices)
     at = [sorting.FIRST_FOUR.index(g.position) for g in counted.glimpses]
     pattern = {p.seen: i for i, p in enumerate(counted.patterns)}
-    row = np.empty(len(hidden), dtype=np.int64)
-    for i, cards in enumerate(hidden):
-        row[i] = pattern[tuple(sees(g, cards[j]) for g, j in zip(counted.glimpses, at))]
+    # what each glimpse sees of each card id, read for every coup at once; each distinct sight is one pattern
+    seen = np.stack([np.array([sees(g, c) for c in range(52)], dtype=np.int64)[first[:, j]]
+                     for g, j in zip(counted.glimpses, at)], axis=1).reshape(len(first), len(at))
+    sights, where = np.unique(seen, axis=0, return_inverse=True)
+    row = np.array([pattern[tuple(int(v) for v in s)] for s in sights], dtype=np.int64)[where.ravel()]
     return Assessed(model.id, model.title, choices, np.array(num, dtype=object), den, row)
 
 
@@ -102,7 +107,7 @@ def evidence(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequ
         raise OptionError("the models weighed together must offer the same choices")
     vocabulary = choices.pop()
     lines: list[int] = []
-    hidden: list[tuple[int, ...]] = []
+    hidden = bytearray()  # each coup's first four cards, four bytes a coup (a log streams in)
     actions: list[str] = []
     won = Fraction(0)
     for d in decisions:
@@ -110,13 +115,16 @@ def evidence(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequ
             raise OptionError(f"line {d.line}: a {d.game} decision, not {GAME}")
         if d.hidden_count < 4:
             raise OptionError(f"line {d.line}: a coup deals at least 4 cards, not {d.hidden_count}")
+        if not all(0 <= c < 52 for c in d.hidden[:4]):
+            raise OptionError(f"line {d.line}: a card id outside 0-51")
         lines.append(d.line)
-        hidden.append(d.hidden)
+        hidden += bytes(d.hidden[:4])
         actions.append(d.action)
         won += d.won
     shoe = Shoe.of(rules)
-    honest = assess(shoe, hidden, None, vocabulary)
-    suspects = [assess(shoe, hidden, m, vocabulary) for m in models]
+    first = np.frombuffer(bytes(hidden), dtype=np.uint8).reshape(-1, 4)
+    honest = assess(shoe, first, None, vocabulary)
+    suspects = [assess(shoe, first, m, vocabulary) for m in models]
     sits_out = vocabulary[int(np.argmax(honest.num[0]))] == sorting.NONE
     return weigh(GAME, lines, actions, honest, suspects, player, won if sits_out else None)
 
