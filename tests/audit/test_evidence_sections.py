@@ -8,13 +8,17 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from oracles.evidence_deals import caribbean_deals, play
 
 from oddscalc.analysis import Session
 from oddscalc.audit.evidence import THRESHOLD, Assessed, PlayerModel, weigh
 from oddscalc.audit.evidence_caribbean import assess
+from oddscalc.audit.evidence_log import default_models, weigh_log
 from oddscalc.audit.evidence_sections import chart, sections, verdict
+from oddscalc.audit.observed import Observed
 from oddscalc.games.caribbean.game import CaribbeanRules
+from oddscalc.protocol import OptionError
 from oddscalc.report.document import sections_document
 from oddscalc.report.pdf import pdf_of
 from oddscalc.report.sections import render_sections
@@ -81,3 +85,16 @@ def test_an_empty_log_weighs_nothing() -> None:
     assert ev.suspects[0].log10_factor == 0 and ev.suspects[0].first_flagged is None
     assert [len(x.rows) for x in sections(ev)] == [1, 0, 0] and chart(ev).xs == ()
     assert "e = 1/20" in sections(ev)[0].intro[1]
+
+
+def test_a_log_weighed_in_one_call_against_the_games_default_models() -> None:
+    d = caribbean_deals(RULES.deck, 50, seed=12)
+    actions = play(assess(RULES, d, ()), 0.0, 13)
+    log = [Observed(i + 1, "caribbean", (*map(int, d.players[i]), int(d.up[i])), tuple(map(int, d.holes[i])),
+                    actions[i], Fraction(0)) for i in range(50)]
+    ev = weigh_log("caribbean", "us", log)
+    assert [w.assessed.model for w in ev.suspects] == [f"knows-{k}-hole-cards" for k in range(1, 5)]
+    assert ev.realised == 0 and not any(w.flagged for w in ev.suspects)
+    assert [m.id for m in default_models("punto-banco")] == ["edge-sort-first-card"]
+    with pytest.raises(OptionError, match="not let-it-ride"):
+        weigh_log("let-it-ride", None, [])
