@@ -41,7 +41,6 @@ from oddscalc.protocol import OptionError
 
 GAME = "caribbean"
 ACTIONS = ("fold", "raise")  # a tie goes to the first: fold
-CHUNK = 1 << 16  # decisions' cards gathered a block at a time (a log streams in: no list of a million tuples)
 
 
 def knows_hole_cards(k: int) -> Model:
@@ -65,35 +64,45 @@ class Deals:
     actions: tuple[str, ...]
 
 
+def _refuse(d: Observed) -> OptionError:
+    """What is wrong with one decision's record, naming its line."""
+    where = f"line {d.line}"
+    if d.game != GAME:
+        return OptionError(f"{where}: a {d.game} decision, not {GAME}")
+    if d.seen_count != 6 or d.hidden_count != 4:
+        return OptionError(f"{where}: a Caribbean Stud decision sees 6 cards and hides 4, not {d.seen_count} and "
+                           f"{d.hidden_count}")
+    if d.action not in ACTIONS:
+        return OptionError(f"{where}: action {d.action!r} is not one of {', '.join(ACTIONS)}")
+    return OptionError(f"{where}: a card id outside 0-51")
+
+
 def deals(deck: Deck, decisions: Iterable[Observed]) -> Deals:
     """The decisions as arrays, each checked: a Caribbean Stud decision, six cards seen and four hidden, all of the
-    deck and distinct, the action raise or fold (OptionError naming the line otherwise)."""
-    in_deck = set(deck.cards)
+    deck and distinct, the action raise or fold (OptionError naming the line otherwise). The cards are gathered
+    as bytes and checked all at once (a log of a million decisions streams through here)."""
     lines: list[int] = []
-    chunks: list[np.ndarray] = []
-    chunk = np.empty((CHUNK, 10), dtype=np.int8)
     actions: list[str] = []
+    cards = bytearray()
     for d in decisions:
-        where = f"line {d.line}"
-        if d.game != GAME:
-            raise OptionError(f"{where}: a {d.game} decision, not {GAME}")
-        if d.seen_count != 6 or d.hidden_count != 4:
-            raise OptionError(f"{where}: a Caribbean Stud decision sees 6 cards and hides 4, not {d.seen_count} and "
-                              f"{d.hidden_count}")
-        both = (*d.seen, *d.hidden)
-        if len(set(both)) != 10 or not in_deck.issuperset(both):
-            raise OptionError(f"{where}: the cards are not ten distinct cards of {deck.describe()}")
-        if d.action not in ACTIONS:
-            raise OptionError(f"{where}: action {d.action!r} is not one of {', '.join(ACTIONS)}")
-        at = len(lines) % CHUNK
-        if at == 0 and lines:
-            chunks.append(chunk)
-            chunk = np.empty((CHUNK, 10), dtype=np.int8)
-        chunk[at] = both
+        seen, hidden, action = d.seen, d.hidden, d.action
+        if d.game != GAME or len(seen) != 6 or len(hidden) != 4 or action not in ACTIONS:
+            raise _refuse(d)
+        try:
+            cards += bytes(seen)
+            cards += bytes(hidden)
+        except (ValueError, TypeError):
+            raise _refuse(d) from None
         lines.append(d.line)
-        actions.append(d.action)
-    chunks.append(chunk[:len(lines) - CHUNK * len(chunks)])
-    arr = np.concatenate(chunks).astype(np.int64)
+        actions.append(action)
+    arr = np.frombuffer(bytes(cards), dtype=np.uint8).reshape(-1, 10).astype(np.int64)
+    in_deck = np.zeros(256, dtype=bool)
+    in_deck[list(deck.cards)] = True
+    ordered = np.sort(arr, axis=1)
+    bad = ~in_deck[arr].all(axis=1) | (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    if bad.any():
+        raise OptionError(f"line {lines[int(np.argmax(bad))]}: the cards are not ten distinct cards of "
+                          f"{deck.describe()}")
     return Deals(np.array(lines, dtype=np.int64), arr[:, :5], arr[:, 5], arr[:, 6:], tuple(actions))
 
 

@@ -159,6 +159,8 @@ def _one(**change: object) -> Observed:
     ({"hidden": (30, 35, 40)}, "line 3: a Caribbean Stud decision sees 6 cards and hides 4, not 6 and 3"),
     ({"hidden": (30, 35, 40, 0)}, "line 3: the cards are not ten distinct cards"),
     ({"action": "call"}, "line 3: action 'call' is not one of fold, raise"),
+    ({"seen": (0, 5, 10, 15, 20, 52)}, "line 3: the cards are not ten distinct cards of one 52-card deck"),
+    ({"seen": (0, 5, 10, 15, 20, -1)}, "line 3: a card id outside 0-51"),
 ])
 def test_a_bad_decision_is_refused_naming_its_line(change: dict[str, object], message: str) -> None:
     with pytest.raises(OptionError, match=message):
