@@ -32,6 +32,7 @@ class Request:
     level: Fraction
     progress: Progress
     workers: int = 1  # processes that may read the log side by side
+    suspects: tuple[str, ...] = ()  # information models (ids or files) the decisions are weighed against
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import click
 from oddscalc.cli.options import EXIT_CHECK, EXIT_INPUT, Failure, Whole, output_option, show_progress, write_output
 from oddscalc.protocol import OptionError, load
 
-PARTS = ("oddscalc.audit.sections:conformance_part",)  # the evidence of information: add its part here
+PARTS = ("oddscalc.audit.sections:conformance_part", "oddscalc.audit.evidence_part:evidence_part")
 FORMATS = ("md", "csv", "json", "pdf")
 
 
@@ -48,11 +48,17 @@ def _level(text: str) -> Fraction:
               help="Also write the observed-against-exact chart(s) here as SVG.")
 @click.option("--workers", type=Whole(1, 64), default=2, show_default=True,
               help="Processes reading a long log side by side (the figures do not depend on it).")
+@click.option("--suspect", "suspects", multiple=True, metavar="ID|PATH",
+              help="An information model (tables/information id or file) the decisions are weighed against; "
+                   "repeatable. Default: the game's (Caribbean Stud: one to four hole cards known; punto banco: "
+                   "the first card's group under the shipped edge sort).")
 @output_option
 def audit(log: Path, table_ref: str | None, strategy: str | None, level: str, fmt: str, chart_path: Path | None,
-          workers: int, output: Path | None) -> None:
+          workers: int, suspects: tuple[str, ...], output: Path | None) -> None:
     """Audit the hand LOG (docs/hand-log.md): every round settled again by the table and each mispaid one listed
-    by its line; each wager's outcomes, the hold, and the cards by position tested against the exact math."""
+    by its line; each wager's outcomes, the hold, and the cards by position tested against the exact math; and
+    every decision weighed for evidence that the player knew more (a Bayes factor against honest play for each
+    suspected information model)."""
     from oddscalc.analysis import Session
     from oddscalc.audit.conformance import check_table
     from oddscalc.audit.reader import header
@@ -72,7 +78,7 @@ def audit(log: Path, table_ref: str | None, strategy: str | None, level: str, fm
     analysis = Session(head.game, options).analyze(table)
     named = analysis.wagers[0].strategy if analysis.wagers else ""
     bar = Progress(show_progress(), f"audit {log.name}")
-    request = Request(log, head, table, analysis, named, lvl, bar, workers)
+    request = Request(log, head, table, analysis, named, lvl, bar, workers, tuple(suspects))
     parts: list[Part] = [load(ref)(request) for ref in PARTS]
     bar.finish()
     sections = [s for p in parts for s in p.sections]
