@@ -68,9 +68,42 @@ ENTRY = re.compile(r"[0-9a-f]{32}\.counts")  # entry_path's names
 
 
 def _bigint_width(values: np.ndarray) -> int:
-    flat = [int(x) for x in values.ravel()]
-    bits = max((x.bit_length() for x in flat), default=0)
+    flat = values.ravel()
+    # the widest integer is the one of largest magnitude (bit_length is of the magnitude)
+    bits = max(abs(int(flat.max())), abs(int(flat.min()))).bit_length() if len(flat) else 0
     return max(1, (bits + 8) // 8)  # one spare bit for the sign
+
+
+_LIMB = 32  # bits a limb: a numpy int64 in an object array masks and shifts by it as a Python int does
+
+
+def _bigint_bytes(values: np.ndarray, width: int) -> bytes:
+    """Each integer as ``width`` bytes of little-endian two's complement, one after another (what
+    ``int.to_bytes(width, "little", signed=True)`` gives, without a Python call per integer: numpy's loops over
+    the objects take a 32-bit limb at a time; ``&`` and ``>>`` on a negative Python int act on its two's complement)."""
+    flat = values.ravel()
+    n = -(-width * 8 // _LIMB)
+    limbs = np.empty((len(flat), n), dtype="<u4")
+    for j in range(n):
+        limbs[:, j] = (flat & ((1 << _LIMB) - 1)).astype(np.uint32)
+        flat = flat >> _LIMB
+    return limbs.view(np.uint8).reshape(len(limbs), n * 4)[:, :width].tobytes()
+
+
+def _bigint_values(raw: memoryview, count: int, width: int) -> np.ndarray:
+    """The Python ints :func:`_bigint_bytes` wrote (object array of ``count``)."""
+    n = -(-width * 8 // _LIMB)
+    data = np.frombuffer(raw, dtype=np.uint8, count=count * width).reshape(count, width)
+    negative = data[:, width - 1] >= 0x80 if width else np.zeros(count, dtype=bool)
+    padded = np.empty((count, n * 4), dtype=np.uint8)
+    padded[:, :width] = data
+    padded[:, width:] = np.where(negative, 0xFF, 0)[:, None]  # the sign extended to whole limbs
+    limbs = padded.view("<u4")
+    out = np.zeros(count, dtype=object)
+    for j in reversed(range(n)):
+        out = (out << _LIMB) + limbs[:, j].astype(object)
+    out[negative] -= 1 << (n * _LIMB)
+    return out
 
 
 def encode_parts(key: Mapping[str, Any], arrays: Arrays) -> list[bytes | memoryview]:
@@ -82,7 +115,7 @@ def encode_parts(key: Mapping[str, Any], arrays: Arrays) -> list[bytes | memoryv
         a = np.asarray(arr)
         if a.dtype == object:
             width = _bigint_width(a)
-            raw: bytes | memoryview = b"".join(int(x).to_bytes(width, "little", signed=True) for x in a.ravel())
+            raw: bytes | memoryview = _bigint_bytes(a, width)
             spec: dict[str, Any] = {"dtype": BIGINT, "width": width}
         else:
             raw = memoryview(np.ascontiguousarray(a).data).cast("B")
@@ -176,8 +209,7 @@ def _array(name: str, spec: Mapping[str, Any], data: memoryview) -> np.ndarray:
         width = int(spec["width"])
         if width <= 0 or count * width != nbytes:
             raise Damaged(f"array {name} size")
-        arr = np.empty(count, dtype=object)
-        arr[:] = [int.from_bytes(raw[i * width:(i + 1) * width], "little", signed=True) for i in range(count)]
+        arr = _bigint_values(raw, count, width)
     else:
         dtype = np.dtype(spec["dtype"])
         if dtype.hasobject or count * dtype.itemsize != nbytes:

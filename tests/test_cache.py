@@ -88,3 +88,16 @@ def test_fresh_store_reads_nothing_and_an_unwritable_folder_is_no_error(tmp_path
     Store(blocked).store(KEY, _arrays())  # skipped with a warning: the store is only a speed-up
     assert Store(blocked).load(KEY) is None
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_wide_integers_are_stored_as_int_to_bytes_writes_them() -> None:
+    """The stored bytes of an object array are each int's ``int.to_bytes(width, "little", signed=True)`` (the
+    store writes them a limb at a time with numpy): limb edges, signs, numpy ints among Python ints, and back."""
+    values: list[int | np.int64] = [0, -1, 1, 2**31 - 1, 2**31, -(2**31), 2**32 - 1, 2**32, -(2**32) - 1, 2**63 - 1,
+                                    -(2**63), 2**64, -(2**95) + 7, 10**40, -(10**40), np.int64(-5), np.int64(2**62)]
+    blob = encode({"k": 1}, {"x": np.array(values, dtype=object)})
+    width = (max(abs(int(v)) for v in values).bit_length() + 8) // 8
+    want = b"".join(int(v).to_bytes(width, "little", signed=True) for v in values)
+    assert blob.endswith(want)
+    back = decode(blob, {"k": 1})["x"]
+    assert [type(v) for v in back] == [int] * len(values) and list(back) == [int(v) for v in values]

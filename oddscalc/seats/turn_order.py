@@ -96,11 +96,17 @@ def late_counts(shoe: Shoe, first: Strategy, tableau: tuple[str, ...], all_stand
 def early_counts(shoe: Shoe, second: Late, tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     """(4, 10, 10, 2) object: the first seat's counts, the second seat playing ``second`` on its sight."""
     u = slot_orderings_by_third(tableau, all_stand)  # (4, 10 totals, 2, 715, 12, 10 your third)
-    per_total = u[:, TOTAL.reshape(-1)].transpose(1, 0, 2, 3, 4, 5)  # (100, 4, 2, 715, 12, 10)
+    cells = TOTAL.reshape(-1)
+
+    def per_total(part: np.ndarray) -> np.ndarray:  # (4, 10 totals, 715, 12) -> (100 hands, 4, 715, 12)
+        # one action's (and third card's) slice spread over the hands: spreading all of u at once made a
+        # 550 MB array, most of the count's time
+        return part[:, cells].transpose(1, 0, 2, 3)
+
     counts = np.zeros((VALUES * VALUES, 4, 2), dtype=object)
-    counts[:, :, 0] = _exact(shoe, second.draws[NONE_CLASS], per_total[:, :, 0].sum(axis=-1), "tomc,tmc->to")
+    counts[:, :, 0] = _exact(shoe, second.draws[NONE_CLASS], per_total(u[:, :, 0].sum(axis=-1)), "tomc,tmc->to")
     for z in range(VALUES):  # you drew a z: the other seat saw it
-        counts[:, :, 1] += _exact(shoe, second.draws[2 + z], per_total[:, :, 1, :, :, z], "tomc,tmc->to")
+        counts[:, :, 1] += _exact(shoe, second.draws[2 + z], per_total(u[:, :, 1, :, :, z]), "tomc,tmc->to")
     out = counts.reshape(VALUES, VALUES, 4, 2).transpose(2, 0, 1, 3)
     _check(out, shoe.ordered(9))
     return out
@@ -108,7 +114,7 @@ def early_counts(shoe: Shoe, second: Late, tableau: tuple[str, ...], all_stand: 
 
 def late_reply(counts: np.ndarray, pay: Fraction, name: str = "best reply") -> Late:
     """The second seat's best play at every sight (draw when it earns strictly more)."""
-    ev = counts[WIN] * pay - counts[LOSS]  # (10, 10, 12, 2)
+    ev = counts[WIN] * _pay(pay) - counts[LOSS]  # (10, 10, 12, 2)
     gain = ev[..., 1] - ev[..., 0]
     gain = gain + gain.transpose(1, 0, 2) - np.where(np.eye(VALUES, dtype=bool)[:, :, None], gain, 0)
     return Late.of(name, np.array(gain > 0, dtype=bool).transpose(2, 0, 1))
@@ -121,16 +127,22 @@ def early_reply(counts: np.ndarray, pay: Fraction, name: str = "best reply") -> 
     return best_by_composition(SeatCounts(counts, 0, None), pay, name)
 
 
+def _pay(pay: Fraction) -> Fraction | int:
+    """A whole pay as an int: the object arrays' products are then of ints, not thousands of Fractions (the same
+    sums)."""
+    return pay.numerator if pay.denominator == 1 else pay
+
+
 def late_ev(counts: np.ndarray, second: Late, pay: Fraction, total: int) -> Fraction:
     """The second seat's EV per unit playing ``second``."""
-    ev = counts[WIN] * pay - counts[LOSS]
+    ev = counts[WIN] * _pay(pay) - counts[LOSS]
     pick = second.draws.transpose(1, 2, 0).astype(np.int64)  # (10, 10, 12)
     return Fraction(sum(np.take_along_axis(ev, pick[..., None], axis=3).ravel()), total)
 
 
 def early_ev(counts: np.ndarray, first: Strategy, pay: Fraction, total: int) -> Fraction:
     """The first seat's EV per unit playing ``first``."""
-    ev = counts[WIN] * pay - counts[LOSS]
+    ev = counts[WIN] * _pay(pay) - counts[LOSS]
     m = first.matrix.astype(np.int64)
     return Fraction(sum(ev[u, w, m[u, w]] for u in range(VALUES) for w in range(VALUES)), total)
 

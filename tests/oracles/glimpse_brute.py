@@ -36,18 +36,21 @@ def _key(hand: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
 AK_QUALIFIER = (9 - HAND_CLASSES.index(HandClass.HIGH_CARD), (12, 11))
 
 
-def _raise_units(t: list[int], win_value: Fraction) -> Fraction:
-    """A raise's units over outcomes [not qualified, win, push, lose]."""
-    return t[0] + t[1] * win_value - 3 * t[3]
+def _raise_units(t: list[int], win: tuple[int, int]) -> int:
+    """A raise's units over outcomes [not qualified, win, push, lose], times ``win``'s denominator: ``win`` is
+    the units a won raise returns, as (numerator, denominator) (integers: a Fraction per tally costs seconds)."""
+    num, den = win
+    return t[0] * den + t[1] * num - 3 * t[3] * den
 
 
-def _decide(tally: dict[tuple[Hashable, Hashable], list[int]], index: int, win_value: Fraction) -> dict[Hashable, bool]:
+def _decide(tally: dict[tuple[Hashable, Hashable], list[int]], index: int,
+            win: tuple[int, int]) -> dict[Hashable, bool]:
     """Raise or fold per seen pattern (``index`` 0: the model's, 1: the baseline's), over its deals."""
     sums: dict[Hashable, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     for key, t in tally.items():
         for i in range(4):
             sums[key[index]][i] += t[i]
-    return {k: _raise_units(t, win_value) > -sum(t) for k, t in sums.items()}
+    return {k: _raise_units(t, win) > -sum(t) * win[1] for k, t in sums.items()}
 
 
 def caribbean(deck: Deck, pay: Callable[[tuple[int, ...]], Fraction], up_sees: Sees | None, hole_sees: Sees | None,
@@ -58,12 +61,16 @@ def caribbean(deck: Deck, pay: Callable[[tuple[int, ...]], Fraction], up_sees: S
     the deals that show him that (a tie folds). The baseline sees the up card outright, or nothing
     (``blind_baseline``)."""
     keys: dict[frozenset[int], tuple[int, tuple[int, ...]]] = {}
+    # what is seen of each card, read once per card (not once per glimpse: millions of calls on 12 cards)
+    up_seen = {c: None if up_sees is None else up_sees(c) for c in deck.cards}
+    hole_seen = {c: None if hole_sees is None else hole_sees(c) for c in deck.cards}
     total = Fraction(0)
     base_total = Fraction(0)
     deals = raised = changed = 0
     for player in itertools.combinations(deck.cards, 5):
         mine = _key(player)
         win_value = 1 + 2 * pay(player)
+        win = (win_value.numerator, win_value.denominator)
         rest = [c for c in deck.cards if c not in player]
         # (seen, baseline's seen) -> [not qualified, win, push, lose]
         tally: dict[tuple[Hashable, Hashable], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -75,20 +82,25 @@ def caribbean(deck: Deck, pay: Callable[[tuple[int, ...]], Fraction], up_sees: S
             outcome = 0 if d < AK_QUALIFIER else 1 if mine > d else 2 if mine == d else 3
             for up in dealer:
                 holes = [c for c in dealer if c != up]
-                shown_up = None if up_sees is None else up_sees(up)
+                shown_up = up_seen[up]
                 base = None if blind_baseline else up
-                for glimpsed in itertools.permutations(holes, m):
-                    shown = (shown_up, tuple(hole_sees(c) for c in glimpsed) if hole_sees else ())
-                    tally[(shown, base)][outcome] += 1
+                # each ordered choice of m hole cards, as what is seen of them: the seen values of the holes
+                # permuted, position by position, are the seen values of the permuted holes
+                seen_holes = [hole_seen[c] for c in holes]
+                for glimpsed in itertools.permutations(seen_holes, m):
+                    tally[((shown_up, glimpsed if hole_sees else ()), base)][outcome] += 1
 
-        play, base_play = _decide(tally, 0, win_value), _decide(tally, 1, win_value)
+        play, base_play = _decide(tally, 0, win), _decide(tally, 1, win)
+        scaled = base_scaled = 0  # this hand's units, times win's denominator
         for (seen_key, base_key), t in tally.items():
             n = sum(t)
             deals += n
-            total += _raise_units(t, win_value) if play[seen_key] else -n
-            base_total += _raise_units(t, win_value) if base_play[base_key] else -n
+            scaled += _raise_units(t, win) if play[seen_key] else -n * win[1]
+            base_scaled += _raise_units(t, win) if base_play[base_key] else -n * win[1]
             raised += n if play[seen_key] else 0
             changed += n if play[seen_key] != base_play[base_key] else 0
+        total += Fraction(scaled, win[1])
+        base_total += Fraction(base_scaled, win[1])
     return Brute(total / deals, deals, raised, changed, base_total / deals)
 
 
@@ -101,6 +113,9 @@ def let_it_ride(deck: Deck, value: Callable[[tuple[int, ...]], Fraction], first_
     total = base_total = Fraction(0)
     deals = rides = changed = 0
     memo: dict[frozenset[int], Fraction] = {}
+    # what is seen of each card, read once per card rather than once per deal
+    shown1 = [{c: None if f is None else f(c) for c in deck.cards} for f in first_sees]
+    shown2 = {c: None if second_sees is None else second_sees(c) for c in deck.cards}
     for own in itertools.combinations(deck.cards, 3):
         rest = [c for c in deck.cards if c not in own]
         bet1: dict[Hashable, Fraction] = defaultdict(Fraction)
@@ -112,8 +127,8 @@ def let_it_ride(deck: Deck, value: Callable[[tuple[int, ...]], Fraction], first_
             if key not in memo:
                 memo[key] = value((*own, c1, c2))
             v = memo[key]
-            s1 = tuple(None if f is None else f(c) for f, c in zip(first_sees, (c1, c2)))
-            s2 = (c1, None if second_sees is None else second_sees(c2))
+            s1 = (shown1[0][c1], shown1[1][c2])
+            s2 = (c1, shown2[c2])
             bet1[s1] += v
             bet2[s2] += v
             plain2[c1] += v

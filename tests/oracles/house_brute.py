@@ -15,6 +15,7 @@ from oddscalc.games.house_baccarat.count import LOSS, PUSH, SIT_OUT, WIN, SeatCo
 from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.house_baccarat.table import TableRules
 from oddscalc.games.shoe import Shoe
+from oracles.shared import shared
 
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}
 LITERAL = TableRules(house_draws_when_all_stand="never")
@@ -53,27 +54,44 @@ def house_final(h: int, highest: int, rules: TableRules, third: int) -> int:
     return (h + third) % 10 if draws else h
 
 
+def _rules_key(rules: TableRules) -> str:
+    return f"{rules.house_tableau} {rules.house_draws_when_all_stand}"
+
+
 def brute_one(ranks: list[str], rules: TableRules) -> Tally:
     """One player: every ordered sequence of six actual cards, dealt you, house, you, house, then your
-    third card (if you draw), then the house's. Both of your choices are played on every deal."""
+    third card (if you draw), then the house's. Both of your choices are played on every deal.
+
+    Made once for a run's workers (several test files ask for the same suit and rules, seconds each)."""
+    return shared(f"house brute_one {ranks} {_rules_key(rules)}", lambda: _brute_one(ranks, rules))
+
+
+def _brute_one(ranks: list[str], rules: TableRules) -> Tally:
     vals = [VALUE[r] for r in ranks]
     out: Tally = Counter()
-    for a, h1, b, h2, c5, c6 in itertools.permutations(range(len(ranks)), 6):
-        p1, p2 = vals[a], vals[b]
-        t, h = (p1 + p2) % 10, (vals[h1] + vals[h2]) % 10
+    # the cards' values in deal order, each card told apart by its place (as brute_two deals them)
+    for p1, h1, p2, h2, c5, c6 in itertools.permutations(vals, 6):
+        t, h = (p1 + p2) % 10, (h1 + h2) % 10
         for action in (0, 1):
             if t >= 8:
                 outcome = compare(t, h)
             elif action:
-                outcome = compare((t + vals[c5]) % 10, house_final(h, vals[c5], rules, vals[c6]))
+                outcome = compare((t + c5) % 10, house_final(h, c5, rules, c6))
             else:
-                outcome = compare(t, house_final(h, -1, rules, vals[c5]))
+                outcome = compare(t, house_final(h, -1, rules, c5))
             out[(p1, p2, action, outcome)] += 1
     return out
 
 
 def brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
-    """Two players, nine cards: you, the other seat, the house, twice round; then third cards in seat order."""
+    """Two players, nine cards: you, the other seat, the house, twice round; then third cards in seat order.
+
+    Made once for a run's workers (several test files ask for the same shoe, rules and other seat's play)."""
+    key = f"house brute_two {ranks} {_rules_key(rules)} {np.asarray(other.matrix, dtype=bool).tobytes().hex()}"
+    return shared(key, lambda: _brute_two(ranks, rules, other))
+
+
+def _brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
     vals = [VALUE[r] for r in ranks]
     draws = other.matrix
     out: Tally = Counter()

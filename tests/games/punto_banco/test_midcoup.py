@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from oracles.baccarat_brute import Card, Coup
 from oracles.midcoup_brute import by_totals, row
+from oracles.shared import shared
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
@@ -39,7 +40,7 @@ Tally = dict[tuple[int, int], Counter[Coup]]
 
 @pytest.fixture(scope="module")
 def brute() -> Tally:
-    return by_totals(SMALL)
+    return shared(f"midcoup by_totals {SMALL}", lambda: by_totals(SMALL))  # once for the run's workers, 4 s
 
 
 def _as_brute(r: Row) -> dict[str, Fraction]:
