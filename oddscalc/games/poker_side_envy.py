@@ -72,7 +72,8 @@ Seats = Annotated[tuple[int, ...], BeforeValidator(parse_seats)]
 
 
 def _amount(description: str) -> Any:
-    return Field(None, description=description)
+    return Field(None, description=description + " (money: an int or a decimal string; the stake is not "
+                                                 "returned by it)")
 
 
 class Envy(Strict):
@@ -297,7 +298,7 @@ def stored_envy(game: str, pays: object, deck: Deck, store: Store) -> None:
         if key in _KEPT:
             continue
 
-        def build(bet: Any = bet) -> dict[str, np.ndarray]:
+        def build(bet: Any = bet, classes: tuple[HandClass, ...] = classes) -> dict[str, np.ndarray]:
             c = envy_counts(bet, deck)
             return {"lines": np.array(c.lines, dtype=object), "classes": np.array([c.classes[k] for k in classes],
                                                                                   dtype=object),

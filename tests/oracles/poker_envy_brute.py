@@ -14,10 +14,10 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from oracles.poker_side_brute import holds
 
 from oddscalc.cards import Deck
 from oddscalc.hands import hand_value
+from oracles.poker_side_brute import holds
 
 
 def _event(rules: Sequence[Mapping[str, Any]], otherwise: str, hand: tuple[int, ...]) -> str:
@@ -29,7 +29,8 @@ def _event(rules: Sequence[Mapping[str, Any]], otherwise: str, hand: tuple[int, 
 
 
 def envy_moments(rules: Sequence[Mapping[str, Any]], otherwise: str, values: Mapping[str, Fraction],
-                 envy: Mapping[str, Fraction], deck: Deck, seats: Sequence[int]) -> dict[int, tuple[Fraction, Fraction]]:
+                 envy: Mapping[str, Fraction], deck: Deck,
+                 seats: Sequence[int]) -> dict[int, tuple[Fraction, Fraction]]:
     """(EV, variance) per stake for each number of other seats in ``seats``: ``values`` the net stakes the bet wins
     on each event, ``envy`` the stakes paid for each other seat of a class (by class id).
 
