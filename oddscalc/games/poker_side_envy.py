@@ -34,6 +34,7 @@ then Python ints and Fractions.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -277,8 +278,14 @@ def envy_sections(pays: object, wagers: list[WagerResult], deck: Deck) -> list[S
             continue
         w = by_name[name]
         amounts = {c: a / bet.stake for c, a in envy.amounts().items()}
-        figures = envy_figures(tuple(r.units for r in w.rows), amounts, envy_counts(bet, deck), envy.seats, deck)
-        out.append(envy_section(w, envy, bet.stake, figures))
+        fit = tuple(n for n in envy.seats if 5 * (n + 1) <= deck.size) or envy.seats  # none fit: refused below
+        figures = envy_figures(tuple(r.units for r in w.rows), amounts, envy_counts(bet, deck), fit, deck)
+        section = envy_section(w, envy, bet.stake, figures)
+        if fit != envy.seats:  # a reduced deck (--deck) holds fewer hands than the table asks about
+            section = dataclasses.replace(section, notes=(*section.notes, (
+                f"Not reported: {', '.join(str(n) for n in envy.seats if n not in fit)} other seats, more hands of "
+                f"five than the {deck.size} cards of {deck.describe()} hold beside the player's.")))
+        out.append(section)
     return out
 
 

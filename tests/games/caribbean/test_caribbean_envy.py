@@ -68,7 +68,7 @@ def _small() -> Deck:
     return reduced_deck("J", 3)  # 12 cards: 16,632 deals of the player and one other seat
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_random_bets_with_envy_for_one_seat_equal_the_brute_force(data: st.DataObject) -> None:
     deck = _small()
@@ -165,3 +165,16 @@ def test_too_many_seats_for_the_deck_are_refused() -> None:
     with pytest.raises(OptionError, match="3 other seats: the player's and their five cards each are 20 cards"):
         _engine({"title": "t", "envy": {"pair": 1, "seats": [1, 3]}, "rules": [
             {"event": "x", "when": {"cards": "player", "hand": "pair"}, "pays": "1:1"}]}, reduced_deck("T", 3))
+
+
+def test_a_reduced_deck_reports_the_seats_it_holds_and_says_which_it_leaves_out() -> None:
+    """16 cards hold the player and two other seats: the table's 1..6 are cut to 1..2 with a note."""
+    from oddscalc.analysis import Session
+    from oddscalc.catalog import load_table, tables_dir
+    from oddscalc.results import RunOptions
+
+    deck = reduced_deck("J", 4)
+    table = load_table(tables_dir() / "caribbean" / "progressive-envy.toml")
+    sec = Session("caribbean", RunOptions(brief=True, deck=deck)).analyze(table).section("envy_progressive")
+    assert sec.column("other_seats") == [1, 2]
+    assert any("Not reported: 3, 4, 5, 6 other seats" in n for n in sec.notes)
