@@ -23,7 +23,7 @@ MAX_TOP_LEVEL = 20
 GAME_PACKAGES = {"caribbean", "let_it_ride", "punto_banco", "house_baccarat", "stud"}  # stud: the game-file engine
 SHARED_BY_GAMES = {"__init__.py", "shoe.py", "strategy_card.py", "progressive.py", "ev.py", "card_synthesis.py",
                    "card_report.py", "poker_side_bets.py", "poker_side_count.py",
-                   "poker_side_kernel.py"}
+                   "poker_side_kernel.py", "poker_side_envy.py"}
 
 
 # --- reading the imports ---------------------------------------------------------------------------

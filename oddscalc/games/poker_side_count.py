@@ -133,6 +133,26 @@ def _count(bet: PokerSideBet, deck: Deck) -> SideCount:
     return SideCount(names, tuple(n * unread for n in counts), total_deals(bet, deck), enumerated)
 
 
+def hand_lines(bet: PokerSideBet, deck: Deck) -> NDArray[np.int64]:
+    """(C(n,5),) the line (index into ``lines(bet)``) of each five-card hand of ``deck`` in colex order, for a bet
+    whose rules read one slot of five cards (the envy bonus pairs it with other seats' hands)."""
+    read = bet.slots_of(tuple(p for r in bet.rules for c in r.when for p in c.cards))
+    if len(read) != 1 or bet.SLOTS[read[0]] != 5:
+        raise ValueError(f"the side bet {bet.title!r} reads {', '.join(read)}, not one hand of five cards")
+    ht = hand_table(deck)
+    rows = ht.combos
+    names = lines(bet)
+    line = np.full(len(rows), -1, dtype=np.int64)
+    memo: dict[str, NDArray[Any]] = {}
+    for rule in bet.rules:
+        holds = line < 0
+        for c in rule.when:
+            holds &= _holds(c, bet, rows, {read[0]: (0, 5)}, ht, memo)
+        line[holds] = names.index(rule.event)
+    line[line < 0] = len(names) - 1
+    return line
+
+
 def _first(size: int, deck: Deck, symmetric: bool) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
     if symmetric:
         return suit_classes(size, deck)

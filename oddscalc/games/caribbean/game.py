@@ -26,6 +26,7 @@ from oddscalc.games.caribbean.settle import CARD, settle_counts
 from oddscalc.games.caribbean.table import CaribbeanTable, parse_qualifier
 from oddscalc.games.caribbean.wagers import jackpot_wager, joint_main_jackpot, main_wager
 from oddscalc.games.poker_side_count import settle_side_bets, stored_counts
+from oddscalc.games.poker_side_envy import envy_sections, stored_envy
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.hands import HAND_CLASSES
@@ -119,6 +120,7 @@ class Caribbean:
 
         arrays = store.get(count_key(self, rules), build)
         stored_counts(self.key, rules.model.pays, rules.deck, store)  # the side bets over the cards, pay-free
+        stored_envy(self.key, rules.model.pays, rules.deck, store)  # and their envy blocks' pair counts
         return RaiseTable(rules.deck, **{name: arrays[name] for name in RAISE_TABLE_ARRAYS})
 
     def settle(self, counts: RaiseTable, rules: CaribbeanRules) -> Analysis:
@@ -147,7 +149,7 @@ class Caribbean:
             sections = ()
         side_wagers, side_sections = settle_side_bets(model.pays, rules.deck, _side_convention(rules.deck))
         wagers += side_wagers
-        sections = (*sections, *meter_sections, *side_sections)
+        sections = (*sections, *meter_sections, *side_sections, *envy_sections(model.pays, side_wagers, rules.deck))
         decide = st.decision
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",

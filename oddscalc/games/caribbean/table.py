@@ -10,6 +10,7 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 from oddscalc.cards import parse_rank
 from oddscalc.games.caribbean.raise_table import STRATEGIES
 from oddscalc.games.poker_side_bets import PokerSideBet, side_bet_ids
+from oddscalc.games.poker_side_envy import Envy, check_envy_reads
 from oddscalc.games.progressive import StakedPrizes
 from oddscalc.hands import HandClass
 from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
@@ -72,11 +73,20 @@ class JackpotPays(StakedPrizes):
 
 class CaribbeanSideBet(PokerSideBet):
     """A side bet over the cards of a Caribbean Stud deal (``oddscalc.games.poker_side_bets``): positions
-    ``player`` (five cards), ``dealer_up``, ``dealer_hole`` (four cards), ``dealer`` (all five)."""
+    ``player`` (five cards), ``dealer_up``, ``dealer_hole`` (four cards), ``dealer`` (all five); an ``envy``
+    block pays for other seats' hands (``oddscalc.games.poker_side_envy``)."""
 
     SLOTS = {"player": 5, "dealer_up": 1, "dealer_hole": 4}
     POSITIONS = {"player": ("player",), "dealer_up": ("dealer_up",), "dealer_hole": ("dealer_hole",),
                  "dealer": ("dealer_up", "dealer_hole")}
+    envy: Envy | None = None
+
+    @model_validator(mode="after")
+    def _envy(self) -> CaribbeanSideBet:
+        if self.envy is not None:
+            self.envy.check()
+            check_envy_reads(tuple(p for r in self.rules for c in r.when for p in c.cards))
+        return self
 
 
 class Pays(Strict):
