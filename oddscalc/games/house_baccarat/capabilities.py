@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from oddscalc.protocol import Capabilities, Counting, Ev, Seats, SimulatePlan
+from oddscalc.protocol import Capabilities, Counting, Ev, Information, Seats, SimulatePlan
 
 CAPABILITIES = Capabilities(
     key="house-baccarat",
@@ -20,4 +20,7 @@ CAPABILITIES = Capabilities(
     synthesis="oddscalc.games.house_baccarat.synthesis:synthesis_sections",
     # with several seats the edge is not the one-seat figure: a filing leads with the edge by seats filled
     filing=("oddscalc.seats.game:seats_filled_section",),
+    # one seat only: the next card out (the one it would draw) and the house's two cards, seen before it draws
+    information=Information("oddscalc.protection.information_house:information_sections",
+                            positions=("next_card", "house_1", "house_2"), decisions=("draw",)),
 )
