@@ -139,9 +139,11 @@ def test_a_key_naming_no_wager_is_refused_when_the_file_is_loaded(tmp_path: Path
     assert "Traceback" not in r.output
 
 
-# tables/information holds information models (``oddscalc glimpse --model``), not tables
+# tables/information holds information models (``oddscalc glimpse --model``) and tables/counts count systems
+# (``oddscalc counting --count``), not tables
 @pytest.mark.parametrize("path", sorted(p for p in (ROOT / "tables").glob("*/*.toml")
-                                         if p.parent.name != "information"), ids=lambda p: f"{p.parent.name}/{p.stem}")
+                                         if p.parent.name not in ("information", "counts")),
+                         ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_tables_wagers_are_its_pays_blocks(path: Path, sessions: Callable[[str], Session]) -> None:
     # the load-time check names wagers by the [pays] blocks: they must be the analysis's wagers
     table = load_table_file(path)

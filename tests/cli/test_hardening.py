@@ -355,7 +355,7 @@ def _fails_cleanly_or_is_exact(case: tuple[Path, str], tmp_path: Path, sessions:
     if r.exit_code:
         assert r.output.startswith("oddscalc: ") and "\n" in r.output
         return
-    data = json.loads(r.output)
+    data = json.loads(r.stdout)  # a mutated pay may draw a warning on standard error (a pay below a rarer hand's)
     for w in data["wagers"]:  # the report is self-consistent: EV is the sum of its rows' returns
         assert sum(Fraction(row["return"]) for row in w["rows"]) == Fraction(w["expected_value"])
         assert sum(row["combinations"] for row in w["rows"]) == w["total_combinations"]

@@ -92,7 +92,12 @@ def brute(deck: Deck, bonus: Mapping[str, Fraction], qualifier: tuple[int, ...],
         won += best
         suffix = f"_{size}x" if len(sizes) > 1 else ""
         for outcome, n in outcomes.items():
-            main[(f"{outcome}_{paid_as(cls, bonus)}" if b else outcome) + suffix if size else "fold"] += n
+            # the contract's words: a push nets nothing and a loss loses; a bonus that turns the sign renames it
+            net = {"push": b, "lose": b - 1 - size}.get(outcome)
+            word = ("tie" if outcome == "push" and net else
+                    ("dealer_wins" if net else "push_dealer_wins") if outcome == "lose" and net is not None and net >= 0
+                    else outcome)
+            main[(f"{word}_{paid_as(cls, bonus)}" if b else word) + suffix if size else "fold"] += n
     return main, side, won
 
 

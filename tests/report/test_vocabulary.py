@@ -37,8 +37,8 @@ def test_contract_ids_and_words(path: Path) -> None:
             units, event = r["units"], r["event"]
             if units == "0":  # the stake comes back: a push, however it came about
                 assert event == "push" or event.startswith("push_"), (w["wager"], event)
-            elif units.startswith("-"):  # nothing won: lose (or Caribbean Stud's fold, the player's choice)
-                assert event == "lose" or event.startswith("lose_") or event == "fold", (w["wager"], event)
+            elif units.startswith("-"):  # nothing won: lose, or a fold (the antes staked so far)
+                assert event == "lose" or event.startswith(("lose_", "fold_")) or event == "fold", (w["wager"], event)
             else:
                 assert not event.startswith(("lose", "push", "no_")), (w["wager"], event)
 

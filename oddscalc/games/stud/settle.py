@@ -81,6 +81,16 @@ def decide(counts: MainCounts, pays: MainPays, decision: Decision, ranking: str)
     return Played(np.array(actions, dtype=np.int64), tuple(evs), tuple(gaps))
 
 
+def _event(outcome: str, units: Fraction) -> str:
+    """The outcome's id, unless an ante bonus turns its sign: the contract's ``push`` nets 0 and ``lose`` loses, so
+    equal hands paid a bonus are a ``tie``, a dealer's win the bonus outweighs ``dealer_wins``."""
+    if outcome == "push" and units != 0:
+        return "tie" if units > 0 else "lose_tie"
+    if outcome == "lose" and units >= 0:
+        return "dealer_wins" if units > 0 else "push_dealer_wins"
+    return outcome
+
+
 def main_rows(counts: MainCounts, pays: MainPays, played: Played, ranking: str, sizes: Sequence[int]) -> list[Row]:
     """Every deal in one row: fold, or the dealer's outcome (by the player's class where the ante bonus pays it)."""
     names = CLASSES[ranking]
@@ -108,8 +118,9 @@ def main_rows(counts: MainCounts, pays: MainPays, played: Played, ranking: str, 
                 suffix = (f"_{bc}" if bc else "") + (f"_{b}x" if several else "")
                 text = label + (f" (ante bonus: {bc.replace('_', ' ')})" if bc else "") + (
                     f", {b}x bet" if several else "")
-                rows.append(Row(event + suffix, text, ratio_text(_bonus(pays, bc)) if bc else "",
-                                net(pays, o, b, _bonus(pays, bc) if bc else Fraction(0)), n, Fraction(1 + b)))
+                units = net(pays, o, b, _bonus(pays, bc) if bc else Fraction(0))
+                rows.append(Row(_event(event, units) + suffix, text, ratio_text(_bonus(pays, bc)) if bc else "",
+                                units, n, Fraction(1 + b)))
     rows.append(Row("fold", "Fold", "", Fraction(-1), tally.get((FOLD, -1, ""), 0), Fraction(1)))
     return rows
 
@@ -146,6 +157,7 @@ def side_wager(name: str, bet: SideBet, counts: np.ndarray, per_set: int) -> Wag
     cards = "the player's cards" if bet.cards == "player" else "the player's and the dealer's cards"
     how = "the best five of " if bet.ranking == "five-card" else ""
     return WagerResult(wager=name, title=name.replace("_", " ").capitalize(), strategy="none",
+                       strategy_title="none (paid on the cards dealt, whatever the player decides)",
                        total_combinations=total, rows=tuple(rows), unit="unit staked",
                        notes=(f"Paid on {how}{cards} ranked {bet.ranking}, whatever the dealer holds and the player "
                               "decides.",))
