@@ -74,8 +74,16 @@ def _processes(fn: Callable[[Any], Any], chunks: Sequence[Any]) -> list[Any]:
     # child aborts; the fork server is a fresh process, started once, with the readers' modules already imported
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(PRELOAD))
-    with concurrent.futures.ProcessPoolExecutor(len(chunks), mp_context=context) as ex:
+    with concurrent.futures.ProcessPoolExecutor(len(chunks), mp_context=context, initializer=_one_thread) as ex:
         return list(ex.map(fn, chunks))
+
+
+def _one_thread() -> None:
+    """A reader's numba kernels on one thread: the processes are the parallelism (threads besides would only
+    contend for the same cores)."""
+    import numba
+
+    numba.set_num_threads(1)
 
 
 def side_by_side(fn: Callable[[A], R], chunks: Sequence[A], mapper: Mapper | None = None) -> list[R]:
