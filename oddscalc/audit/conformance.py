@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
+from oddscalc.audit import spread
 from oddscalc.audit.logformat import Header, Round, amount
 from oddscalc.audit.reader import header as read_header
 from oddscalc.audit.reader import rounds as read_rounds
-from oddscalc.audit.reader import split
 from oddscalc.audit.resettle import RESETTLERS, Resettler, units_by_event
 from oddscalc.audit.stats import Fit, fit, merge, normal_sf, poisson_upper
 from oddscalc.cards import card_str
@@ -42,7 +42,6 @@ from oddscalc.results import Analysis, WagerResult
 from oddscalc.tables import Table
 
 CHUNK = 50_000  # rounds settled at a time
-SPLIT_BYTES = 20_000_000  # a log shorter than this (some 70,000 rounds) is read by one process
 MOST_LISTED = 1_000  # mispaid or unreadable rounds listed by line (all are counted)
 DEFAULT_LEVEL = Fraction(1, 100)
 
@@ -250,34 +249,29 @@ def tally(path: Path, game: str, table: Table, units: dict[str, dict[str, Fracti
     return out
 
 
-def _tally_part(args: tuple[Path, str, Table, dict[str, dict[str, Fraction]], tuple[int, int, int]]) -> Tally:
+def _tally_part(args: tuple[Path, str, Table, dict[str, dict[str, Fraction]], spread.Part]) -> Tally:
     return tally(*args)
 
 
 def audit(path: Path, table: Table, analysis: Analysis, strategy: str, level: Fraction = DEFAULT_LEVEL,
-          progress: Progress | None = None, workers: int = 1) -> Conformance:
+          progress: Progress | None = None, workers: int = 1, mapper: spread.Mapper | None = None) -> Conformance:
     """Read the log at ``path`` and test it (see the module): ``workers`` processes read parts of a long log side
-    by side (their tallies add up to the same figures as one reader's)."""
+    by side, or ``workers`` chunks of it run on the cluster of ``mapper`` (``cluster.mapper``); their tallies add
+    up to the same figures as one reader's."""
     head = read_header(path)
     check_table(head, table, path)
     if head.game not in RESETTLERS:
         raise OptionError(f"audit reads {', '.join(RESETTLERS)} logs, not {head.game}")
     units = units_by_event(analysis)
-    parts = split(path, workers) if workers > 1 and path.stat().st_size > SPLIT_BYTES else [None]
-    if len(parts) > 1:
-        import concurrent.futures
-        import multiprocessing
-
-        with concurrent.futures.ProcessPoolExecutor(len(parts), mp_context=multiprocessing.get_context("fork")) as ex:
-            found = list(ex.map(_tally_part, [(path, head.game, table, units, p) for p in parts]))
-        for earlier, later in zip(found, found[1:]):
-            if earlier.rounds and later.rounds and later.first_round < earlier.last_round:
-                raise OptionError(f"{path}: rounds out of order at line {later.first_line}")
-        t = found[0]
-        for other in found[1:]:
-            t.add(other)
-    else:
-        t = tally(path, head.game, table, units, parts[0])
+    parts = spread.parts(path, workers, mapper)
+    at = spread.where(path, mapper)
+    found = spread.side_by_side(_tally_part, [(at, head.game, table, units, p) for p in parts], mapper)
+    for earlier, later in zip(found, found[1:]):
+        if earlier.rounds and later.rounds and later.first_round < earlier.last_round:
+            raise OptionError(f"{path}: rounds out of order at line {later.first_line}")
+    t = found[0]
+    for other in found[1:]:
+        t.add(other)
     if progress is not None:
         progress.say(f"{t.rounds:,} rounds")
     out = Conformance(path, head, table, strategy, level=level)

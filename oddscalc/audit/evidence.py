@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -192,5 +192,53 @@ def weigh(game: str, lines: Sequence[int], actions: Sequence[str], honest: Asses
     return Evidence(game, np.asarray(lines, dtype=np.int64), tuple(actions), honest, tuple(out), player, realised)
 
 
-__all__ = ["DEFAULT_ERROR", "THRESHOLD", "TOP", "Assessed", "Evidence", "PlayerModel", "Weighed", "fit_error",
-           "frequencies", "log_likelihoods", "weigh"]
+@dataclass(frozen=True)
+class Reading:
+    """The decisions of a log (or of a part of it) read under every model, before they are weighed: what
+    :func:`weigh` takes. ``shared``: the models' EV tables are the same for every part (punto banco: the count's
+    patterns, which ``row`` indexes) rather than one row per decision (Caribbean Stud). ``realised`` adds up over
+    parts (None: unknown)."""
+
+    game: str
+    lines: np.ndarray  # (n,) int64
+    actions: tuple[str, ...]
+    honest: Assessed
+    suspects: tuple[Assessed, ...]
+    realised: Fraction | None
+    shared: bool = False
+
+    def weighed(self, player: PlayerModel | None = None) -> Evidence:
+        """The reading weighed (:func:`weigh`)."""
+        return weigh(self.game, self.lines.tolist(), self.actions, self.honest, self.suspects, player, self.realised)
+
+
+def _join_assessed(parts: Sequence[Assessed], shared: bool) -> Assessed:
+    first = parts[0]
+    for p in parts[1:]:
+        if (p.model, p.actions, p.den, p.telling) != (first.model, first.actions, first.den, first.telling) or (
+                shared and not np.array_equal(p.num, first.num)):
+            raise ValueError(f"model {p.model}: the parts of a log are not read alike")
+    if shared:
+        return replace(first, row=np.concatenate([p.row for p in parts]))
+    at = np.cumsum([0] + [len(p.num) for p in parts[:-1]])
+    return replace(first, num=np.concatenate([p.num for p in parts]),
+                   row=np.concatenate([p.row + k for p, k in zip(parts, at)]))
+
+
+def join(parts: Sequence[Reading]) -> Reading:
+    """The readings of consecutive parts of a log, in file order, as one reading of the whole (the same arrays
+    and figures as reading it at once)."""
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    realised = None if any(p.realised is None for p in parts) else sum(
+        (p.realised for p in parts if p.realised is not None), Fraction(0))
+    return Reading(first.game, np.concatenate([p.lines for p in parts]), tuple(a for p in parts for a in p.actions),
+                   _join_assessed([p.honest for p in parts], first.shared),
+                   tuple(_join_assessed([p.suspects[i] for p in parts], first.shared)
+                         for i in range(len(first.suspects))),
+                   realised, first.shared)
+
+
+__all__ = ["DEFAULT_ERROR", "THRESHOLD", "TOP", "Assessed", "Evidence", "PlayerModel", "Reading", "Weighed",
+           "fit_error", "frequencies", "join", "log_likelihoods", "weigh"]

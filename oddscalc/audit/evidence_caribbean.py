@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from oddscalc.audit.evidence import Assessed, Evidence, PlayerModel, weigh
+from oddscalc.audit.evidence import Assessed, Evidence, PlayerModel, Reading
 from oddscalc.audit.evidence_count import outcome_counts
 from oddscalc.audit.observed import Observed
 from oddscalc.cards import Deck
@@ -140,17 +140,22 @@ def assess(rules: CaribbeanRules, d: Deals, known: Sequence[int], model: str = "
     return Assessed(model, title, ACTIONS, num, pay_den * total, np.arange(len(raised), dtype=np.int64))
 
 
-def evidence(rules: CaribbeanRules, decisions: Iterable[Observed], models: Sequence[Model],
-             player: PlayerModel | None = None) -> Evidence:
-    """Weigh a log's decisions: the honest reading against each model's (hole cards seen outright), with the money
-    the actions won against honest optimal play on the cards dealt."""
+def reading(rules: CaribbeanRules, decisions: Iterable[Observed], models: Sequence[Model]) -> Reading:
+    """A log's decisions (or a part's) read: the honest reading and each model's (hole cards seen outright), with
+    the money the actions won against honest optimal play on the cards dealt."""
     d = deals(rules.deck, decisions)
     positions = [hole_positions(m, rules.deck) for m in models]
     honest = assess(rules, d, ())
     suspects = [assess(rules, d, p, m.id, m.title) for m, p in zip(models, positions)]
     dealt = assess(rules, d, (0, 1, 2, 3), "dealt", "Every dealer card known")
     realised = dealt.gain(dealt.taken(d.actions), honest.best)
-    return weigh(GAME, d.lines.tolist(), d.actions, honest, suspects, player, realised)
+    return Reading(GAME, d.lines, d.actions, honest, tuple(suspects), realised)
 
 
-__all__ = ["ACTIONS", "GAME", "Deals", "assess", "deals", "evidence", "hole_positions", "knows_hole_cards"]
+def evidence(rules: CaribbeanRules, decisions: Iterable[Observed], models: Sequence[Model],
+             player: PlayerModel | None = None) -> Evidence:
+    """Weigh a log's decisions (:func:`reading`, weighed)."""
+    return reading(rules, decisions, models).weighed(player)
+
+
+__all__ = ["ACTIONS", "GAME", "Deals", "assess", "deals", "evidence", "hole_positions", "knows_hole_cards", "reading"]

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from oddscalc.audit.evidence import Assessed, Evidence, PlayerModel, weigh
+from oddscalc.audit.evidence import Assessed, Evidence, PlayerModel, Reading
 from oddscalc.audit.observed import Observed
 from oddscalc.games.punto_banco.coup_features import Cards, Drawing
 from oddscalc.games.punto_banco.game import PuntoBancoPays, PuntoBancoRules
@@ -99,9 +99,9 @@ def assess(shoe: Shoe, hidden: np.ndarray | Sequence[tuple[int, ...]], model: Mo
     return Assessed(model.id, model.title, choices, np.array(num, dtype=object), den, row)
 
 
-def evidence(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequence[Model],
-             player: PlayerModel | None = None) -> Evidence:
-    """Weigh a log's bets: the honest reading against each model's. The models must offer the same choices."""
+def reading(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequence[Model]) -> Reading:
+    """A log's bets (or a part's) read: the honest reading and each model's. The models must offer the same
+    choices."""
     choices = {tuple(m.choices or sorting.CHOICES) for m in models} or {sorting.CHOICES}
     if len(choices) > 1:
         raise OptionError("the models weighed together must offer the same choices")
@@ -126,7 +126,14 @@ def evidence(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequ
     honest = assess(shoe, first, None, vocabulary)
     suspects = [assess(shoe, first, m, vocabulary) for m in models]
     sits_out = vocabulary[int(np.argmax(honest.num[0]))] == sorting.NONE
-    return weigh(GAME, lines, actions, honest, suspects, player, won if sits_out else None)
+    return Reading(GAME, np.array(lines, dtype=np.int64), tuple(actions), honest, tuple(suspects),
+                   won if sits_out else None, shared=True)
 
 
-__all__ = ["GAME", "Shoe", "assess", "evidence", "sees"]
+def evidence(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequence[Model],
+             player: PlayerModel | None = None) -> Evidence:
+    """Weigh a log's bets (:func:`reading`, weighed)."""
+    return reading(rules, decisions, models).weighed(player)
+
+
+__all__ = ["GAME", "Shoe", "assess", "evidence", "reading", "sees"]

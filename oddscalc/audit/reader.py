@@ -149,12 +149,13 @@ def won_units(game: str, r: Round) -> Fraction:
     return sum((amount(v) for v in r.paid.values()), Fraction(0)) / unit
 
 
-def decisions(path: Path) -> Iterator[Observed]:
-    """One :class:`Observed` per decision of the log, in file order, streamed (bounded memory): ``seen`` the cards
-    the log says the player saw when deciding, ``hidden`` the round's cards an honest player had not seen (see
-    Observed), ``action`` the action taken, ``won`` what the round's wagers won in units of the base stake."""
+def decisions(path: Path, part: tuple[int, int, int] | None = None) -> Iterator[Observed]:
+    """One :class:`Observed` per decision of the log (or of one ``part`` of it, from :func:`split`), in file order,
+    streamed (bounded memory): ``seen`` the cards the log says the player saw when deciding, ``hidden`` the round's
+    cards an honest player had not seen (see Observed), ``action`` the action taken, ``won`` what the round's
+    wagers won in units of the base stake."""
     game = header(path).game
-    for line, r in rounds(path):
+    for line, r in rounds(path, part):
         hidden = hidden_cards(game, r)
         won = won_units(game, r)
         for d in r.decisions:

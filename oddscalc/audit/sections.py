@@ -13,6 +13,7 @@ from pathlib import Path
 
 from oddscalc.audit.conformance import Conformance, audit
 from oddscalc.audit.logformat import Header
+from oddscalc.audit.spread import Mapper
 from oddscalc.progress import Progress
 from oddscalc.results import Analysis, Column, Section
 from oddscalc.results.chart import Chart, Lines
@@ -31,8 +32,9 @@ class Request:
     strategy: str
     level: Fraction
     progress: Progress
-    workers: int = 1  # processes that may read the log side by side
+    workers: int = 1  # processes that may read the log side by side (with a cluster: the chunks it is cut into)
     suspects: tuple[str, ...] = ()  # information models (ids or files) the decisions are weighed against
+    mapper: Mapper | None = None  # a cluster's map (cluster.mapper): the chunks run there, not in processes here
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def _p(x: float) -> str:
 def conformance_part(request: Request) -> Part:
     """The conformance audit of the request's log (``conformance.audit``) as a part."""
     c = audit(request.path, request.table, request.analysis, request.strategy, request.level, request.progress,
-              request.workers)
+              request.workers, request.mapper)
     return Part(tuple(conformance_sections(c)), tuple(conformance_charts(c)), tuple(c.failures()),
                 (f"{c.rounds:,} rounds read", f"verdict: {verdict(c)}"))
 

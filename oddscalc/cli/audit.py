@@ -6,21 +6,35 @@ returning an ``audit.sections.Part``): adding a part, such as the evidence of in
 log's header names the game and the table; the table given (``--table``, default the log's) must be the very
 file the log names (its sha256), or the audit refuses. Exit 0 when every part finds nothing, 6 when one does (as a
 compliance check that fails), 3 for a bad log file, 4 for a bad option.
+
+``--scheduler ADDRESS|local`` (``cluster``) runs the parts' chunks of the log on a dask cluster, whose workers
+read the log at its absolute path (a shared file system); the figures are the same to the unit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from fractions import Fraction
 from pathlib import Path
 
 import click
 
-from oddscalc.cli.options import EXIT_CHECK, EXIT_INPUT, Failure, Whole, output_option, show_progress, write_output
+from oddscalc.cli.options import (
+    EXIT_CHECK,
+    EXIT_INPUT,
+    Failure,
+    Whole,
+    output_option,
+    scheduler_only,
+    show_progress,
+    write_output,
+)
 from oddscalc.protocol import OptionError, load
 
 PARTS = ("oddscalc.audit.sections:conformance_part", "oddscalc.audit.evidence_part:evidence_part")
 FORMATS = ("md", "csv", "json", "pdf")
+CHUNKS = 2  # the log's parts per cluster worker (a worker that finishes first takes another)
 
 
 def _level(text: str) -> Fraction:
@@ -47,18 +61,21 @@ def _level(text: str) -> Fraction:
 @click.option("--chart", "chart_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the observed-against-exact chart(s) here as SVG.")
 @click.option("--workers", type=Whole(1, 64), default=2, show_default=True,
-              help="Processes reading a long log side by side (the figures do not depend on it).")
+              help="Processes reading a long log side by side, or the workers of --scheduler local (the figures do "
+                   "not depend on it).")
+@scheduler_only
 @click.option("--suspect", "suspects", multiple=True, metavar="ID|PATH",
               help="An information model (tables/information id or file) the decisions are weighed against; "
                    "repeatable. Default: the game's (Caribbean Stud: one to four hole cards known; punto banco: "
                    "the first card's group under the shipped edge sort).")
 @output_option
 def audit(log: Path, table_ref: str | None, strategy: str | None, level: str, fmt: str, chart_path: Path | None,
-          workers: int, suspects: tuple[str, ...], output: Path | None) -> None:
+          workers: int, scheduler: str | None, suspects: tuple[str, ...], output: Path | None) -> None:
     """Audit the hand LOG (docs/hand-log.md): every round settled again by the table and each mispaid one listed
     by its line; each wager's outcomes, the hold, and the cards by position tested against the exact math; and
     every decision weighed for evidence that the player knew more (a Bayes factor against honest play for each
     suspected information model)."""
+    from oddscalc import cluster
     from oddscalc.analysis import Session
     from oddscalc.audit.conformance import check_table
     from oddscalc.audit.reader import header
@@ -78,8 +95,15 @@ def audit(log: Path, table_ref: str | None, strategy: str | None, level: str, fm
     analysis = Session(head.game, options).analyze(table)
     named = analysis.wagers[0].strategy if analysis.wagers else ""
     bar = Progress(show_progress(), f"audit {log.name}")
-    request = Request(log, head, table, analysis, named, lvl, bar, workers, tuple(suspects))
-    parts: list[Part] = [load(ref)(request) for ref in PARTS]
+    where = cluster.address(scheduler)
+    with contextlib.ExitStack() as stack:
+        if where is None:
+            request = Request(log, head, table, analysis, named, lvl, bar, workers, tuple(suspects))
+        else:  # the log's parts run on the cluster, whose workers read it at its absolute path
+            c = stack.enter_context(cluster.client(where, workers))
+            request = Request(log, head, table, analysis, named, lvl, bar, CHUNKS * cluster.workers(c),
+                              tuple(suspects), cluster.mapper(c))
+        parts: list[Part] = [load(ref)(request) for ref in PARTS]
     bar.finish()
     sections = [s for p in parts for s in p.sections]
     charts = [c for p in parts for c in p.charts]

@@ -239,6 +239,11 @@ def scheduler_option(f: F) -> F:
     """--scheduler ADDRESS|local and --workers N."""
     f = click.option("--workers", type=Whole(1, 1024),
                      help="Workers of a local cluster (--scheduler local); default: one per core.")(f)
+    return scheduler_only(f)
+
+
+def scheduler_only(f: F) -> F:
+    """--scheduler ADDRESS|local alone, for a command whose --workers means more than a local cluster's."""
     return click.option("--scheduler", metavar="ADDRESS|local",
                         help="Run on a dask.distributed cluster: a scheduler address, or 'local' for a LocalCluster "
                              "here (default: ODDSCALC_SCHEDULER, else in this process).")(f)

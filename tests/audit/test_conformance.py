@@ -80,10 +80,10 @@ def test_the_main_wager_is_compared_with_the_strategy_played(caribbean_logs: dic
 
 
 def test_workers_add_up_to_one_reader(caribbean_logs: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from oddscalc.audit import conformance
+    from oddscalc.audit import spread
 
     one = conform(caribbean_logs["mispaid"], "caribbean", "spain", "rules-of-thumb")
-    monkeypatch.setattr(conformance, "SPLIT_BYTES", 0)
+    monkeypatch.setattr(spread, "SPLIT_BYTES", 0)
     two = conform(caribbean_logs["mispaid"], "caribbean", "spain", "rules-of-thumb", workers=2)
     assert (one.rounds, one.mispaid, one.holds, one.wagers, one.positions) == \
         (two.rounds, two.mispaid, two.holds, two.wagers, two.positions)
