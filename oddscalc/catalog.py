@@ -56,6 +56,27 @@ def profile_path(ref: str) -> Path:
     return profiles_dir() / f"{ref}.toml"
 
 
+def shipped_data(folder: str) -> list[str]:
+    """The ids of the shipped data files of a folder beside the games' tables (``information``, ``counts``), sorted."""
+    return sorted(p.stem for p in (tables_dir() / folder).glob("*.toml"))
+
+
+def data_path(ref: str, folder: str, noun: str, file_word: str, what: str) -> Path:
+    """The file a reference to a data file names: a path, or the id of one shipped in ``tables/<folder>``; an unknown
+    id raises TableError (``what`` the kind of file) listing the shipped ones, ``noun`` naming what a file holds and
+    ``file_word`` its kind of file ("a path to a model file ...")."""
+    if is_path(ref):
+        return Path(ref)
+    candidate = tables_dir() / folder / f"{ref}.toml"
+    if not _ID.match(ref) or not candidate.is_file():
+        from oddscalc.datafile import Problem, TableError
+
+        known = ", ".join(shipped_data(folder)) or "none"
+        raise TableError([Problem(ref, None, "", f"no {noun} with this id; shipped: {known} (a path to a "
+                                                 f"{file_word} file ends in .toml or contains a /)")], what)
+    return candidate
+
+
 def shipped_tables(game: str | None = None) -> list[Path]:
     """The shipped table files of ``game`` (default: every game), sorted."""
     base = tables_dir()

@@ -28,7 +28,7 @@ from oddscalc.audit.observed import Observed
 from oddscalc.games.punto_banco.coup_features import Cards, Drawing
 from oddscalc.games.punto_banco.game import PuntoBancoPays, PuntoBancoRules
 from oddscalc.protection import sorting
-from oddscalc.protection.glimpse import RANKS, Glimpse, Model
+from oddscalc.protection.glimpse import Glimpse, Model
 from oddscalc.protocol import OptionError
 
 GAME = "punto-banco"
@@ -48,20 +48,6 @@ class Shoe:
     def of(cls, rules: PuntoBancoRules) -> Shoe:
         """A resolved table's shoe."""
         return cls(rules.cards, rules.drawing, rules.model.pays, rules.infinite)
-
-
-def sees(glimpse: Glimpse, card: int) -> int:
-    """What a glimpse shows of a card id, as the sorting count numbers it: the card, its rank, its suit, its
-    colour (1 for red) or its group."""
-    if glimpse.shows == "card":
-        return card
-    if glimpse.shows == "rank":
-        return card >> 2
-    if glimpse.shows == "suit":
-        return card & 3
-    if glimpse.shows == "colour":
-        return int(card & 3 in sorting.RED)
-    return glimpse.sees(RANKS[card >> 2])
 
 
 @functools.lru_cache(maxsize=16)  # a count takes a second at 8 decks; an audit weighs many logs of one table
@@ -92,7 +78,7 @@ def assess(shoe: Shoe, hidden: np.ndarray | Sequence[tuple[int, ...]], model: Mo
     at = [sorting.FIRST_FOUR.index(g.position) for g in counted.glimpses]
     pattern = {p.seen: i for i, p in enumerate(counted.patterns)}
     # what each glimpse sees of each card id, read for every coup at once; each distinct sight is one pattern
-    seen = np.stack([np.array([sees(g, c) for c in range(52)], dtype=np.int64)[first[:, j]]
+    seen = np.stack([np.array([sorting.seen(g, c) for c in range(52)], dtype=np.int64)[first[:, j]]
                      for g, j in zip(counted.glimpses, at)], axis=1).reshape(len(first), len(at))
     sights, where = np.unique(seen, axis=0, return_inverse=True)
     row = np.array([pattern[tuple(int(v) for v in s)] for s in sights], dtype=np.int64)[where.ravel()]
@@ -136,4 +122,4 @@ def evidence(rules: PuntoBancoRules, decisions: Iterable[Observed], models: Sequ
     return reading(rules, decisions, models).weighed(player)
 
 
-__all__ = ["GAME", "Shoe", "assess", "evidence", "reading", "sees"]
+__all__ = ["GAME", "Shoe", "assess", "evidence", "reading"]

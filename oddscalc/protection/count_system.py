@@ -30,7 +30,6 @@ WHAT = "count system"
 FOLDER = "counts"  # under the shipped tables' folder
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")  # as a count file writes them
 PER = {"deck": 52, "half-deck": 26}  # the true count's divisor, in cards
-_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _NUMBER = re.compile(r"^-?\d{1,6}(\.\d{1,6})?$")
 
 
@@ -168,23 +167,16 @@ def _show(x: Fraction) -> str:
 
 def count_path(ref: str) -> Path:
     """The file a count reference names: a path, or a shipped id (TableError listing the shipped ids otherwise)."""
-    if is_path(ref):
-        return Path(ref)
-    from oddscalc.catalog import tables_dir
+    from oddscalc.catalog import data_path
 
-    candidate = tables_dir() / FOLDER / f"{ref}.toml"
-    if not _ID.match(ref) or not candidate.is_file():
-        known = ", ".join(shipped_counts()) or "none"
-        raise TableError([Problem(ref, None, "", f"no count system with this id; shipped: {known} (a path to a "
-                                                 "count file ends in .toml or contains a /)")], WHAT)
-    return candidate
+    return data_path(ref, FOLDER, "count system", "count", WHAT)
 
 
 def shipped_counts() -> list[str]:
     """The ids of the shipped count systems, sorted."""
-    from oddscalc.catalog import tables_dir
+    from oddscalc.catalog import shipped_data
 
-    return sorted(p.stem for p in (tables_dir() / FOLDER).glob("*.toml"))
+    return shipped_data(FOLDER)
 
 
 def load_count(ref: str, game: str | None = None) -> tuple[CountSystem, str]:

@@ -14,7 +14,6 @@ with ``--table``.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal
@@ -28,7 +27,6 @@ from oddscalc.protection.glimpse import Glimpse, Model
 WHAT = "information model"
 FOLDER = "information"  # under the shipped tables' folder
 MODEL_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")  # as a model file writes them
-_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MOST_GLIMPSES = 16
 
 
@@ -86,24 +84,16 @@ class InformationModel(BaseModel):
 
 def model_path(ref: str) -> Path:
     """The file a model reference names: a path, or a shipped id (TableError listing the shipped ids otherwise)."""
-    if is_path(ref):
-        return Path(ref)
-    from oddscalc.catalog import tables_dir
+    from oddscalc.catalog import data_path
 
-    folder = tables_dir() / FOLDER
-    candidate = folder / f"{ref}.toml"
-    if not _ID.match(ref) or not candidate.is_file():
-        known = ", ".join(shipped_models()) or "none"
-        raise TableError([Problem(ref, None, "", f"no information model with this id; shipped: {known} (a path to "
-                                                 "a model file ends in .toml or contains a /)")], WHAT)
-    return candidate
+    return data_path(ref, FOLDER, "information model", "model", WHAT)
 
 
 def shipped_models() -> list[str]:
     """The ids of the shipped information models, sorted."""
-    from oddscalc.catalog import tables_dir
+    from oddscalc.catalog import shipped_data
 
-    return sorted(p.stem for p in (tables_dir() / FOLDER).glob("*.toml"))
+    return shipped_data(FOLDER)
 
 
 def _check_glimpses(game: str, glimpses: object, positions: tuple[str, ...], decisions: tuple[str, ...],

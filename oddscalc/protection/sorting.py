@@ -56,8 +56,10 @@ _BLOCK = 4_000_000  # cells of one batch of the unseen cards' count
 RED = frozenset(SUIT_CHARS.index(s) for s in "dh")
 
 
-def _seen(glimpse: Glimpse, cls: int) -> int:
-    """What a glimpse sees of card class ``cls`` (rank index * 4 + suit), as a small integer."""
+def seen(glimpse: Glimpse, cls: int) -> int:
+    """What a glimpse sees of card class ``cls`` (rank index * 4 + suit: a card id), as a small integer: the card,
+    its rank, its suit, its colour (1 for red) or its group. The count's patterns are keyed by these numbers, so a
+    reader of the count (a simulated player, the evidence of a log) numbers what it sees with this."""
     rank, suit = divmod(cls, SUITS)
     if glimpse.shows == "card":
         return cls
@@ -167,7 +169,7 @@ def _atoms(cards: Cards, glimpses: Sequence[Glimpse]) -> tuple[list[int], list[i
     keyed: dict[tuple[int, ...], int] = {}
     for cls, n in enumerate(cards.copies):
         if n:
-            key = (RANK_POINTS[cls // SUITS], *(_seen(g, cls) for g in glimpses))
+            key = (RANK_POINTS[cls // SUITS], *(seen(g, cls) for g in glimpses))
             keyed[key] = keyed.get(key, 0) + n
     keys = sorted(keyed)
     return [keyed[k] for k in keys], [k[0] for k in keys], [k[1:] for k in keys]

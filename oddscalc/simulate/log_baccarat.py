@@ -14,18 +14,15 @@ from collections.abc import Callable, Mapping
 import numpy as np
 
 from oddscalc.audit.punto import CellSettlement
-from oddscalc.cards import SUIT_CHARS
-from oddscalc.games.punto_banco.coup_features import RANKS
 from oddscalc.games.punto_banco.game import PuntoBancoRules
 from oddscalc.protection import sorting
-from oddscalc.protection.glimpse import Glimpse, Model
+from oddscalc.protection.glimpse import Model
 from oddscalc.protocol import OptionError
 from oddscalc.simulate.arrays import IntArray
 from oddscalc.simulate.baccarat import coup_features, tableau_grid, totals_mask
 
 Bettor = Callable[[IntArray], list[str]]  # (n, 6) shoe-order cards -> the bet of each coup ("none": no bet)
 POSITIONS = ("player_1", "banker_1", "player_2", "banker_2")
-RED = frozenset(SUIT_CHARS.index(s) for s in "dh")
 
 
 def cells(cards: IntArray, rules: PuntoBancoRules) -> tuple[IntArray, IntArray]:
@@ -47,20 +44,6 @@ def named_bettor(bet: str, settlement: CellSettlement) -> Bettor:
     return lambda cards: [bet] * len(cards)
 
 
-def _seen(glimpse: Glimpse, card: int) -> int:
-    """What a glimpse sees of a card, as ``protection.sorting`` numbers it (its patterns are keyed so)."""
-    rank, suit = divmod(card, 4)
-    if glimpse.shows == "card":
-        return card
-    if glimpse.shows == "rank":
-        return rank
-    if glimpse.shows == "suit":
-        return suit
-    if glimpse.shows == "colour":
-        return int(suit in RED)
-    return glimpse.sees(RANKS[rank])
-
-
 def informed_bettor(model: Model, rules: PuntoBancoRules) -> Bettor:
     """The best choice of the model's, coup by coup, given what its glimpses show of the first four cards."""
     if any(g.position not in POSITIONS for g in model.glimpses):
@@ -73,7 +56,7 @@ def informed_bettor(model: Model, rules: PuntoBancoRules) -> Bettor:
 
     def bets(cards: IntArray) -> list[str]:
         rows = cards.tolist()
-        return [best[tuple(_seen(g, row[i]) for g, i in zip(counted.glimpses, order))] for row in rows]
+        return [best[tuple(sorting.seen(g, row[i]) for g, i in zip(counted.glimpses, order))] for row in rows]
 
     return bets
 
