@@ -158,8 +158,9 @@ class Condition(Strict):
 
     @property
     def reads_suits(self) -> bool:
-        """Whether the test names a suit or a colour (then suits are not interchangeable)."""
-        return self.suits is not None or self.colours is not None
+        """Whether the test reads a suit's colour or names a suit (then suits are not interchangeable): "the same
+        colour" too, since permuting the suits may pair a red suit with a black one."""
+        return self.suits is not None or self.colours is not None or self.same == "colour"
 
     def key(self) -> dict[str, Any]:
         """The condition as plain data (a store key)."""

@@ -303,7 +303,7 @@ def _store_key(game: str, bet: PokerSideBet, deck: Deck) -> dict[str, Any]:
             "engine": ENGINE}
 
 
-ENGINE = 1  # the side bet count's own version: a change to what it counts bumps it
+ENGINE = 2  # the side bet count's own version, bumped when what it counts changes (2: "the same colour")
 
 
 def stored_counts(game: str, pays: object, deck: Deck, store: Store) -> None:

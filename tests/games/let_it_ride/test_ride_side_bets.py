@@ -46,6 +46,16 @@ def test_random_rule_lists_equal_the_brute_force(data: st.DataObject, deck: Deck
     assert _engine(bet, deck) == brute(bet["rules"], "nothing", LET_IT_RIDE, _deals(deck))
 
 
+@pytest.mark.parametrize("same", ["colour", "suit", "rank"])
+def test_cards_of_the_same_colour_are_counted_without_permuting_the_suits(same: str) -> None:
+    """Found by the random test: on three suits (one black, two red) a suit permutation may turn a red pair into a
+    mixed one, so "the same colour" is counted over every set of cards, as a named suit is."""
+    deck = reduced_deck("Q", 3)
+    bet = {"title": "same", "rules": [{"event": "e0", "when": [{"cards": ["community"], "same": same}],
+                                       "pays": "2:1"}], "otherwise": {"event": "nothing"}}
+    assert _engine(bet, deck) == brute(bet["rules"], "nothing", LET_IT_RIDE, _deals(deck))
+
+
 def test_four_card_and_community_conditions_equal_the_brute_force() -> None:
     """Three and four cards' classes, the community cards apart and together, suits named (no symmetry)."""
     deck = reduced_deck("T", 3)  # 15 cards in 3 suits: 60,060 deals
