@@ -51,9 +51,9 @@ def test_cards_of_the_same_colour_are_counted_without_permuting_the_suits(same: 
     """Found by the random test: on three suits (one black, two red) a suit permutation may turn a red pair into a
     mixed one, so "the same colour" is counted over every set of cards, as a named suit is."""
     deck = reduced_deck("Q", 3)
-    bet = {"title": "same", "rules": [{"event": "e0", "when": [{"cards": ["community"], "same": same}],
-                                       "pays": "2:1"}], "otherwise": {"event": "nothing"}}
-    assert _engine(bet, deck) == brute(bet["rules"], "nothing", LET_IT_RIDE, _deals(deck))
+    rules: list[dict[str, Any]] = [{"event": "e0", "when": [{"cards": ["community"], "same": same}], "pays": "2:1"}]
+    bet = {"title": "same", "rules": rules, "otherwise": {"event": "nothing"}}
+    assert _engine(bet, deck) == brute(rules, "nothing", LET_IT_RIDE, _deals(deck))
 
 
 def test_four_card_and_community_conditions_equal_the_brute_force() -> None:
