@@ -230,11 +230,6 @@ def build_class(c: Capabilities) -> type[StudGame]:
     return type(name, (StudGame,), attrs)
 
 
-def no_simulation(*args: Any, **kwargs: Any) -> Any:
-    """The Monte Carlo does not play file-declared games yet (its independent plan is per game)."""
-    raise OptionError("simulate does not play games declared in a game file yet")
-
-
 def __getattr__(name: str) -> type[StudGame]:
     """``three_card_poker`` -> the class of ``tables/three-card-poker/`` (what a declaration names)."""
     if name.startswith("__"):
