@@ -1,7 +1,7 @@
 """The stud family's engine: Three Card Poker from its game file, cold (empty store) and repeated.
 
 Target: cold ``report three-card-poker`` within 10 s on two cores (the count of every deal, 407,170,400 of them, and
-the 20,358,520 six-card sets of the 6-card bonus); Mississippi Stud cold within the same 10 s.
+the 20,358,520 six-card sets of the 6-card bonus); Mississippi Stud and Double Down Stud cold within the same 10 s.
 
 Run: ``python benchmarks/bench_stud.py [repeats]``
 """
@@ -26,6 +26,9 @@ def main() -> int:
     stud = ["report", "mississippi-stud", "--format", "json"]
     best, runs = best_of(repeats, lambda: cli(stud, {"ODDSCALC_CACHE_DIR": scratch("ms")})[0])
     out.seconds("report mississippi-stud, cold (empty store)", best, 10, "runs " + ", ".join(f"{r:.2f}" for r in runs))
+    stud = ["report", "double-down-stud", "--format", "json"]  # the third game, a file alone
+    best, runs = best_of(repeats, lambda: cli(stud, {"ODDSCALC_CACHE_DIR": scratch("dds")})[0])
+    out.seconds("report double-down-stud, cold (empty store)", best, 10, "runs " + ", ".join(f"{r:.2f}" for r in runs))
     return out.finish()
 
 

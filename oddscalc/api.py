@@ -40,8 +40,9 @@ def list_games() -> dict[str, str]:
 
     >>> list_games()["punto-banco"]
     'Punto banco'
-    >>> list(list_games())
-    ['let-it-ride', 'caribbean', 'punto-banco', 'house-baccarat', 'mississippi-stud', 'three-card-poker']
+    >>> list(list_games())  # doctest: +NORMALIZE_WHITESPACE
+    ['let-it-ride', 'caribbean', 'punto-banco', 'house-baccarat', 'double-down-stud', 'mississippi-stud',
+     'three-card-poker']
     """
     return {key: c.title for key, c in DECLARED.items()}
 

@@ -21,7 +21,8 @@ from oddscalc.results import Analysis, RunOptions
 FRESH = {"let-it-ride": RunOptions(deck=reduced_deck("8", 3)), "caribbean": RunOptions(deck=reduced_deck("8", 2)),
          "punto-banco": RunOptions(decks=1), "house-baccarat": RunOptions(decks=1, players=2),
          "three-card-poker": RunOptions(deck=reduced_deck("8", 2)),
-         "mississippi-stud": RunOptions(deck=reduced_deck("8", 2))}
+         "mississippi-stud": RunOptions(deck=reduced_deck("8", 2)),
+         "double-down-stud": RunOptions(deck=reduced_deck("8", 2))}
 
 
 @pytest.fixture(scope="module", params=list(GAMES))
@@ -31,8 +32,8 @@ def default(request: pytest.FixtureRequest, sessions: Callable[[str], Session]) 
 
 
 def test_registry() -> None:
-    assert list(GAMES) == ["let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud",
-                           "three-card-poker"]
+    assert list(GAMES) == ["let-it-ride", "caribbean", "punto-banco", "house-baccarat", "double-down-stud",
+                           "mississippi-stud", "three-card-poker"]
     for key, g in GAMES.items():
         assert g.key == key and g.table_model.GAME == key
         assert g.default_table in [p.stem for p in shipped_tables(key)]

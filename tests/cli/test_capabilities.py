@@ -44,7 +44,8 @@ def _named(folder: Path, names: set[str]) -> list[str]:
 
 def _game_and_table_names() -> set[str]:
     # written out here, not read from the registry: a game the registry forgot is still looked for
-    keys = {"let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud", "three-card-poker"}
+    keys = {"let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud", "three-card-poker",
+            "double-down-stud"}
     return keys | {p.stem for p in shipped_tables()}
 
 
@@ -66,10 +67,10 @@ def test_one_registration_every_game_package_declared() -> None:
     assert declared == packages
     for package in packages:
         assert (ROOT / "oddscalc" / "games" / package / "capabilities.py").is_file()
-    assert GAME_KEYS == ("let-it-ride", "caribbean", "punto-banco", "house-baccarat", "mississippi-stud",
-                         "three-card-poker")
+    assert GAME_KEYS == ("let-it-ride", "caribbean", "punto-banco", "house-baccarat", "double-down-stud",
+                         "mississippi-stud", "three-card-poker")
     assert DEFAULT_TABLES == {"let-it-ride": "standard", "caribbean": "spain", "punto-banco": "standard",
-                              "house-baccarat": "seed", "mississippi-stud": "standard",
+                              "house-baccarat": "seed", "mississippi-stud": "standard", "double-down-stud": "standard",
                               "three-card-poker": "standard"}
 
 

@@ -64,5 +64,5 @@ def declared_in(base: Path) -> tuple[Capabilities, ...]:
         out.append(Capabilities(
             key=folder.name, title=title, default_table=default.stem,
             game=f"oddscalc.games.stud.game:{folder.name.replace('-', '_')}", options=frozenset(),
-            simulate=SimulatePlan("oddscalc.games.stud.game:no_simulation", 1_000_000)))
+            simulate=SimulatePlan("oddscalc.simulate.stud:plan", 1_000_000)))
     return tuple(out)

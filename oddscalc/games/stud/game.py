@@ -63,7 +63,7 @@ class StudRun(Rules):
         decisions = [s.decision for s in r.stages if s.decision is not None]
         return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
                 "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
-                "bets": "; ".join(", ".join(f"{b}x ante" for b in d.bets) for d in decisions),
+                "bets": "; ".join(", ".join(f"{b}x ante" if b else "check" for b in d.bets) for d in decisions),
                 "fold": all(d.fold for d in decisions), "strategy": self.strategy}
 
 
@@ -164,31 +164,34 @@ class StudGame:
         hand = pays.hand.pays() if pays.hand is not None else {}
         net = multipliers(hand, parse_rank(pays.pair_minimum) if pays.pair_minimum else None,
                           parse_rank(pays.push_pair_minimum) if pays.push_pair_minimum else None)
-        sizes, held = {}, 0
+        sizes, folds, held = {}, [], 0
         for stage in r.stages:
             held += stage.dealt()
             if stage.decision is not None:
                 sizes[held] = list(stage.decision.bets)
-        solved = solve(s, net, sizes)
+                folds += [held] if stage.decision.fold else []
+        solved = solve(s, net, sizes, folds=folds)
         folded = sum(solved.folded.values())
         main = WagerResult(
             wager="main", title=f"{r.name} (ante and bets)", strategy="optimal", total_combinations=s.total,
             rows=tuple(streets_rows(solved, net, hand)), unit="ante", stake_varies=True,
             strategy_title="optimal: each decision by exact EV over what the player holds and has bet",
-            extras={"fold_frequency": Fraction(folded, s.total)},
+            extras={"fold_frequency": Fraction(folded, s.total)} if folds else {},
             notes=("Units are net antes won: every bet in play is paid at the final hand's odds; between equal "
                    "EVs the smaller stake is taken (a fold first).",))
         sections = [streets_by_hand(solved, net, s.total)]
         if not rules.options.brief:
-            sections.append(share_section(s, solved, sizes))
+            sections.append(share_section(s, solved, sizes, folds))
         n, first = rules.deck.size, s.first
-        reps = s.arrays[f"reps{first}"]
+        at = min(sizes)  # the first decision's cards held (the first stage's, or more when it has none)
+        reps = s.arrays[f"reps{at}"]
+        orders = math.factorial(at) // math.factorial(first)  # the cards after the first ones come in order
         wagers = (main, *sides)
         return Analysis(
             game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
-            decisions=(Decisions("bet", f"bet (else fold) on the first {first} cards, per suit pattern",
-                                 solved.actions[first][:, 1] != 0,
-                                 s.arrays[f"weights{first}"] * math.prod(range(n - 4, n - first + 1)),
+            decisions=(Decisions("bet", f"bet (else {'fold' if at in folds else 'check'}) on the first {at} cards, "
+                                        "per suit pattern", solved.actions[at][:, 1] > 0,
+                                 s.arrays[f"weights{at}"] * orders * math.prod(range(n - 4, n - at + 1)),
                                  lambda i: cards_str(sorted(reps[i].tolist(), reverse=True))),),
             convention=(f"one combination is one deal: the player's {first} cards (a set) and the cards that follow "
                         f"in the order shown: C({n},{first}) x {' x '.join(str(n - j) for j in range(first, 5))} = "
@@ -225,11 +228,6 @@ def build_class(c: Capabilities) -> type[StudGame]:
              "options": c.options, "table_model": model, "__module__": __name__, "__qualname__": name,
              "__doc__": f"{c.title}, declared in tables/{c.key}/ (a stud-family game file)."}
     return type(name, (StudGame,), attrs)
-
-
-def no_simulation(*args: Any, **kwargs: Any) -> Any:
-    """The Monte Carlo does not play file-declared games yet (its independent plan is per game)."""
-    raise OptionError("simulate does not play games declared in a game file yet")
 
 
 def __getattr__(name: str) -> type[StudGame]:

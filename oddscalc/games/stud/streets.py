@@ -13,14 +13,18 @@ Settle: backward induction over what the player holds and what he has already be
 of a four-card class with ``S`` antes in play is, summed over its ``n - 4`` completions, ``-S (n - 4)`` for a fold and
 ``(S + b) * E`` for a bet of ``b`` (``E`` the completions' net multipliers summed: every bet is paid at the final
 hand's odds); one card earlier, a bet's value is the sum of the values of the classes it grows into with ``S + b``
-in play, and so on back to the first decision. Integers throughout (pays scaled to a common denominator); between
-equal values the smaller stake (a fold first). A forward pass then counts the deals reaching each state with each
-amount in play, and every deal lands in one row: its final event and its total stake, or the fold and the stake lost.
+in play, and so on back to the first decision. A decision offers the bet sizes its stage allows (``0``: a check, add
+nothing) and a fold where the stage allows one; a card dealt with no decision before it is a check forced. Let It
+Ride is the same game with a one-unit ante (bet 3, which always plays), ``{0, 1}`` and no fold at each decision
+(letting bet 1, then bet 2, ride). Integers throughout (pays scaled to a common denominator); between equal values
+the smaller stake (a fold first). A forward pass then counts the deals reaching each state with each amount in play,
+and every deal lands in one row: its final event and its total stake, or the fold and the stake lost.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -34,6 +38,7 @@ from oddscalc.tables import ratio_text
 
 PAIR = HandClass.PAIR.code
 CATEGORIES = 10 + 13  # the ten classes (the pair's column unused), then a pair by its rank
+FOLD = -1  # the action code of a fold; a bet of b antes is b (0: a check)
 
 
 def _positions(deck: Deck, reps: np.ndarray) -> np.ndarray:
@@ -111,8 +116,8 @@ def multipliers(hand: dict[str, Fraction], pair_min: int | None, push_min: int |
 
 @dataclass(frozen=True)
 class Solved:
-    """The decisions (0 fold, else the bet) of every class at every level for every amount in play, and the deals
-    by final category and total stake, and folded by stake lost."""
+    """The decisions (``FOLD``, else the bet: 0 a check) of every class at every level for every amount in play,
+    and the deals by final category and total stake, and folded by stake lost."""
 
     actions: dict[int, np.ndarray]  # level k -> (m_k, most stake + 1) int
     finished: dict[tuple[int, int], int]  # (category, total stake) -> deals
@@ -120,32 +125,43 @@ class Solved:
     reached: dict[int, np.ndarray]  # level k -> (m_k, most stake + 1) deals reaching the state with that stake
 
 
-def solve(s: Streets, net: list[Fraction], sizes: dict[int, list[int]], prefer_larger: bool = False) -> Solved:
-    """Backward induction, then the forward count of deals (see the module's docstring)."""
+def solve(s: Streets, net: list[Fraction], sizes: dict[int, list[int]], prefer_larger: bool = False,
+          folds: Collection[int] | None = None) -> Solved:
+    """Backward induction, then the forward count of deals (see the module's docstring).
+
+    ``sizes``: the bet sizes allowed at each decision, keyed by the cards held (0: a check); a level without a
+    decision is a check forced. ``folds``: the levels whose decision allows a fold (None: every decision's)."""
     n, a = s.deck.size, s.arrays
     scale = math.lcm(*(x.denominator for x in net))
     whole = np.array([int(x * scale) for x in net], dtype=object)
     most = 1 + sum(max(v) for v in sizes.values())
     levels = list(range(s.first, 5))
+    folding = set(sizes) if folds is None else set(folds) & set(sizes)
     value: dict[int, np.ndarray] = {}
     actions: dict[int, np.ndarray] = {}
     gain = a["final"].astype(object) @ whole  # (m4,) net multipliers summed over the completions, scaled
     for k in reversed(levels):
         m = len(a[f"weights{k}"])
         ways = math.prod(range(n - 4, n - k + 1))  # ordered completions from k cards
+        options = sorted(sizes.get(k, [0]))
         v = np.zeros((m, most + 1), dtype=object)
         act = np.zeros((m, most + 1), dtype=np.int64)
-        for stake in range(1, most + 1 - (max(sizes[k]) if k in sizes else 0)):
-            best = np.full(m, -stake * ways * scale, dtype=object)
-            chosen = np.zeros(m, dtype=np.int64)
-            for b in sorted(sizes[k]):
+        for stake in range(1, most + 1 - options[-1]):
+            best: np.ndarray | None = None
+            if k in folding:
+                best, chosen = np.full(m, -stake * ways * scale, dtype=object), np.full(m, FOLD, dtype=np.int64)
+            for b in options:
                 if k == 4:
                     bet = gain * (stake + b)
                 else:
                     bet = value[k + 1][a[f"child{k}"], stake + b].sum(axis=1)
+                if best is None:  # no fold: the smallest bet is the first choice
+                    best, chosen = bet, np.full(m, b, dtype=np.int64)
+                    continue
                 better = bet >= best if prefer_larger else bet > best
                 best = np.where(better, bet, best)
                 chosen = np.where(better, b, chosen)
+            assert best is not None
             v[:, stake], act[:, stake] = best, chosen
         value[k], actions[k] = v, act
     reached: dict[int, np.ndarray] = {}
@@ -159,10 +175,10 @@ def solve(s: Streets, net: list[Fraction], sizes: dict[int, list[int]], prefer_l
         act = actions[k]
         states, stakes = np.nonzero(mass)
         moves = act[states, stakes]
-        for stake in np.unique(stakes[moves == 0]).tolist():
-            pick = (moves == 0) & (stakes == stake)
+        for stake in np.unique(stakes[moves == FOLD]).tolist():
+            pick = (moves == FOLD) & (stakes == stake)
             folded[stake] = folded.get(stake, 0) + int(mass[states[pick], stake].astype(object).sum()) * ways
-        go = moves != 0
+        go = moves != FOLD
         if k == 4:
             tally = np.zeros((most + 1, CATEGORIES), dtype=np.int64)  # at most C(n,2) x n^3 deals: int64 holds it
             contrib = a["final"][states[go]] * mass[states[go], stakes[go]][:, None]
@@ -203,23 +219,28 @@ def rows(solved: Solved, net: list[Fraction], pays: dict[str, Fraction]) -> list
     return out
 
 
-def share_section(s: Streets, solved: Solved, sizes: dict[int, list[int]]) -> Section:
-    """Per decision (cards held), the share of the deals reaching it that fold or bet each size."""
+def share_section(s: Streets, solved: Solved, sizes: dict[int, list[int]],
+                  folds: Collection[int] | None = None) -> Section:
+    """Per decision (cards held), the share of the deals reaching it that fold (where a fold is offered), check
+    (where a check is) or bet each size."""
     n = s.deck.size
     rows_: list[tuple[Cell, ...]] = []
     every = sorted({b for v in sizes.values() for b in v})
-    for k in sorted(solved.actions):
+    choices = ([FOLD] if folds is None or set(folds) & set(sizes) else []) + every
+    for k in sorted(sizes):
         mass = solved.reached[k].astype(object) * math.prod(range(n - 4, n - k + 1))
         act = solved.actions[k]
         total = int(mass.sum())
         cells: list[Cell] = [f"{k} cards held", total]
-        for b in (0, *every):
+        for b in choices:
             cells.append(Fraction(int(mass[act == b].sum()), total) if total else None)
         rows_.append(tuple(cells))
+    columns = [Column("fold", "Fold", "percent", 2) if b == FOLD else Column("check", "Check (add nothing)",
+                                                                             "percent", 2) if b == 0
+               else Column(f"bet_{b}x", f"Bet {b}x", "percent", 2) for b in choices]
     return Section("decision_share", "Decisions: share of the deals reaching each",
-                   (Column("decision", "Decision"), Column("deals", "Deals reaching it", "int"),
-                    Column("fold", "Fold", "percent", 2), *(Column(f"bet_{b}x", f"Bet {b}x", "percent", 2)
-                                                            for b in every)), tuple(rows_),
+                   (Column("decision", "Decision"), Column("deals", "Deals reaching it", "int"), *columns),
+                   tuple(rows_),
                    notes=("Between equal EVs the smaller stake is taken (a fold first), as in every game here.",))
 
 

@@ -50,15 +50,16 @@ def parse_qualifier(text: str, ranking: str) -> tuple[str, tuple[int, ...]]:
 
 
 class Decision(Strict):
-    """What the player may do after a stage: fold, or bet one of ``bets`` (multiples of the ante)."""
+    """What the player may do after a stage: fold, or bet one of ``bets`` (multiples of the ante; 0 is a check:
+    add nothing and see the next card)."""
 
-    bets: list[int] = Field(min_length=1, description="bet sizes allowed, as multiples of the ante")
+    bets: list[int] = Field(min_length=1, description="bet sizes allowed, as multiples of the ante (0: a check)")
     fold: bool = True
 
     @model_validator(mode="after")
     def _sizes(self) -> Decision:
-        if any(b < 1 or b > 100 for b in self.bets) or len(set(self.bets)) != len(self.bets):
-            raise ValueError("bets are distinct whole multiples of the ante from 1 to 100")
+        if any(b < 0 or b > 100 for b in self.bets) or len(set(self.bets)) != len(self.bets):
+            raise ValueError("bets are distinct whole multiples of the ante from 0 (a check) to 100")
         return self
 
 
@@ -226,6 +227,8 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
     if len(decisions) != 1:
         out.append(("rules.stages", "this engine version counts games with a dealer and one decision"))
     first = decisions[0] if decisions else 0
+    if any(0 in d.bets for s in rules.stages if (d := s.decision) is not None):
+        out.append(("rules.stages", "a check (bet 0) against a dealer is not counted by this engine version yet"))
     if any(s.community for s in rules.stages) or any(s.dealer_up for s in rules.stages[:first + 1]):
         out.append(("rules.stages", "community cards and dealer cards seen before the decision are not counted "
                                     "by this engine version yet"))
@@ -242,7 +245,8 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
 
 
 def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
-    """A game without a dealer: the player's cards, then one card a stage, a decision before each."""
+    """A game without a dealer: the player's first cards, then one card a stage; a decision (bets, a check, a
+    fold where allowed) after any stage but the last."""
     out: list[tuple[str, str]] = []
     if rules.ranking != "five-card" or rules.player_cards != 5:
         out.append(("rules.ranking", "a game without a dealer is counted on five cards ranked five-card"))
@@ -251,10 +255,7 @@ def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
     stages = rules.stages
     if stages[-1].decision is not None:
         out.append(("rules.stages", "the last stage's decision would decide nothing: no card follows it"))
-    if any(s.dealt() != 1 or s.decision is None for s in stages[1:-1]) or stages[-1].dealt() != 1 or \
-            stages[0].decision is None or stages[0].dealt() < 1:
-        out.append(("rules.stages", "this engine version counts a first stage with a decision, then one card a "
-                                    "stage with a decision before each but the last"))
-    if any(s.decision is not None and not s.decision.fold for s in stages):
-        out.append(("rules.stages", "a game without a dealer is counted with a fold at every decision"))
+    if any(s.dealt() != 1 for s in stages[1:]) or not 1 <= stages[0].dealt() <= 4:
+        out.append(("rules.stages", "this engine version counts a first stage of one to four cards, then one card "
+                                    "a stage (a decision after any stage but the last)"))
     return out

@@ -105,7 +105,7 @@ def write_variant(tmp_path: Path, old: str, new: str) -> Path:
     ('straight = "6:1"', 'four_of_a_kind = "60:1"', "pays.pair_plus", "four_of_a_kind is not a class of the "
                                                                          "three-card ranking"),
     ('dealer_qualifier = "queen-high"', 'dealer_qualifier = "queen-ish"', "rules.dealer_qualifier", "not a rank"),
-    ('decision = { bets = [1], fold = true }', 'decision = { bets = [0], fold = true }', "rules.stages",
+    ('decision = { bets = [1], fold = true }', 'decision = { bets = [-1], fold = true }', "rules.stages",
      "multiples of the ante"),
     ('ranking = "three-card"  ', 'ranking = "two-card"  ', "rules.ranking", ""),
     ('[pays.main]', '[pays.main]\nante_wins = "1:1"', "pays.main.ante_wins", ""),
