@@ -9,7 +9,15 @@ player suit class on the full deck, on one core, measured on a spread of classes
 whole count (``here``: this process; ``local``: a LocalCluster; or a scheduler's address), settles the US file and
 compares its every row with the shipped table's published counts (tables/caribbean/us.toml), to the unit.
 
-Run: ``python benchmarks/bench_stud.py [repeats]`` or ``python benchmarks/bench_stud.py --caribbean-file WHERE``
+A seven-card game's plan (``--seven-card``): Casino Hold'em's count per suit class of what the player knows at
+his decision (two hole cards and the flop: 1,286,792 classes) over the turn, the river and the dealer's two cards
+(1,081 x 990 completions), its inner loop written two ways and timed on one core over a sample of boards: the dealer's
+best five of seven by lookups in the five-card table, and by one lookup in a table of every seven-card set (its
+memory access timed on a stand-in table of the real size, 268 MB: the access is the cost). docs/game-files.md,
+*Heavy games*, gives the figures and the plan.
+
+Run: ``python benchmarks/bench_stud.py [repeats]``, ``python benchmarks/bench_stud.py --caribbean-file WHERE`` or
+``python benchmarks/bench_stud.py --seven-card``
 """
 
 from __future__ import annotations
@@ -107,6 +115,11 @@ def caribbean_file(where: str) -> int:
 def main() -> int:
     if len(sys.argv) > 2 and sys.argv[1] == "--caribbean-file":
         return caribbean_file(sys.argv[2])
+    if len(sys.argv) > 1 and sys.argv[1] == "--seven-card":
+        from seven_card_plan import plan
+
+        plan()
+        return 0
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     out = Targets("three-card-poker")
     report = ["report", "three-card-poker", "--format", "json"]
