@@ -77,7 +77,7 @@ def caribbean_file(where: str) -> int:
     from oddscalc.results import RunOptions
     from oddscalc.tables import load_table_file
 
-    (found,) = declared_in(FILES)
+    (found,) = [c for c in declared_in(FILES) if c.key == "caribbean-stud"]
     game = build_class(found)()
     table = load_table_file(FILES / found.key / "us.toml", {found.key: game.table_model})
     rules = game.resolve(table, RunOptions())

@@ -206,9 +206,9 @@ class StudGame:
                                  np.repeat(d.weights * d.holes, ups),
                                  lambda i: cards_str(sorted(d.reps[i // ups].tolist(), reverse=True)) + " against "
                                  + cards_str(sorted(d.up_set(i // ups, i % ups), reverse=True))),),
-            convention=(f"one combination is one deal: the player's {p} cards (a set), the dealer's {u} up cards (a "
-                        f"set) and {h} hole cards (a set): C({n},{p}) x C({n - p},{u}) x C({n - p - u},{h}) = "
-                        f"{d.total:,}"),
+            convention=(f"one combination is one deal: the player's {p} cards (a set), the dealer's {u} up "
+                        f"card{'s' if u != 1 else ''} (a set) and {h} hole cards (a set): C({n},{p}) x C({n - p},{u}) "
+                        f"x C({n - p - u},{h}) = {d.total:,}"),
             wagers=wagers, sections=(dealer_settle.by_hand_section(d, played, pays, r.ranking),),
             assumptions=tuple(model.assumptions),
             rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
