@@ -86,6 +86,19 @@ def test_caribbean_as_a_game_file_equals_the_shipped_game_and_a_brute_force(game
     assert main["fold"] and main["lose"] and (main["win"] or deck.n_suits == 3)
 
 
+def test_four_suits_as_a_file_equal_the_shipped_game(game: StudGame) -> None:
+    # ten to ace in four suits (20 cards, 232,792,560 deals): four of a kind and royal flushes raised and paid by the
+    # Jackpot, which the 12-card decks do not deal; the shipped game alone is the check here
+    deck = reduced_deck("T", 4)
+    spain = analyze(game, "spain", deck)
+    shipped = Session("caribbean", RunOptions(deck=deck, brief=True), Store(None)).analyze("spain")
+    for wager in ("main", "jackpot"):
+        assert rows(spain, wager) == shipped_rows(shipped, wager)
+        assert spain.wager(wager).expected_value == shipped.wager(wager).expected_value
+    assert rows(spain, "main")["win_four_of_a_kind"] and rows(spain, "jackpot")["four_of_a_kind"]
+    assert spain.wager("main").total_combinations == 232_792_560  # C(20,5) x 15 x C(14,4)
+
+
 def test_the_us_table_as_a_file_equals_the_shipped_one(game: StudGame) -> None:
     deck = reduced_deck("8", 2)  # the shipped game's reduced deck: C(14,5) x 9 x C(8,4) = 1,261,260 deals
     us = analyze(game, "us", deck)
