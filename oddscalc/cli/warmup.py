@@ -19,7 +19,8 @@ from multiprocessing import get_context
 
 
 def poker() -> None:
-    """The dealer counts and sweeps of Caribbean Stud and its flash counts, on a 12- and a 15-card deck."""
+    """The dealer counts and sweeps of Caribbean Stud and its flash counts, on a 12- and a 15-card deck; the stud
+    engine's count against a dealer's up cards."""
     from oddscalc.cards import reduced_deck
     from oddscalc.catalog import resolve_table
     from oddscalc.games.caribbean.capabilities import CAPABILITIES
@@ -37,6 +38,9 @@ def poker() -> None:
     two_cards(deck, "ace-king", pays)
     for k in (3, 4):
         known_cards(reduced_deck("J", 3), "ace-king", pays, k)
+    from oddscalc.games.stud.dealer import count_dealer  # the stud engine's dealer kernel (game files)
+
+    count_dealer(deck, "five-card", 5, 5, 1, ("high_card", (12, 11)))
 
 
 def baccarat() -> None:

@@ -20,14 +20,16 @@ import numpy as np
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank
 from oddscalc.datafile import Problem, TableError
+from oddscalc.games.stud import dealer_settle
 from oddscalc.games.stud.capabilities import declared
 from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
+from oddscalc.games.stud.dealer import DEALER_ARRAYS, DealerCounts, count_dealer
 from oddscalc.games.stud.sections import by_hand_section, closest_section, strategy_section
 from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
 from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
 from oddscalc.games.stud.streets import by_hand_section as streets_by_hand
 from oddscalc.games.stud.streets import rows as streets_rows
-from oddscalc.games.stud.table import StudTable, engine_problems, parse_qualifier
+from oddscalc.games.stud.table import StudTable, dealer_up_seen, engine_problems, parse_qualifier
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
 from oddscalc.results.verdict import rarity_from_rows
@@ -54,8 +56,9 @@ class StudRun(Rules):
         if r.dealer_qualifier is None:  # a dealer-less game: the first decision's cards, then one card a stage
             return {"deck": deck, "streets": r.stages[0].dealt()}
         cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
-        return {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
-                "qualifier": [cls, list(ranks)]}
+        key = {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
+               "qualifier": [cls, list(ranks)]}
+        return key | ({"up": dealer_up_seen(r)} if _by_up_cards(self.model) else {})  # (Three Card Poker's: as it was)
 
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
@@ -74,11 +77,22 @@ class StudCounts:
     main: MainCounts | None  # a game with a dealer
     streets: Streets | None  # a game without one
     sides: dict[str, np.ndarray]
+    dealer: DealerCounts | None = None  # a game with a dealer counted by up cards (``_by_up_cards``)
 
     @property
     def total(self) -> int:
         """Every deal."""
+        if self.dealer is not None:
+            return self.dealer.total
         return self.main.total if self.main is not None else self.streets.total if self.streets is not None else 0
+
+
+def _by_up_cards(model: StudTable) -> bool:
+    """Whether a game with a dealer is counted per set of his up cards (:mod:`.dealer`): up cards seen, a five-card
+    comparison or a bet paid by hand; Three Card Poker's kind keeps its own count (:mod:`.count`)."""
+    r = model.rules
+    return r.dealer_qualifier is not None and (dealer_up_seen(r) > 0 or r.ranking != "three-card"
+                                               or model.pays.main.bet_win_by_hand is not None)
 
 
 class StudGame:
@@ -113,10 +127,27 @@ class StudGame:
             first = r.stages[0].dealt()
             arrays = store.get(count_key(self, rules), lambda: count_streets(rules.deck, first))
             streets = Streets(rules.deck, first, dict(arrays))
+        elif _by_up_cards(rules.model):
+            return self._count_dealer(rules, store)
         else:
             qualifier = parse_qualifier(r.dealer_qualifier, r.ranking)
             arrays = store.get(count_key(self, rules), lambda: count_three_card(rules.deck, qualifier))
             main = MainCounts(rules.deck, r.player_cards, r.dealer_cards, **{k: arrays[k] for k in MAIN_ARRAYS})
+        return StudCounts(main, streets, self._sides(rules, store))
+
+    def _count_dealer(self, rules: StudRun, store: Store) -> StudCounts:
+        """A game with a dealer counted per set of his up cards."""
+        r = rules.model.rules
+        assert r.dealer_qualifier is not None
+        qualifier, up = parse_qualifier(r.dealer_qualifier, r.ranking), dealer_up_seen(r)
+        arrays = store.get(count_key(self, rules), lambda: count_dealer(
+            rules.deck, r.ranking, r.player_cards, r.dealer_cards, up, qualifier))
+        dealer = DealerCounts(rules.deck, r.player_cards, r.dealer_cards, up, **{k: arrays[k] for k in DEALER_ARRAYS})
+        return StudCounts(None, None, self._sides(rules, store), dealer)
+
+    def _sides(self, rules: StudRun, store: Store) -> dict[str, np.ndarray]:
+        """Each side bet's card sets by class."""
+        r = rules.model.rules
         sides: dict[str, np.ndarray] = {}
         for bet in (rules.model.pays.model_extra or {}).values():
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
@@ -125,7 +156,7 @@ class StudGame:
                 key = {"game": "stud", "engine": self.engine_version, "side": name,
                        "deck": [list(rules.deck.ranks), rules.deck.n_suits]}
                 sides[name] = store.get(key, functools.partial(_side, rules.deck, k, bet.ranking))["sets"]
-        return StudCounts(main, streets, sides)
+        return sides
 
     def settle(self, counts: StudCounts, rules: StudRun) -> Analysis:
         """The decision by exact EV, the ante and play, every side bet, the return by hand and the strategy."""
@@ -138,6 +169,8 @@ class StudGame:
             sides.append(side_wager(name, bet, sets, counts.total // math.comb(rules.deck.size, k)))
         if counts.streets is not None:
             return self._settle_streets(counts.streets, rules, sides)
+        if counts.dealer is not None:
+            return self._settle_dealer(counts.dealer, rules, sides)
         assert main is not None
         decision = next(s.decision for s in r.stages if s.decision is not None)
         played = decide(main, model.pays.main, decision, r.ranking)
@@ -154,6 +187,30 @@ class StudGame:
             convention=(f"one combination is one deal: the player's {p} cards (a set) and the dealer's "
                         f"{r.dealer_cards} (a set): C({n},{p}) x C({n - p},{r.dealer_cards}) = {main.total:,}"),
             wagers=tuple(wagers), sections=tuple(sections), assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
+
+    def _settle_dealer(self, d: DealerCounts, rules: StudRun, sides: list[WagerResult]) -> Analysis:
+        """A game with a dealer whose up cards the player sees: the decision per (hand, up cards) by exact EV."""
+        model = rules.model
+        r, pays = model.rules, model.pays.main
+        decision = next(s.decision for s in r.stages if s.decision is not None)
+        played = dealer_settle.decide(d, pays, decision, r.ranking)
+        wagers = (dealer_settle.main_wager(d, pays, played, r.ranking, decision, r.name), *sides)
+        n, p, u, h = rules.deck.size, r.player_cards, d.up_cards, r.dealer_cards - d.up_cards
+        ups = d.outcomes.shape[1]
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=(Decisions("play", f"play (else fold), per {p}-card hand (one point per suit pattern) and "
+                                         "dealer's up cards", (played.action != FOLD).ravel(),
+                                 np.repeat(d.weights * d.holes, ups),
+                                 lambda i: cards_str(sorted(d.reps[i // ups].tolist(), reverse=True)) + " against "
+                                 + cards_str(sorted(d.up_set(i // ups, i % ups), reverse=True))),),
+            convention=(f"one combination is one deal: the player's {p} cards (a set), the dealer's {u} up "
+                        f"card{'s' if u != 1 else ''} (a set) and {h} hole cards (a set): C({n},{p}) x C({n - p},{u}) "
+                        f"x C({n - p - u},{h}) = {d.total:,}"),
+            wagers=wagers, sections=(dealer_settle.by_hand_section(d, played, pays, r.ranking),),
+            assumptions=tuple(model.assumptions),
             rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
         )
 

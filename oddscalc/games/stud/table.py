@@ -156,6 +156,9 @@ class MainPays(Strict):
     ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
     bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
     ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer
+    # each bet made at a decision, when the player beats a qualifying dealer: paid by his hand's class where named
+    # (Caribbean Stud's raise), at ``bet_win`` otherwise
+    bet_win_by_hand: BonusPays | None = None
     hand: BonusPays | None = None  # no dealer: every bet paid by the final hand's class; a class not named loses
     pair_minimum: str | None = Field(None, description='the lowest pair "hand.pair" pays: a rank, e.g. "jacks"')
     push_pair_minimum: str | None = Field(None, description="the lowest pair that pushes (pairs from it up to the "
@@ -198,6 +201,8 @@ class StudTable(TableModel):
     def _classes(self) -> StudTable:
         problems = [f"pays.main.ante_bonus: {p}" for p in _unknown(self.pays.main.ante_bonus, self.rules.ranking)]
         problems += [f"pays.main.hand: {p}" for p in _unknown(self.pays.main.hand, self.rules.ranking)]
+        problems += [f"pays.main.bet_win_by_hand: {p}"
+                     for p in _unknown(self.pays.main.bet_win_by_hand, self.rules.ranking)]
         for name, bet in (self.pays.model_extra or {}).items():
             if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 problems.append(f"pays.{name}: a side bet's name is lower case letters, digits and _")
@@ -229,19 +234,21 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
     first = decisions[0] if decisions else 0
     if any(0 in d.bets for s in rules.stages if (d := s.decision) is not None):
         out.append(("rules.stages", "a check (bet 0) against a dealer is not counted by this engine version yet"))
-    if any(s.community for s in rules.stages) or any(s.dealer_up for s in rules.stages[:first + 1]):
-        out.append(("rules.stages", "community cards and dealer cards seen before the decision are not counted "
-                                    "by this engine version yet"))
+    if any(s.community for s in rules.stages):
+        out.append(("rules.stages", "community cards beside a dealer are not counted by this engine version yet"))
     if any(s.player for s in rules.stages[first + 1:]):
         out.append(("rules.stages", "player cards after the decision are not counted by this engine version yet"))
     size = HAND_SIZE[rules.ranking]
     if rules.player_cards != size or rules.dealer_cards != size:
         out.append(("rules.ranking", f"the {rules.ranking} ranking compares hands of {size} cards: the player and "
                                      f"the dealer each get {size} (best-of-more hands are not counted yet)"))
-    if rules.ranking != "three-card":
-        out.append(("rules.ranking", "this engine version compares three-card hands (five-card games: the shipped "
-                                     "Caribbean Stud kernels)"))
     return out
+
+
+def dealer_up_seen(rules: StudRules) -> int:
+    """The dealer's cards face up by the (one) decision: the up cards the player decides on."""
+    first = next((i for i, s in enumerate(rules.stages) if s.decision is not None), 0)
+    return sum(s.dealer_up for s in rules.stages[:first + 1])
 
 
 def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
