@@ -59,7 +59,7 @@ def shipped_rows(table: str, deck: Deck | None) -> tuple[dict[str, int], Fractio
 
 def test_the_check_files_are_not_a_game_the_command_line_lists() -> None:
     assert KEY not in GAME_KEYS and "let-it-ride" in GAME_KEYS
-    assert [c.key for c in declared_in(FILES)] == [KEY]
+    assert KEY in [c.key for c in declared_in(FILES)]  # beside the other check files (caribbean-stud)
 
 
 @pytest.mark.parametrize("table", FAST)
