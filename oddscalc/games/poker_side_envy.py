@@ -268,9 +268,10 @@ def envy_section(w: WagerResult, envy: Envy, stake: Fraction, figures: tuple[Env
          Column("house_edge", "House edge", "signed_percent"), Column("variance", "Variance", "decimal", 4),
          Column("sd", "Standard deviation", "decimal", 4)),
         rows,
-        intro=(f"Envy: {paid}, paid to this bet (stake {money_text(stake)}) for each other seat {who} whose own "
-               f"{NUMBER.get(size, size)} cards are of that class, never for the player's own cards, the dealer's or "
-               "the community cards.",
+        intro=(f"Envy: {paid}, paid to this bet (stake {money_text(stake)}) for each other seat {who} whose "
+               + ("five cards are of that class, never for the player's own cards or the dealer's." if size == 5 else
+                  f"own {NUMBER.get(size, size)} cards are of that class, never for the player's own cards, the "
+                  "dealer's or the community cards."),
                f"EV per stake = {frac_str(figures[0].bet_ev)} (the bet alone) + n x {frac_str(figures[0].seat_ev)} "
                "(each other seat's envy), exactly, n the other seats."),
         notes=("Exact: every two hands of a deal (the player's and a seat's, or two seats') are uniform over the "
