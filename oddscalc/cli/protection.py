@@ -122,7 +122,7 @@ def counting(game: str, table_ref: str | None, wager: str | None, shoes: int, cu
     session = open_session(game, decks=decks, fresh=fresh)
     rules = session.resolve(table_ref)
     fx, shoe = load(plan.effects)(rules)
-    sections = [cnt.effects_section(fx, shoe), cnt.tags_section(fx)]
+    sections = [cnt.effects_section(fx, shoe), cnt.tags_section(fx), *cnt.left_out_sections(rules)]
     if procedure is not None:
         from oddscalc import cluster
 

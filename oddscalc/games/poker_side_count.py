@@ -134,20 +134,21 @@ def _count(bet: PokerSideBet, deck: Deck) -> SideCount:
 
 
 def hand_lines(bet: PokerSideBet, deck: Deck) -> NDArray[np.int64]:
-    """(C(n,5),) the line (index into ``lines(bet)``) of each five-card hand of ``deck`` in colex order, for a bet
-    whose rules read one slot of five cards (the envy bonus pairs it with other seats' hands)."""
+    """(C(n,k),) the line (index into ``lines(bet)``) of each k-card hand of ``deck`` in colex order, for a bet
+    whose rules read one slot of k cards (the envy bonus pairs it with other seats' hands)."""
     read = bet.slots_of(tuple(p for r in bet.rules for c in r.when for p in c.cards))
-    if len(read) != 1 or bet.SLOTS[read[0]] != 5:
-        raise ValueError(f"the side bet {bet.title!r} reads {', '.join(read)}, not one hand of five cards")
+    if len(read) != 1 or bet.SLOTS[read[0]] < 3:
+        raise ValueError(f"the side bet {bet.title!r} reads {', '.join(read)}, not one hand of its own")
+    k = bet.SLOTS[read[0]]
     ht = hand_table(deck)
-    rows = ht.combos
+    rows = ht.combos if k == 5 else np.array(deck.cards, dtype=np.int8)[colex_combos(deck.size, k)]
     names = lines(bet)
     line = np.full(len(rows), -1, dtype=np.int64)
     memo: dict[str, NDArray[Any]] = {}
     for rule in bet.rules:
         holds = line < 0
         for c in rule.when:
-            holds &= _holds(c, bet, rows, {read[0]: (0, 5)}, ht, memo)
+            holds &= _holds(c, bet, rows, {read[0]: (0, k)}, ht, memo)
         line[holds] = names.index(rule.event)
     line[line < 0] = len(names) - 1
     return line

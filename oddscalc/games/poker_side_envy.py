@@ -1,5 +1,5 @@
-"""The envy bonus of a Caribbean Stud side bet: a fixed amount for each OTHER seat whose own five cards are of a
-stated class, counted exactly for each number of other seats.
+"""The envy bonus of a poker side bet (Caribbean Stud, Let It Ride): a fixed amount for each OTHER seat whose own
+cards are of a stated class, counted exactly for each number of other seats.
 
 A table declares it on a side bet over the cards (``poker_side_bets``)::
 
@@ -11,15 +11,20 @@ A table declares it on a side bet over the cards (``poker_side_bets``)::
     other_seat_must_bet = false
 
 The rule implemented: a player with the side bet up is paid the class's amount (money, on top of whatever the bet
-itself pays, the stake staying in play as the bet says) once for each other seat at the table whose five cards
-are of a class named, whatever that seat decides on its own hand; never for his own cards or the dealer's. With
-``other_seat_must_bet = true`` only seats that have the side bet up count, and ``seats`` counts those seats: the
-figures are the same function of that number (the envy reads only the cards), so the key changes the words only.
+itself pays, the stake staying in play as the bet says) once for each other seat at the table whose own cards are
+of a class named, whatever that seat decides on its own hand; never for his own cards or the dealer's. A seat's own
+cards are what the game deals it alone: five in Caribbean Stud, three in Let It Ride (the community cards are
+everybody's, so a Let It Ride envy reads each other seat's three cards, as a 3-card bonus does; a class of five
+cards (four of a kind, a full house, two pair) cannot be named there). The same is asked of the Caribbean Stud
+``[pays.jackpot]`` block (``caribbean.table``): its prizes read the player's five cards alone when the jackpot is
+paid on a folded hand. With ``other_seat_must_bet = true`` only seats that have the side bet up count, and
+``seats`` counts those seats: the figures are the same function of that number (the envy reads only the cards), so
+the key changes the words only.
 
-Counting argument. The bet's own outcome X reads only the player's five cards (a bet with envy may read nothing
-else: refused when the table loads), each other seat's envy V_i only that seat's five. Every two of those hands
-are, over every deal, uniform over the ordered pairs of disjoint five-card hands, ``C(n,5) C(n-5,5)`` of them (the
-deal is exchangeable), so with n other seats:
+Counting argument. Let k be the cards of a seat's own hand. The bet's own outcome X reads only the player's k
+cards (a bet with envy may read nothing else: refused when the table loads), each other seat's envy V_i only that
+seat's k. Every two of those hands are, over every deal, uniform over the ordered pairs of disjoint k-card hands,
+``C(n,k) C(n-k,k)`` of them (the deal is exchangeable), so with n other seats:
 
     E[X + sum V_i] = E[X] + n E[V]
     E[(X + sum V_i)^2] = E[X^2] + 2n E[X V_1] + n E[V^2] + n(n-1) E[V_1 V_2]
@@ -28,16 +33,18 @@ and the two cross moments need the pair counts N(e, c), the ordered disjoint pai
 other seat's hand of class c), and M(c, d), two other seats of classes c and d. Both are sums over hands p of
 D_c(p), the hands of class c disjoint from p, which inclusion-exclusion gives from the class-c hands containing
 each subset S of p: ``D_c(p) = sum over S of (-1)^|S| A_c(S)`` (A_c of the empty set is every class-c hand), each
-A_c a bincount of the class-c hands' k-subsets by colex index. Integers as numpy int64 (at most C(52,5)^2 < 2^63),
+A_c a bincount of the class-c hands' j-subsets by colex index. Integers as numpy int64 (at most C(52,5)^2 < 2^63),
 then Python ints and Fractions.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import json
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Annotated, Any
@@ -56,6 +63,7 @@ from oddscalc.tables import Amount, Strict, money_text
 
 MAX_OTHER_SEATS = 8  # the player, eight others and the dealer hold 50 of the 52 cards
 DEFAULT_SEATS = (1, 2, 3, 4, 5, 6)  # a seven-seat table: up to six other seats
+NUMBER = {3: "three", 4: "four", 5: "five"}  # a seat's own cards, in words
 
 
 def parse_seats(value: Any) -> tuple[int, ...]:
@@ -78,7 +86,7 @@ def _amount(description: str) -> Any:
 
 
 class Envy(Strict):
-    """An envy bonus: an amount paid to this bet for each other seat whose five cards are of a class named."""
+    """An envy bonus: an amount paid to this bet for each other seat whose own cards are of a class named."""
 
     royal_flush: Amount | None = _amount("paid for each other seat holding a royal flush")
     straight_flush: Amount | None = _amount("paid for each other seat holding a straight flush")
@@ -106,14 +114,22 @@ class Envy(Strict):
         out = {c: getattr(self, c.value) for c in HAND_CLASSES if c is not HandClass.HIGH_CARD}
         return {c: a for c, a in out.items() if a is not None}
 
-    def check(self) -> None:
-        """At least one class is paid."""
+    def check(self, size: int = 5) -> None:
+        """At least one class is paid, each one a hand of ``size`` cards can be (three cards hold no four of a
+        kind, full house or two pair)."""
         if not self.amounts():
             raise ValueError("an envy block pays at least one class (e.g. four_of_a_kind = 50)")
+        cannot = [c for c in self.amounts() if size < 5 and c in FIVE_CARD_ONLY]
+        if cannot:
+            own = f"a seat's own {NUMBER.get(size, size)} cards"
+            raise ValueError(f"{cannot[0].value}: {own} cannot be one (the envy reads each other seat's own cards)")
+
+
+FIVE_CARD_ONLY = (HandClass.FOUR_OF_A_KIND, HandClass.FULL_HOUSE, HandClass.TWO_PAIR)  # not among three cards
 
 
 def check_envy_reads(reads: tuple[str, ...]) -> None:
-    """A bet with an envy bonus reads the player's own five cards only (its outcome and each other seat's are then
+    """A bet with an envy bonus reads the player's own cards only (its outcome and each other seat's are then
     two hands of one deal, which the pair counts need)."""
     other = [p for p in reads if p != "player"]
     if other:
@@ -121,15 +137,27 @@ def check_envy_reads(reads: tuple[str, ...]) -> None:
                          "figures pair the player's hand with each other seat's")
 
 
+def seat_classes(deck: Deck, size: int) -> NDArray[np.int64]:
+    """(C(n,size),) the HandClass code of each ``size``-card hand of ``deck`` in colex order: five cards by the
+    hand table, three or four by ``poker_side_count.short_class`` (the class a side bet's ``hand`` reads)."""
+    if size == 5:
+        return np.asarray(hand_table(deck).hand_class, dtype=np.int64)
+    from oddscalc.games.poker_side_count import short_class
+
+    cards = np.array(deck.cards, dtype=np.int64)[colex_combos(deck.size, size)]
+    return short_class(cards >> 2, cards & 3)
+
+
 @dataclass(frozen=True)
 class EnvyCounts:
     """The exact counts the envy figures need, on one deck.
 
-    ``hands``: C(n,5); ``pairs``: ordered disjoint pairs of hands, C(n,5) C(n-5,5); ``lines[e]``: the player's
-    hands on line e; ``classes[c]``: hands of class c; ``player_other[(e, c)]`` and ``other_other[(c, d)]``: the
-    ordered disjoint pairs so classed.
+    ``size``: the cards of a seat's own hand, k; ``hands``: C(n,k); ``pairs``: ordered disjoint pairs of hands,
+    C(n,k) C(n-k,k); ``lines[e]``: the player's hands on line e; ``classes[c]``: hands of class c;
+    ``player_other[(e, c)]`` and ``other_other[(c, d)]``: the ordered disjoint pairs so classed.
     """
 
+    size: int
     hands: int
     pairs: int
     lines: tuple[int, ...]
@@ -139,17 +167,17 @@ class EnvyCounts:
 
 
 def count_envy(line_of_hand: NDArray[np.int64], n_lines: int, classes: tuple[HandClass, ...],
-               deck: Deck) -> EnvyCounts:
-    """The counts from each hand's line (``line_of_hand``, colex order of ``deck``'s five-card hands).
+               deck: Deck, size: int = 5) -> EnvyCounts:
+    """The counts from each hand's line (``line_of_hand``, colex order of ``deck``'s ``size``-card hands).
 
     Both pair counts are sums over the hands h of a class c of the hands disjoint from h, by inclusion-exclusion
     over the subsets S of h: the player's hands on each line containing S (``within``, one pass over every hand
     per subset size) and the hands of class d containing S (from the class-d hands alone)."""
     n, big = deck.size, np.asarray(line_of_hand, dtype=np.int64)
-    pos = colex_combos(n, 5).astype(np.intp)
-    cls = hand_table(deck).hand_class
+    pos = colex_combos(n, size).astype(np.intp)
+    cls = seat_classes(deck, size)
     lines = np.bincount(big, minlength=n_lines).astype(np.int64)
-    by_size = {k: list(itertools.combinations(range(5), k)) for k in range(1, 5)}
+    by_size = {k: list(itertools.combinations(range(size), k)) for k in range(1, size)}
 
     def index(rows: NDArray[np.intp], s: tuple[int, ...]) -> NDArray[np.int64]:  # colex index of the k-subset
         out = np.zeros(len(rows), dtype=np.int64)
@@ -181,7 +209,8 @@ def count_envy(line_of_hand: NDArray[np.int64], n_lines: int, classes: tuple[Han
                     containing += np.bincount(index(rows[d], s), minlength=len(containing))
                 got += (-1) ** k * sum(int(containing[index(h, s)].sum()) for s in subs)
             other_other[(c, d)] = got
-    return EnvyCounts(math.comb(n, 5), math.comb(n, 5) * math.comb(n - 5, 5), tuple(int(x) for x in lines),
+    return EnvyCounts(size, math.comb(n, size), math.comb(n, size) * math.comb(n - size, size),
+                      tuple(int(x) for x in lines),
                       {c: len(rows[c]) for c in classes}, player_other, other_other)
 
 
@@ -205,10 +234,11 @@ def envy_figures(values: tuple[Fraction, ...], envy: dict[HandClass, Fraction], 
                  seats: tuple[int, ...], deck: Deck) -> tuple[EnvyFigure, ...]:
     """The EV and variance per stake for each number of other seats: ``values`` the net stakes won on each of the
     player's lines, ``envy`` each class's amount in stakes."""
-    too_many = [s for s in seats if 5 * (s + 1) > deck.size]  # the dealer's cards enter no figure
+    k = counts.size
+    too_many = [s for s in seats if k * (s + 1) > deck.size]  # the dealer's cards enter no figure
     if too_many:
-        raise OptionError(f"{too_many[0]} other seats: the player's and their five cards each are "
-                          f"{5 * (too_many[0] + 1)} cards, more than the {deck.size} of {deck.describe()}")
+        raise OptionError(f"{too_many[0]} other seats: the player's and their {NUMBER.get(k, k)} cards each are "
+                          f"{k * (too_many[0] + 1)} cards, more than the {deck.size} of {deck.describe()}")
     h, pairs = counts.hands, counts.pairs
     ex = Fraction(sum(v * n for v, n in zip(values, counts.lines, strict=True)), h)
     ex2 = Fraction(sum(v * v * n for v, n in zip(values, counts.lines, strict=True)), h)
@@ -225,7 +255,8 @@ def envy_figures(values: tuple[Fraction, ...], envy: dict[HandClass, Fraction], 
     return tuple(out)
 
 
-def envy_section(w: WagerResult, envy: Envy, stake: Fraction, figures: tuple[EnvyFigure, ...]) -> Section:
+def envy_section(w: WagerResult, envy: Envy, stake: Fraction, figures: tuple[EnvyFigure, ...],
+                 size: int = 5) -> Section:
     """The bet with its envy bonus, one row per number of other seats."""
     paid = ", ".join(f"{c.value.replace('_', ' ')} {money_text(a)}" for c, a in envy.amounts().items())
     who = "(with the side bet up)" if envy.other_seat_must_bet else "(whatever it bets)"
@@ -237,54 +268,91 @@ def envy_section(w: WagerResult, envy: Envy, stake: Fraction, figures: tuple[Env
          Column("house_edge", "House edge", "signed_percent"), Column("variance", "Variance", "decimal", 4),
          Column("sd", "Standard deviation", "decimal", 4)),
         rows,
-        intro=(f"Envy: {paid}, paid to this bet (stake {money_text(stake)}) for each other seat {who} whose five "
-               "cards are of that class, never for the player's own cards or the dealer's.",
+        intro=(f"Envy: {paid}, paid to this bet (stake {money_text(stake)}) for each other seat {who} whose "
+               + ("five cards are of that class, never for the player's own cards or the dealer's." if size == 5 else
+                  f"own {NUMBER.get(size, size)} cards are of that class, never for the player's own cards, the "
+                  "dealer's or the community cards."),
                f"EV per stake = {frac_str(figures[0].bet_ev)} (the bet alone) + n x {frac_str(figures[0].seat_ev)} "
                "(each other seat's envy), exactly, n the other seats."),
         notes=("Exact: every two hands of a deal (the player's and a seat's, or two seats') are uniform over the "
-               "ordered disjoint pairs of five-card hands, so the EV is linear in the seats and the variance needs "
-               "the pair counts, counted over every hand by inclusion-exclusion.",
+               f"ordered disjoint pairs of {NUMBER.get(size, size)}-card hands, so the EV is linear in the seats and "
+               "the variance needs the pair counts, counted over every hand by inclusion-exclusion.",
                "The standard deviation is the square root of the exact variance, rounded."))
 
 
-def envy_key(bet_key: Any, classes: tuple[HandClass, ...], deck: Deck) -> str:
-    """What the counts depend on: the bet's conditions, the classes paid and the deck."""
-    return json.dumps([bet_key, [c.value for c in classes], list(deck.ranks), deck.n_suits], sort_keys=True)
+def envy_key(bet_key: Any, classes: tuple[HandClass, ...], deck: Deck, size: int = 5) -> str:
+    """What the counts depend on: the bet's conditions, the classes paid, the deck and a seat's own cards."""
+    return json.dumps([bet_key, [c.value for c in classes], list(deck.ranks), deck.n_suits, size], sort_keys=True)
 
 
 _KEPT: dict[str, EnvyCounts] = {}
 
 
-def envy_counts(bet: Any, deck: Deck) -> EnvyCounts:
-    """The envy counts of a side bet with an ``envy`` block on ``deck``, kept per conditions, classes and deck."""
-    from oddscalc.games.poker_side_count import hand_lines, lines
+@dataclass(frozen=True)
+class EnvyBet:
+    """A bet carrying an envy block, as the envy figures read it: its wager's name, the block, its stake, the cards
+    of a seat's own hand, what its lines depend on (``key``: its conditions, never its pays) and each hand's line
+    (``line_of_hand(deck)``: the index, in the wager's row order, of each ``size``-card hand in colex order)."""
 
-    classes = tuple(bet.envy.amounts())
-    key = envy_key(bet.count_key(), classes, deck)
-    if key not in _KEPT:
-        _KEPT[key] = count_envy(hand_lines(bet, deck), len(lines(bet)), classes, deck)
-    return _KEPT[key]
+    wager: str
+    envy: Envy
+    stake: Fraction
+    size: int
+    key: Any
+    line_of_hand: Callable[[Deck], NDArray[np.int64]]
+    n_lines: int
 
 
-def envy_sections(pays: object, wagers: list[WagerResult], deck: Deck) -> list[Section]:
-    """One section per side bet of ``pays`` with an envy block, from its settled wager (its rows' net stakes won)."""
-    from oddscalc.games.poker_side_count import side_bets
+def side_envy_bets(pays: object) -> list[EnvyBet]:
+    """The side bets over the cards of ``pays`` (``poker_side_bets``) that carry an envy block: a seat's own hand is
+    the game's ``player`` slot (Caribbean Stud five cards, Let It Ride three)."""
+    from oddscalc.games.poker_side_count import hand_lines, lines, side_bets
 
-    by_name = {w.wager: w for w in wagers}
     out = []
     for name, bet in side_bets(pays):
         envy = getattr(bet, "envy", None)
-        if not isinstance(envy, Envy):
-            continue
-        w = by_name[name]
-        amounts = {c: a / bet.stake for c, a in envy.amounts().items()}
-        fit = tuple(n for n in envy.seats if 5 * (n + 1) <= deck.size) or envy.seats  # none fit: refused below
-        figures = envy_figures(tuple(r.units for r in w.rows), amounts, envy_counts(bet, deck), fit, deck)
-        section = envy_section(w, envy, bet.stake, figures)
+        if isinstance(envy, Envy):
+            out.append(EnvyBet(name, envy, bet.stake, bet.SLOTS["player"], bet.count_key(),
+                               functools.partial(hand_lines, bet), len(lines(bet))))
+    return out
+
+
+def _key(b: EnvyBet, deck: Deck) -> str:
+    return envy_key(b.key, tuple(b.envy.amounts()), deck, b.size)
+
+
+def envy_counts_of(b: EnvyBet, deck: Deck) -> EnvyCounts:
+    """The envy counts of ``b`` on ``deck``, kept per conditions, classes, deck and hand size."""
+    key = _key(b, deck)
+    if key not in _KEPT:
+        _KEPT[key] = count_envy(b.line_of_hand(deck), b.n_lines, tuple(b.envy.amounts()), deck, b.size)
+    return _KEPT[key]
+
+
+def envy_counts(bet: Any, deck: Deck) -> EnvyCounts:
+    """The envy counts of a side bet with an ``envy`` block on ``deck`` (``envy_counts_of``)."""
+    from oddscalc.games.poker_side_count import hand_lines, lines
+
+    return envy_counts_of(EnvyBet("", bet.envy, bet.stake, bet.SLOTS["player"], bet.count_key(),
+                                  functools.partial(hand_lines, bet), len(lines(bet))), deck)
+
+
+def envy_sections(pays: object, wagers: list[WagerResult], deck: Deck,
+                  more: Sequence[EnvyBet] = ()) -> list[Section]:
+    """One section per bet with an envy block, from its settled wager (its rows' net stakes won): the side bets
+    over the cards of ``pays``, then ``more`` (a game's own blocks, e.g. the Caribbean Stud jackpot)."""
+    by_name = {w.wager: w for w in wagers}
+    out = []
+    for b in (*side_envy_bets(pays), *more):
+        w, envy, k = by_name[b.wager], b.envy, b.size
+        amounts = {c: a / b.stake for c, a in envy.amounts().items()}
+        fit = tuple(n for n in envy.seats if k * (n + 1) <= deck.size) or envy.seats  # none fit: refused below
+        figures = envy_figures(tuple(r.units for r in w.rows), amounts, envy_counts_of(b, deck), fit, deck)
+        section = envy_section(w, envy, b.stake, figures, k)
         if fit != envy.seats:  # a reduced deck (--deck) holds fewer hands than the table asks about
             section = dataclasses.replace(section, notes=(*section.notes, (
                 f"Not reported: {', '.join(str(n) for n in envy.seats if n not in fit)} other seats, more hands of "
-                f"five than the {deck.size} cards of {deck.describe()} hold beside the player's.")))
+                f"{NUMBER.get(k, k)} than the {deck.size} cards of {deck.describe()} hold beside the player's.")))
         out.append(section)
     return out
 
@@ -292,21 +360,17 @@ def envy_sections(pays: object, wagers: list[WagerResult], deck: Deck) -> list[S
 ENGINE = 1  # the envy count's own version: a change to what it counts bumps it
 
 
-def stored_envy(game: str, pays: object, deck: Deck, store: Store) -> None:
-    """Each envy block's counts from the store (counted and stored when it has none), kept for ``envy_sections``."""
-    from oddscalc.games.poker_side_count import side_bets
-
-    for _, bet in side_bets(pays):
-        envy = getattr(bet, "envy", None)
-        if not isinstance(envy, Envy):
-            continue
-        classes = tuple(envy.amounts())
-        key = envy_key(bet.count_key(), classes, deck)
+def stored_envy(game: str, pays: object, deck: Deck, store: Store, more: Sequence[EnvyBet] = ()) -> None:
+    """Each envy block's counts from the store (counted and stored when it has none), kept for ``envy_sections``:
+    the side bets' over the cards of ``pays``, then ``more``."""
+    for b in (*side_envy_bets(pays), *more):
+        classes = tuple(b.envy.amounts())
+        key = _key(b, deck)
         if key in _KEPT:
             continue
 
-        def build(bet: Any = bet, classes: tuple[HandClass, ...] = classes) -> dict[str, np.ndarray]:
-            c = envy_counts(bet, deck)
+        def build(b: EnvyBet = b, classes: tuple[HandClass, ...] = classes) -> dict[str, np.ndarray]:
+            c = envy_counts_of(b, deck)
             return {"lines": np.array(c.lines, dtype=object), "classes": np.array([c.classes[k] for k in classes],
                                                                                   dtype=object),
                     "player_other": np.array([[c.player_other[(e, k)] for k in classes] for e in range(len(c.lines))],
@@ -314,9 +378,9 @@ def stored_envy(game: str, pays: object, deck: Deck, store: Store) -> None:
                     "other_other": np.array([[c.other_other[(k, j)] for j in classes] for k in classes], dtype=object)}
 
         a = store.get({"game": game, "envy": json.loads(key), "engine": ENGINE}, build)
-        n = deck.size
+        n, k = deck.size, b.size
         _KEPT[key] = EnvyCounts(
-            math.comb(n, 5), math.comb(n, 5) * math.comb(n - 5, 5), tuple(int(x) for x in a["lines"]),
-            {k: int(x) for k, x in zip(classes, a["classes"], strict=True)},
-            {(e, k): int(a["player_other"][e][i]) for e in range(len(a["lines"])) for i, k in enumerate(classes)},
-            {(k, j): int(a["other_other"][i][m]) for i, k in enumerate(classes) for m, j in enumerate(classes)})
+            k, math.comb(n, k), math.comb(n, k) * math.comb(n - k, k), tuple(int(x) for x in a["lines"]),
+            {c: int(x) for c, x in zip(classes, a["classes"], strict=True)},
+            {(e, c): int(a["player_other"][e][i]) for e in range(len(a["lines"])) for i, c in enumerate(classes)},
+            {(c, j): int(a["other_other"][i][m]) for i, c in enumerate(classes) for m, j in enumerate(classes)})

@@ -39,7 +39,8 @@ from oddscalc.exact import rounded
 from oddscalc.games.punto_banco.coup_features import RANK_POINTS, RANKS, SUITS, play
 from oddscalc.games.punto_banco.game import PuntoBancoRules
 from oddscalc.protection.count_system import CountSystem
-from oddscalc.protection.counting import CoupEV, Effects, balanced_tags
+from oddscalc.protection.counting import CoupEV, Effects, balanced_tags, refuse_card_bet
+from oddscalc.protection.counting_cards import FirstFourEV, first_four_bets
 from oddscalc.protocol import OptionError
 from oddscalc.results import Z_SCORES, Cell, Column, Section
 
@@ -158,6 +159,7 @@ class Shoes:
     first: int
     last: int
     count: CountSystem | None = None  # a count file's tags and rule, in place of ``tags`` and ``trigger``
+    cards: FirstFourEV | None = None  # the wager is a side bet on the first four cards (counting_cards)
 
 
 def deal(job: Shoes) -> tuple[np.ndarray, int]:
@@ -170,7 +172,7 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
     laid = np.roll(np.arange(len(RANKS) * SUITS), SUITS)
     deck = np.repeat(laid, np.asarray(cards.copies)[laid])
     tag_of = np.array(job.tags, dtype=np.int64)
-    settle_unit, side, _ = _payout(job.fast, job.wager)
+    settle_unit, side, _ = _payout(job.fast, job.wager, job.cards)
     out = np.zeros((8, job.last - job.first), dtype=np.float64)
     coups = 0
     points = np.array(RANK_POINTS)
@@ -180,6 +182,7 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
         ranks = order // SUITS
         values = points[ranks]
         left = np.bincount(ranks, minlength=len(RANKS))  # the cards not seen (the burnt ones stay unseen)
+        unseen_cards = np.bincount(order, minlength=len(cards.copies))  # and by card class (a bet on the cards)
         i, seen = job.procedure.burnt(values)
         running = sum(int(tag_of[r]) for r in ranks[:seen])
         for r in ranks[:seen]:
@@ -188,12 +191,13 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
         col = s - job.first
         while coups_left(len(order) - i, cut, after):
             after -= len(order) - i <= cut
-            ev = job.fast.ev(left.tolist())[job.wager]
+            ev = (job.cards.ev(unseen_cards.tolist()) if job.cards is not None
+                  else job.fast.ev(left.tolist())[job.wager])
             unseen = int(left.sum())
             p1, b1, p2, b2, x, y = (np.array(values[i + k]) for k in range(6))
             outcome = int(play(p1, b1, p2, b2, x, y, job.rules.drawing))
             pair = bool(ranks[i + side] == ranks[i + side + 2])  # punto holds cards 1 and 3, banca 2 and 4
-            won = settle_unit(outcome, pair)
+            won = settle_unit(outcome, pair) if job.cards is None else job.cards.won(order[i:i + 4].tolist())
             if (job.count.bets(running, unseen) if job.count is not None
                     else running / (unseen / 52) >= job.trigger):
                 out[0, col] += 1
@@ -208,6 +212,7 @@ def deal(job: Shoes) -> tuple[np.ndarray, int]:
             used = 4 + _drew(outcome)
             for k in range(used):
                 left[ranks[i + k]] -= 1
+                unseen_cards[order[i + k]] -= 1
                 running += int(tag_of[ranks[i + k]])
             i += used
             coups += 1
@@ -220,13 +225,15 @@ Runner = Callable[[Callable[[Any], tuple[np.ndarray, int]], Sequence[Any]], list
 
 def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: int, procedure: Procedure,
         seed: int, trigger: float | None = None, runner: Runner | None = None, chunk: int = 25,
-        count: CountSystem | None = None) -> Study:
+        count: CountSystem | None = None, cards: FirstFourEV | None = None) -> Study:
     """Deal ``shoes`` shoes and bet ``wager`` by the count and by its exact EV; ``runner`` maps ``deal``
     over runs of ``chunk`` shoes (default: here, in order; a cluster's map deals the same shoes). ``count``: a
-    count file's tags and betting rule in place of the derived balanced count and its trigger."""
+    count file's tags and betting rule in place of the derived balanced count and its trigger; ``cards``: the
+    wager's exact EV and settlement when it is a side bet on the first four cards (``counting_cards``)."""
     if count is not None and trigger is not None:
         raise OptionError("--trigger and --count: a count file states its own betting rule; give one")
-    if wager not in fast.outcome_wagers and wager not in fast.pair_units:
+    refuse_card_bet(wager, fast)
+    if cards is None and wager not in fast.outcome_wagers and wager not in fast.pair_units:
         known = ", ".join((*fast.outcome_wagers, *fast.pair_units))
         raise OptionError(f"the study bets a wager settled on the coup's outcome or a pair; {wager!r} is not one "
                           f"of them ({known})")
@@ -237,12 +244,12 @@ def run(rules: PuntoBancoRules, fast: CoupEV, fx: Effects, wager: str, shoes: in
     else:
         tags = balanced_tags(fx.effect[wager], fx.cards)
         trig = default_trigger(fx, wager, tags, rules.decks) if trigger is None else trigger
-    jobs = [Shoes(rules, fast, wager, tags, trig, procedure, seed, a, min(a + chunk, shoes), count)
+    jobs = [Shoes(rules, fast, wager, tags, trig, procedure, seed, a, min(a + chunk, shoes), count, cards)
             for a in range(0, shoes, chunk)]
     results = (runner or (lambda fn, js: [fn(j) for j in js]))(deal, jobs)
     table = np.concatenate([r[0] for r in results], axis=1)
     coups = sum(r[1] for r in results)
-    den = _payout(fast, wager)[2]
+    den = _payout(fast, wager, cards)[2]
     plays = (Play("count", table[0], table[1] / den, table[4] / den**2, table[6]),
              Play("exact EV positive (a bound)", table[2], table[3] / den, table[5] / den**2, table[7]))
     return Study(wager, shoes, coups, procedure, size, trig, tags, plays, seed, count)
@@ -253,9 +260,12 @@ def _drew(outcome: int) -> int:
     return (outcome // 20 % 2) + outcome % 2
 
 
-def _payout(fast: CoupEV, wager: str) -> tuple[Callable[[int, bool], int], int, int]:
+def _payout(fast: CoupEV, wager: str,
+            cards: FirstFourEV | None = None) -> tuple[Callable[[int, bool], int], int, int]:
     """How one unit on the wager settles: (units won x den given the outcome and whether the side paired,
-    the side whose pair it reads, den)."""
+    the side whose pair it reads, den); a bet on the cards settles on the cards themselves (``cards.won``)."""
+    if cards is not None:
+        return (lambda _o, _p: 0), 0, cards.den
     if wager in fast.pair_units:
         side, yes, no = fast.pair_units[wager]
         den = math.lcm(yes.denominator, no.denominator)
@@ -398,4 +408,5 @@ def run_counted(rules: PuntoBancoRules, fx: Effects, wager: str, shoes: int, pro
     """:func:`run` with the per-coup EV of ``rules`` (the ``counting`` command's study; the declaration names it)."""
     from oddscalc.protection.counting import coup_ev
 
-    return run(rules, coup_ev(rules), fx, wager, shoes, procedure, seed, trigger, runner, count=count)
+    return run(rules, coup_ev(rules), fx, wager, shoes, procedure, seed, trigger, runner, count=count,
+               cards=first_four_bets(rules).get(wager))

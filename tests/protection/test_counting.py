@@ -315,3 +315,25 @@ def test_the_deprecated_penetration_still_runs_and_says_so() -> None:
                                   "0.5"])
     assert r.exit_code == 0, r.output
     assert "dealt to 50% (the deprecated --penetration: the cut card 208 cards from the end, no burn)" in r.output
+
+
+def test_side_bets_on_the_cards_are_named_as_left_out_and_refused_as_a_wager() -> None:
+    """Perfect 9 reads the coup (a player natural 9) and the first two cards' suits: the counting command lists it
+    by name (text and JSON) with no removal-effect column, and ``--wager perfect_9`` is a one-line exit-4 error.
+    Lucky Nines, on the first four cards alone, is counted (test_counting_cards) and not listed."""
+    nines = ["counting", "punto-banco", "--decks", "1", "--table", "perfect-9"]
+    r = CliRunner().invoke(main, [*nines, "--format", "json"])
+    assert r.exit_code == 0, r.output
+    sections = json.loads(r.output)["sections"]
+    assert sections["left_out"]["rows"] == [{"wager": "perfect_9", "title": "Perfect 9 Bonus"}]
+    assert [c["id"] for c in sections["removal_effects"]["columns"]][2:] == ["banker", "player", "tie"]
+    r = CliRunner().invoke(main, nines)
+    assert r.exit_code == 0 and "| perfect_9 | Perfect 9 Bonus |" in r.output
+    r = CliRunner().invoke(main, [*nines, "--wager", "perfect_9", "--shoes", "1"])
+    assert r.exit_code == EXIT_INPUT
+    assert r.output.startswith("oddscalc: --wager perfect_9: Perfect 9 Bonus is a side bet on the cards")
+    assert r.output.count("\n") == 1
+    r = CliRunner().invoke(main, ["counting", "punto-banco", "--decks", "1", "--table", "lucky-nines", "--format",
+                                  "json"])
+    assert r.exit_code == 0 and "left_out" not in json.loads(r.output)["sections"]
+    assert [c["id"] for c in json.loads(r.output)["sections"]["removal_effects"]["columns"]][-1] == "lucky_nines"

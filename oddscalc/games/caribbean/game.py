@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck
@@ -23,10 +24,10 @@ from oddscalc.games.caribbean.count import RAISE_TABLE_ARRAYS, dealer_counts_of
 from oddscalc.games.caribbean.raise_table import STRATEGIES, RaiseTable
 from oddscalc.games.caribbean.sections import ak_section, closest_section, comparison_section, describe_point
 from oddscalc.games.caribbean.settle import CARD, settle_counts
-from oddscalc.games.caribbean.table import CaribbeanTable, parse_qualifier
+from oddscalc.games.caribbean.table import CaribbeanTable, Pays, parse_qualifier
 from oddscalc.games.caribbean.wagers import jackpot_wager, joint_main_jackpot, main_wager
 from oddscalc.games.poker_side_count import settle_side_bets, stored_counts
-from oddscalc.games.poker_side_envy import envy_sections, stored_envy
+from oddscalc.games.poker_side_envy import EnvyBet, envy_sections, seat_classes, stored_envy
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.hands import HAND_CLASSES
@@ -120,7 +121,7 @@ class Caribbean:
 
         arrays = store.get(count_key(self, rules), build)
         stored_counts(self.key, rules.model.pays, rules.deck, store)  # the side bets over the cards, pay-free
-        stored_envy(self.key, rules.model.pays, rules.deck, store)  # and their envy blocks' pair counts
+        stored_envy(self.key, rules.model.pays, rules.deck, store, _jackpot_envy(rules.model.pays))  # envy counts
         return RaiseTable(rules.deck, **{name: arrays[name] for name in RAISE_TABLE_ARRAYS})
 
     def settle(self, counts: RaiseTable, rules: CaribbeanRules) -> Analysis:
@@ -149,7 +150,8 @@ class Caribbean:
             sections = ()
         side_wagers, side_sections = settle_side_bets(model.pays, rules.deck, _side_convention(rules.deck))
         wagers += side_wagers
-        sections = (*sections, *meter_sections, *side_sections, *envy_sections(model.pays, side_wagers, rules.deck))
+        sections = (*sections, *meter_sections, *side_sections, *envy_sections(model.pays, wagers, rules.deck,
+                                                                                   _jackpot_envy(model.pays)))
         decide = st.decision
         decisions = Decisions(
             "raise", "raise (else fold), per player hand suit pattern and dealer up card (in raise-key order)",
@@ -216,3 +218,20 @@ def _class_weights(dc: RaiseTable) -> tuple[int, list[int]]:
                                 for i in range(len(HAND_CLASSES))])
         weakref.finalize(dc, _CLASS_WEIGHTS.pop, key, None)
     return _CLASS_WEIGHTS[key]
+
+
+def _jackpot_envy(pays: Pays) -> tuple[EnvyBet, ...]:
+    """The Jackpot's envy block as the envy figures read it: its lines are the jackpot wager's rows (each prize's
+    class, then no prize), a function of the player's five cards alone (the table requires it paid on a fold)."""
+    jp = pays.jackpot
+    if jp is None or jp.envy is None:
+        return ()
+    paid = [c for c in HAND_CLASSES[:5] if getattr(jp, c.value) is not None]
+
+    def line_of_hand(deck: Deck) -> NDArray[np.int64]:
+        line = np.full(len(HAND_CLASSES), len(paid), dtype=np.int64)  # no prize: the last row
+        line[[c.code for c in paid]] = np.arange(len(paid))
+        return line[seat_classes(deck, 5)]
+
+    return (EnvyBet("jackpot", jp.envy, jp.stake, 5, {"jackpot": [c.value for c in paid]}, line_of_hand,
+                    len(paid) + 1),)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import ClassVar
 
 from pydantic import ConfigDict, Field, field_validator, model_validator
@@ -69,6 +70,18 @@ class JackpotPays(StakedPrizes):
     four_of_a_kind: Prize | None = None
     full_house: Prize | None = None
     flush: Prize | None = None
+    envy: Envy | None = Field(None, description="an envy bonus for other seats' five cards (poker_side_envy); "
+                                                "needs jackpot_paid_on_fold = true")
+
+    def prizes(self) -> dict[str, Fraction | None]:
+        """Every prize field (hand class id -> prize, None when the hand wins nothing); the envy is no prize."""
+        return {k: v for k, v in super().prizes().items() if k != "envy"}
+
+    @model_validator(mode="after")
+    def _envy(self) -> JackpotPays:
+        if self.envy is not None:
+            self.envy.check()
+        return self
 
 
 class CaribbeanSideBet(PokerSideBet):
@@ -109,3 +122,13 @@ class CaribbeanTable(TableModel):
     GAME: ClassVar[str] = "caribbean"
     rules: TableRules = TableRules()
     pays: Pays
+
+    @model_validator(mode="after")
+    def _jackpot_envy(self) -> CaribbeanTable:
+        # The envy figures pair the Jackpot's outcome with other seats' hands: it must read the player's five
+        # cards alone, which it does only when a folded hand keeps its prize (else the fold reads the up card).
+        if self.pays.jackpot is not None and self.pays.jackpot.envy is not None and not self.rules.jackpot_paid_on_fold:
+            raise ValueError("pays.jackpot.envy: an envy on the Jackpot needs [rules] jackpot_paid_on_fold = true "
+                             "(a Jackpot forfeited on a fold reads the dealer's up card through the decision, and the "
+                             "envy figures pair the player's own five cards with each other seat's)")
+        return self

@@ -24,6 +24,7 @@ from oddscalc.games.let_it_ride.table import LetItRideTable
 from oddscalc.games.let_it_ride.wagers import bonus_wager, by_hand_section, five_card_bonus_wager, main_wager
 from oddscalc.games.let_it_ride.wording import strategy_section
 from oddscalc.games.poker_side_count import settle_side_bets, stored_counts
+from oddscalc.games.poker_side_envy import envy_sections, stored_envy
 from oddscalc.games.progressive import progressive
 from oddscalc.games.progressive import section as progressive_section
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
@@ -133,6 +134,7 @@ class LetItRide:
 
         a = store.get(count_key(self, rules), build)
         stored_counts(self.key, rules.model.pays, rules.deck, store)  # the side bets over the cards, pay-free
+        stored_envy(self.key, rules.model.pays, rules.deck, store)  # and their envy blocks' pair counts
         return HoldingCounts(rules.deck, **{name: a[name] for name in HOLDING_ARRAYS})
 
     def settle(self, counts: HoldingCounts, rules: LetItRideRules) -> Analysis:
@@ -184,7 +186,7 @@ class LetItRide:
             model.pays, deck, f"One combination is one deal, as the main wager's: the player's three cards (a set) "
                               f"and the two community cards in order, C({n},3) x {n - 3} x {n - 4} in all.")
         wagers += side_wagers
-        sections += side_sections
+        sections += [*side_sections, *envy_sections(model.pays, side_wagers, deck)]
         decisions = (
             Decisions("bet1", "let bet 1 ride, per three-card hand (one point per suit pattern)", sol.ride1,
                       counts.weights3 * (deck.size - 3) * (deck.size - 4), lambda i: _cards(counts.reps3[i])),

@@ -8,6 +8,7 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from oddscalc.cards import parse_rank
 from oddscalc.games.poker_side_bets import PokerSideBet, side_bet_ids
+from oddscalc.games.poker_side_envy import Envy, check_envy_reads
 from oddscalc.games.progressive import StakedPrizes
 from oddscalc.tables import HandPays, Prize, Ratio, Strict, TableModel
 
@@ -53,11 +54,20 @@ class FiveCardBonus(StakedPrizes):
 
 class LetItRideSideBet(PokerSideBet):
     """A side bet over the cards of a Let It Ride deal (``oddscalc.games.poker_side_bets``): positions ``player``
-    (three cards), ``community1``, ``community2``, ``community`` (both)."""
+    (three cards), ``community1``, ``community2``, ``community`` (both); an ``envy`` block pays for other seats' own
+    three cards (``oddscalc.games.poker_side_envy``) on a bet that reads the player's three alone."""
 
     SLOTS = {"player": 3, "community1": 1, "community2": 1}
     POSITIONS = {"player": ("player",), "community1": ("community1",), "community2": ("community2",),
                  "community": ("community1", "community2")}
+    envy: Envy | None = None
+
+    @model_validator(mode="after")
+    def _envy(self) -> LetItRideSideBet:
+        if self.envy is not None:
+            self.envy.check(self.SLOTS["player"])
+            check_envy_reads(tuple(p for r in self.rules for c in r.when for p in c.cards))
+        return self
 
 
 class Pays(Strict):

@@ -177,3 +177,18 @@ def test_the_wizard_of_odds_2006_table_after_four_cards() -> None:
             if f"{float(exact[(p, b)]):.6f}" != f"{float(published):.6f}":
                 off.append((b, p))
     assert len(off) == 19 and (0, 2) in off
+
+
+def test_side_bets_on_the_cards_are_named_as_left_out_in_text_and_json() -> None:
+    """Lucky Nines reads the nines' ranks and suits, which a row known by its totals does not tell: the table says
+    so by name (a ``left_out`` section), and has no column for it; a table without such bets has no such section."""
+    r = CliRunner().invoke(main, ["midcoup", "punto-banco", "--table", "lucky-nines", "--decks", "1", "--format",
+                                  "json"])
+    assert r.exit_code == 0, r.output
+    sections = json.loads(r.output)["sections"]
+    assert sections["left_out"]["rows"] == [{"wager": "lucky_nines", "title": "Lucky Nines"}]
+    assert "ev_lucky_nines" not in {c["id"] for c in sections["midcoup_player"]["columns"]}
+    r = CliRunner().invoke(main, ["midcoup", "punto-banco", "--table", "lucky-nines", "--decks", "1"])
+    assert r.exit_code == 0 and "## Left out: side bets on the cards" in r.output and "| lucky_nines |" in r.output
+    r = CliRunner().invoke(main, ["midcoup", "punto-banco", "--decks", "1", "--format", "json"])
+    assert r.exit_code == 0 and "left_out" not in json.loads(r.output)["sections"]
