@@ -159,6 +159,10 @@ def card_condition(deal: Deal, cond: Mapping[str, Any]) -> bool:
         ok = n >= cond["at_least"]
     else:
         ok = n == len(cond["cards"])
+    if "kinds" in cond:
+        repeats = sorted(Counter(r for r, _ in passing).values(), reverse=True)
+        ok = ok and len(repeats) >= len(cond["kinds"]) and all(
+            have >= want for have, want in zip(repeats, cond["kinds"], strict=False))
     same = cond.get("same")
     if same == "rank":
         ok = ok and len({r for r, _ in passing}) <= 1

@@ -11,7 +11,10 @@ that are given must hold), how many of the named cards pass it (``count``: exact
 named card) and ``same``: the cards that pass share their rank, suit or colour. A third card that is not dealt
 never passes. ``hand`` (a HandClass id or a list) and ``hand_at_least`` (a HandClass id or "pair of <rank>") read
 the poker class of the named cards taken together, three or four of them, every one dealt (``card_hands``: the
-three-card ranking for three, the four-card one for four). These keys and their meanings are the poker side
+three-card ranking for three, the four-card one for four). ``kinds`` (punto banco only, as ``values``) reads the
+ranks the passing cards repeat: ``kinds = [3, 2]`` holds when one rank is among them three times or more and
+another twice or more (a full house of the dealt cards, whatever their suits: what a bet on the "poker value"
+of all the cards, straights and flushes aside, pays on). These keys and their meanings are the poker side
 bets' too (``poker_side_bets``), where ``cards_when`` holds them the same way. Nothing is evaluated as code: every
 condition is a set of card classes and a count.
 
@@ -103,6 +106,16 @@ def _colours(value: Any) -> Any:
     return _names([value] if isinstance(value, str) else value, "colours", COLOURS)
 
 
+def _kinds(value: Any) -> Any:
+    """Rank repeats, most first: a list of whole numbers 2 or more (e.g. [4], [3, 2], [2, 2])."""
+    if (not isinstance(value, list) or not value
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 2 for v in value)):
+        raise ValueError(f"kinds: give how often ranks repeat, most first, each 2 or more (e.g. [3, 2]), not {value!r}")
+    if list(value) != sorted(value, reverse=True):
+        raise ValueError(f"kinds: most first, e.g. {sorted(value, reverse=True)}")
+    return tuple(value)
+
+
 class CardCondition(Strict):
     """A condition on named cards, in the words both games' side bets use (``cards_when``): how many of them pass
     a filter (ranks, values, suits, colours), whether those share a rank, suit or colour, and the poker class of
@@ -119,6 +132,10 @@ class CardCondition(Strict):
     count: int | None = Field(None, description=MEANS["count"])
     at_least: int | None = Field(None, description=MEANS["at_least"])
     same: Literal["rank", "suit", "colour"] | None = Field(None, description=MEANS["same"])
+    kinds: Annotated[tuple[int, ...] | None, BeforeValidator(_kinds)] = Field(
+        None, description="how often ranks repeat among the cards that pass the filter, most first, at least: [3, 2] "
+                          "holds when one rank is there three times or more and another twice or more (straights "
+                          "and flushes aside)")
     hand: Classes | None = Field(None, description=MEANS["hand"] + " (here: three or four cards, every one dealt)")
     hand_at_least: AtLeast | None = Field(None, description=MEANS["hand_at_least"] + " (here: three or four cards)")
 
@@ -131,6 +148,8 @@ class CardCondition(Strict):
             k = getattr(self, key)
             if k is not None and not 0 <= k <= n:
                 raise ValueError(f"{key} = {k} is not 0 to the {n} card(s) named")
+        if self.kinds is not None and sum(self.kinds) > n:
+            raise ValueError(f"kinds = {list(self.kinds)} needs {sum(self.kinds)} cards; {n} are named")
         if self.hand is not None or self.hand_at_least is not None:
             order = ORDER.get(n)
             if order is None:
@@ -186,6 +205,7 @@ def describe_cards(c: CardCondition) -> str:
             if c.at_least is not None else "all of")
     same = f", sharing a {c.same}" if c.same else ""
     hand = f", making {' or '.join(h.value.replace('_', ' ') for h in c.hand)}" if c.hand else ""
+    hand += f", ranks repeated {'+'.join(str(k) for k in c.kinds)} times or more" if c.kinds else ""
     if c.hand_at_least:
         low, pair = c.hand_at_least
         hand += f", making {'a pair of ' + RANK_NAMES[pair[0]] if pair else low.value.replace('_', ' ')} or better"
@@ -214,6 +234,8 @@ def atoms(conditions: Sequence[CardCondition], copies: Sequence[int]) -> Atoms:
     for k in conditions:
         if k.same is not None:
             read[k.same] |= k.passes()[:len(c)]
+        if k.kinds is not None:
+            read["rank"] |= k.passes()[:len(c)]
         if k.reads_hand:  # the class of the named cards reads every card's rank and suit
             read["rank"][:] = True
             read["suit"][:] = True
@@ -231,9 +253,9 @@ def atoms(conditions: Sequence[CardCondition], copies: Sequence[int]) -> Atoms:
 
 
 def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], punto_drew: bool,
-          banca_drew: bool) -> np.ndarray:
+          banca_drew: bool, memo: dict[Any, np.ndarray] | None = None) -> np.ndarray:
     """Whether condition ``k`` (``cond``) holds on each row of dealt atoms (slot -> (N,) atom indices), in coups
-    where each side drew as given."""
+    where each side drew as given (``memo``: what conditions on the same cards and filter share, per draw state)."""
     n_rows = len(next(iter(dealt.values())))
     passing = []
     for pos in cond.cards:
@@ -248,9 +270,28 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
             for pj, aj in passing[i + 1:]:
                 if ai is not None and aj is not None:
                     ok = ok & ~(pi & pj & (attr[ai] != attr[aj]))
+    if cond.kinds is not None:
+        key = ("kinds", cond.cards, cond.ranks, cond.values, cond.suits, cond.colours, punto_drew, banca_drew)
+        repeats = (memo or {}).get(key)
+        if repeats is None:
+            repeats = _repeats(at, passing, n_rows)
+            if memo is not None:
+                memo[key] = repeats
+        for i, want in enumerate(cond.kinds):
+            ok = ok & (repeats[:, i] >= want)
     if cond.reads_hand:
         ok = ok & _hand_holds(cond, at, [a for _, a in passing], n_rows)
     return np.asarray(ok)
+
+
+def _repeats(at: Atoms, passing: Sequence[tuple[np.ndarray, np.ndarray | None]], n_rows: int) -> np.ndarray:
+    """(N, 13) int8: how often each rank is among the passing cards of each row, most first."""
+    per_rank = np.zeros((n_rows, len(RANK_NAMES)), dtype=np.int8)
+    ranks = np.arange(len(RANK_NAMES), dtype=np.int8)
+    for p, a in passing:
+        if a is not None:
+            per_rank += (at.rank[a].astype(np.int8)[:, None] == ranks) & p[:, None]
+    return -np.sort(-per_rank, axis=1)
 
 
 def _hand_holds(cond: CardCondition, at: Atoms, cards: list[np.ndarray | None], n_rows: int) -> np.ndarray:

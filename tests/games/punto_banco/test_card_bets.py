@@ -150,6 +150,22 @@ def test_named_condition_lists_equal_the_brute_force(rules: list[dict[str, Any]]
     _check(rules)
 
 
+@pytest.mark.parametrize("kinds", [[2], [2, 2], [3], [3, 2], [3, 3], [4]])
+def test_rank_repeats_over_every_card_equal_the_brute_force(kinds: list[int]) -> None:
+    """``kinds`` over all six positions (the pass that reads every slot, as the shipped Lucky Match): how often
+    ranks repeat among the cards dealt, most first, at least; and among the nines, tens and fives only."""
+    every = {"cards": POSITIONS, "at_least": 4, "kinds": kinds}
+    _check([{"event": "all", "pays": "2:1", "cards_when": [every]},
+            {"event": "some", "pays": "1:1", "cards_when": [{**every, "ranks": ["9", "10", "5"], "at_least": 0}]}])
+
+
+def test_bad_kinds_are_refused() -> None:
+    for kinds, message in (([2, 3], "most first"), ([1], "each 2 or more"), ([4, 3], "needs 7 cards; 6 are named")):
+        with pytest.raises(ValidationError, match=re.escape(message)):
+            SideBet.model_validate({"title": "t", "rules": [{"event": "x", "pays": "1:1", "cards_when": [
+                {"cards": POSITIONS, "kinds": kinds}]}], "otherwise": {"event": "lose"}})
+
+
 FIRST_FOUR = ["player1", "banker1", "player2", "banker2"]
 FILLER = "5c 9d 2s 3c"  # low cards, so the player often draws a third
 EXAMPLES3 = {"royal_flush": "Ah Kh Qh", "straight_flush": "Kh Qh Jh", "three_of_a_kind": "Jh Jc Jd",
