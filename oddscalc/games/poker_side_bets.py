@@ -8,31 +8,35 @@ A table declares each side bet as a block of its ``[pays]``, a list of rules, fi
 
     [[pays.five_plus_one.rules]]
     event = "royal_flush"
-    when = { cards = ["player", "dealer_up"], hand = "royal_flush" }
+    cards_when = [{ cards = ["player", "dealer_up"], hand = "royal_flush" }]
     pays = "1000:1"                              # odds; or an amount (500, "0.50"); "100% meter"; "push"; "lose"
 
-A rule holds when every one of its conditions does (``when`` is one condition or a list of them). A
-condition names the cards it reads, ``cards``: a list of the game's positions (Caribbean Stud: ``player``
-the player's five cards, ``dealer_up`` the dealer's up card, ``dealer_hole`` his four hole cards, ``dealer``
-his whole hand; Let It Ride: ``player`` the player's three cards, ``community1``, ``community2``,
-``community`` both), taken together as one set of cards. Then any of these tests, all of which must hold:
+A rule holds when every one of its card conditions (``cards_when``: a list of them, or one) does. The vocabulary
+of a card condition is the punto banco one (``punto_banco.card_conditions``: the same keys, the same meaning; only
+the positions and ``values``, baccarat points, differ). A condition names the cards it reads, ``cards``: a
+position of the game or a list of them (Caribbean Stud: ``player`` the player's five cards, ``dealer_up`` the
+dealer's up card, ``dealer_hole`` his four hole cards, ``dealer`` his whole hand; Let It Ride: ``player`` the
+player's three cards, ``community1``, ``community2``, ``community`` both), taken together as one set of cards.
+Then any of these tests, all of which must hold:
 
-- ``hand``: a HandClass id or a list of them: the poker class of those cards is one of them. Five cards or
-  more: the best five-card hand among them. Three or four cards: the class of the cards themselves, where a
-  straight or a flush needs all of them (A-2-3 is a straight; a straight flush to the ace is ``royal_flush``;
-  four cards can be ``four_of_a_kind`` and ``two_pair``, three cannot).
-- ``hand_at_least``: (five cards or more) the best five is at least this hand: a HandClass id, or ``"pair of
-  <rank>"`` (a pair of that rank or better, or any better class). (Not ``at_least``: in the baccarat games'
-  card conditions that key counts the named cards that pass a filter.)
 - ``ranks`` (ranks such as "A", "K", "10", "7"), ``suits`` ("c", "d", "h", "s" or their names), ``colours``
-  ("red", "black"): every one of the cards is of one of them.
-- ``same``: ``"rank"``, ``"suit"`` or ``"colour"``: all the cards share it.
+  ("red", "black"): a filter; ``count`` (exactly this many of the cards pass it) or ``at_least`` (at least this
+  many); neither: every one of the cards passes.
+- ``same``: ``"rank"``, ``"suit"`` or ``"colour"``: the cards that pass the filter (all of them, without one)
+  share it.
+- ``hand``: a HandClass id or a list of them: the poker class of those cards is one of them (``hands.short``).
+  Five cards or more: the best five-card hand among them. Three or four cards: the class of the cards
+  themselves, where a straight or a flush needs all of them (A-2-3 is a straight; a straight flush to the ace
+  is ``royal_flush``; four cards can be ``four_of_a_kind`` and ``two_pair``, three cannot).
+- ``hand_at_least``: (five cards or more) the best five is at least this hand: a HandClass id, or ``"pair of
+  <rank>"`` (a pair of that rank or better, or any better class).
 
-Pays read as elsewhere (``tables.Prize``): odds "a:b" return the stake, an amount is all the player gets back
-(the ``stake``, default 1, is kept), a share of a ``[meter]`` is a progressive prize. The count of a side bet
-depends on its conditions only (never its pays) and is kept per deck and conditions (``poker_side_count``). A
-table is never evaluated as code: every name is checked against the game's vocabulary when the table loads,
-with the file, line and key of any error.
+``when`` (the key of these conditions before issue 45 gave both games one vocabulary) is refused with a message
+naming ``cards_when``. Pays read as elsewhere (``tables.Prize``): odds "a:b" return the stake, an amount is all the
+player gets back (the ``stake``, default 1, is kept), a share of a ``[meter]`` is a progressive prize. The count
+of a side bet depends on its conditions only (never its pays) and is kept per deck and conditions
+(``poker_side_count``). A table is never evaluated as code: every name is checked against the game's vocabulary
+when the table loads, with the file, line and key of any error.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from fractions import Fraction
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BeforeValidator, Field, PlainSerializer, field_validator, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 
 from oddscalc.cards import CardError, parse_rank
 from oddscalc.games.progressive import Meter
@@ -56,6 +61,7 @@ SUITS = {"c": 0, "clubs": 0, "d": 1, "diamonds": 1, "h": 2, "hearts": 2, "s": 3,
 COLOURS = {"black": 0, "red": 1}  # clubs and spades are black, diamonds and hearts red
 COLOUR_OF_SUIT = (0, 1, 1, 0)
 SAME = ("rank", "suit", "colour")
+TESTS = ("hand", "hand_at_least", "ranks", "suits", "colours", "count", "at_least", "same")
 RANK_TEXT = "23456789TJQKA"
 
 
@@ -135,25 +141,50 @@ AtLeast = Annotated[tuple[HandClass, tuple[int, ...]], BeforeValidator(parse_at_
                     PlainSerializer(_ser_at_least)]
 
 
-class Condition(Strict):
-    """One test on a set of cards: the positions read (``cards``) and what must hold of them (every test given)."""
+# What each key of a card condition means, worded once for both games' models (``punto_banco.card_conditions``
+# reads these too), so the file-keys page says the same of each key in every game.
+MEANS = {
+    "cards": "the cards read: a position or a list of them, taken together",
+    "ranks": 'ranks that pass the filter: "2" to "9", "10" (or "T"), "J", "Q", "K", "A"',
+    "suits": "suits that pass the filter: clubs, diamonds, hearts, spades (or c, d, h, s)",
+    "colours": "colours that pass the filter: red (diamonds, hearts), black (clubs, spades)",
+    "count": "exactly this many of the named cards pass the filter (left out with at_least: every named card "
+             "passes)",
+    "at_least": "at least this many of the named cards pass the filter",
+    "same": 'the cards that pass the filter (every card, without one) share it: one of "rank", "suit", "colour"',
+    "hand": "a hand class id or a list: the poker class of the named cards taken together (three cards: the "
+            "three-card ranking; four: the four-card one; five or more: the best five)",
+    "hand_at_least": 'the named cards\' class is at least this: a hand class id, or "pair of <rank>" (a pair of '
+                     "that rank or better)",
+}
 
-    cards: Positions = Field(description="the positions read, taken together (e.g. [\"player\", \"dealer_up\"])")
-    hand: Classes | None = Field(None, description="a hand class id or a list: the class of the cards (the best "
-                                                   "five of five or more)")
-    hand_at_least: AtLeast | None = Field(None, description='the best five is at least this: a hand class id or "pair '
-                                                       'of <rank>" (five cards or more)')
-    ranks: Ranks | None = Field(None, description="every card is of one of these ranks")
-    suits: Suits | None = Field(None, description="every card is of one of these suits (c, d, h, s)")
-    colours: Colours | None = Field(None, description="every card is of one of these colours (red, black)")
-    same: Literal["rank", "suit", "colour"] | None = Field(None, description="all the cards share a rank, a suit "
-                                                                           "or a colour")
+
+class Condition(Strict):
+    """A condition on named cards, in the words both games' side bets use (``cards_when``): how many of them pass
+    a filter (ranks, suits, colours), whether those share a rank, suit or colour, and the poker class of them all
+    (every test given must hold)."""
+
+    cards: Positions = Field(description=MEANS["cards"] + ' (e.g. ["player", "dealer_up"])')
+    ranks: Ranks | None = Field(None, description=MEANS["ranks"])
+    suits: Suits | None = Field(None, description=MEANS["suits"])
+    colours: Colours | None = Field(None, description=MEANS["colours"])
+    count: int | None = Field(None, description=MEANS["count"])
+    at_least: int | None = Field(None, description=MEANS["at_least"])
+    same: Literal["rank", "suit", "colour"] | None = Field(None, description=MEANS["same"])
+    hand: Classes | None = Field(None, description=MEANS["hand"])
+    hand_at_least: AtLeast | None = Field(None, description=MEANS["hand_at_least"] + " (here: the best five, five "
+                                                                                     "cards or more)")
 
     @model_validator(mode="after")
     def _some_test(self) -> Condition:
-        if all(getattr(self, k) is None for k in ("hand", "hand_at_least", "ranks", "suits", "colours", "same")):
-            raise ValueError("a condition needs a test besides cards: hand, hand_at_least, ranks, suits, colours or "
-                             "same")
+        if all(getattr(self, k) is None for k in TESTS):
+            raise ValueError(f"a condition needs a test besides cards: {', '.join(TESTS)}")
+        if self.count is not None and self.at_least is not None:
+            raise ValueError("give count (exactly) or at_least, not both")
+        for key in ("count", "at_least"):
+            k = getattr(self, key)
+            if k is not None and (isinstance(k, bool) or k < 0):
+                raise ValueError(f"{key} = {k!r} is not a number of cards")
         return self
 
     @property
@@ -185,16 +216,30 @@ Prize = Annotated[Fraction | str, BeforeValidator(parse_side_pay),
 
 
 class Rule(Strict):
-    """One line of a side bet: when all its conditions hold (and no earlier rule's did), it pays."""
+    """One line of a side bet: when all its card conditions hold (and no earlier rule's did), it pays."""
 
     event: str = Field(description="the outcome's id: lower case letters, digits and _, starting with a letter "
                                    "(rules sharing an event pay the same)")
     label: str = ""
-    when: Annotated[tuple[Condition, ...], BeforeValidator(_conditions)]
+    cards_when: Annotated[tuple[Condition, ...], BeforeValidator(_conditions)] = Field(
+        description="conditions on the cards, all of which must hold: a list of them, or one")
     pays: Prize = Field(description='odds ("50:1"), an amount (500, "0.50"), a share of the meter ("100% meter"), '
                                     '"push" or "lose"')
 
     _event_id = field_validator("event")(lambda v: event_id(v))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_key(cls, data: Any) -> Any:
+        """``when`` was this key before issue 45 gave both games one vocabulary: refused, naming the new key
+        (punto banco's ``when`` reads the coup's features, so a poker ``when`` silently kept would mislead)."""
+        if isinstance(data, dict) and "when" in data:
+            raise ValidationError.from_exception_data("Rule", [InitErrorDetails(
+                type=PydanticCustomError("renamed", "a side bet's card conditions are written cards_when (a list of "
+                                                    "conditions, the key punto banco tables use), not when: rename "
+                                                    "when = {...} to cards_when = [{...}]"),
+                loc=("when",), input=data["when"])])
+        return data
 
     @property
     def title(self) -> str:
@@ -249,7 +294,7 @@ class PokerSideBet(Strict):
             if r.event in pays and pays[r.event] != r.pays:
                 raise ValueError(f"{where}: an event shared by rules is one row and pays the same")
             pays[r.event] = r.pays
-            for j, c in enumerate(r.when, start=1):
+            for j, c in enumerate(r.cards_when, start=1):
                 self._check_condition(f"{where}, condition {j}", c)
         shares = [e for e, p in pays.items() if isinstance(p, MeterShare)]
         if shares and self.meter is None:
@@ -272,6 +317,10 @@ class PokerSideBet(Strict):
             raise ValueError(f"{where}: hand_at_least reads the best five cards; {', '.join(c.cards)} hold {n}")
         if c.same is not None and n < 2:
             raise ValueError(f"{where}: same needs at least two cards; {', '.join(c.cards)} hold {n}")
+        for key in ("count", "at_least"):
+            k = getattr(c, key)
+            if k is not None and k > n:
+                raise ValueError(f"{where}: {key} = {k} is more than the {n} card(s) of {', '.join(c.cards)}")
 
     @classmethod
     def slots_of(cls, positions: tuple[str, ...]) -> tuple[str, ...]:
@@ -282,11 +331,11 @@ class PokerSideBet(Strict):
     @property
     def reads_suits(self) -> bool:
         """Whether some condition names a suit or a colour."""
-        return any(c.reads_suits for r in self.rules for c in r.when)
+        return any(c.reads_suits for r in self.rules for c in r.cards_when)
 
     def count_key(self) -> list[list[dict[str, Any]]]:
         """The conditions as plain data: all the count depends on, with the deck (never the pays)."""
-        return [[c.key() for c in r.when] for r in self.rules]
+        return [[c.key() for c in r.cards_when] for r in self.rules]
 
     def pay_items(self) -> dict[str, Fraction]:
         """The pays that are numbers, by event (what ``solve`` and the symbolic EV vary)."""

@@ -83,7 +83,7 @@ def count_side_bet(bet: PokerSideBet, deck: Deck) -> SideCount:
 
 
 def _count(bet: PokerSideBet, deck: Deck) -> SideCount:
-    read = bet.slots_of(tuple(p for r in bet.rules for c in r.when for p in c.cards))
+    read = bet.slots_of(tuple(p for r in bet.rules for c in r.cards_when for p in c.cards))
     names = lines(bet)
     line_of = [names.index(r.event) for r in bet.rules]
     left = deck.size
@@ -121,7 +121,7 @@ def _count(bet: PokerSideBet, deck: Deck) -> SideCount:
             if not free.any():
                 break
             holds = free.copy()
-            for c in rule.when:
+            for c in rule.cards_when:
                 holds &= _holds(c, bet, rows, columns, ht, memo)
             line[holds] = at
         line[line < 0] = len(names) - 1
@@ -136,7 +136,7 @@ def _count(bet: PokerSideBet, deck: Deck) -> SideCount:
 def hand_lines(bet: PokerSideBet, deck: Deck) -> NDArray[np.int64]:
     """(C(n,k),) the line (index into ``lines(bet)``) of each k-card hand of ``deck`` in colex order, for a bet
     whose rules read one slot of k cards (the envy bonus pairs it with other seats' hands)."""
-    read = bet.slots_of(tuple(p for r in bet.rules for c in r.when for p in c.cards))
+    read = bet.slots_of(tuple(p for r in bet.rules for c in r.cards_when for p in c.cards))
     if len(read) != 1 or bet.SLOTS[read[0]] < 3:
         raise ValueError(f"the side bet {bet.title!r} reads {', '.join(read)}, not one hand of its own")
     k = bet.SLOTS[read[0]]
@@ -147,7 +147,7 @@ def hand_lines(bet: PokerSideBet, deck: Deck) -> NDArray[np.int64]:
     memo: dict[str, NDArray[Any]] = {}
     for rule in bet.rules:
         holds = line < 0
-        for c in rule.when:
+        for c in rule.cards_when:
             holds &= _holds(c, bet, rows, {read[0]: (0, k)}, ht, memo)
         line[holds] = names.index(rule.event)
     line[line < 0] = len(names) - 1
@@ -202,16 +202,22 @@ def _holds(c: Condition, bet: PokerSideBet, rows: NDArray[np.int8], columns: dic
 
 
 def _card_tests(c: Condition, cards: NDArray[np.int8]) -> NDArray[np.bool_]:
-    """(rows,) whether every card is of the ranks, suits and colours named, and they share what ``same`` says."""
+    """(rows,) whether the cards that pass the filter (ranks, suits, colours) number what ``count`` / ``at_least``
+    say (neither: every card), and they share what ``same`` says."""
     ranks, suits = cards >> 2, cards & 3
     colours = np.array(COLOUR_OF_SUIT, dtype=np.int8)[suits]
-    out = np.ones(len(cards), dtype=bool)
+    passing = np.ones(cards.shape, dtype=bool)
     for values, allowed in ((ranks, c.ranks), (suits, c.suits), (colours, c.colours)):
         if allowed is not None:
-            out &= np.isin(values, allowed).all(axis=1)
+            passing &= np.isin(values, allowed)
+    n = passing.sum(axis=1)
+    out: NDArray[np.bool_] = (n == c.count if c.count is not None else n >= c.at_least if c.at_least is not None
+                              else n == cards.shape[1])
     if c.same is not None:
         x = {"rank": ranks, "suit": suits, "colour": colours}[c.same]
-        out &= (x == x[:, :1]).all(axis=1)
+        for i in range(cards.shape[1]):  # every two cards that pass agree (pairs: at most ten cards are named)
+            for j in range(i + 1, cards.shape[1]):
+                out &= ~(passing[:, i] & passing[:, j] & (x[:, i] != x[:, j]))
     return out
 
 

@@ -8,6 +8,7 @@ first six cards can lie, (n - k)P(6 - k): the engine's convention (ordered seque
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -89,8 +90,56 @@ def _draw(shoe: Sequence[Card], used: list[int], player: list[Card], banker: lis
     yield Deal(tuple(player), tuple(banker), math.perm(n - 4, 2))
 
 
+ORDER_OF = "23456789TJQKA"
+# Best first, by the number of cards: Three Card Poker's ranking, and Four Card Poker's.
+RANKING = {3: ["royal_flush", "straight_flush", "three_of_a_kind", "straight", "flush", "pair", "high_card"],
+           4: ["four_of_a_kind", "royal_flush", "straight_flush", "three_of_a_kind", "flush", "straight", "two_pair",
+               "pair", "high_card"]}
+
+
+@functools.cache
+def poker_class(cards: tuple[Card, ...]) -> str:
+    """The best class of ``RANKING[len(cards)]`` the cards make, each class tested from its definition."""
+    order = sorted(ORDER_OF.index(r) for r, _ in cards)
+    k = len(cards)
+    tally = sorted(Counter(r for r, _ in cards).values(), reverse=True)
+    flush = len({s for _, s in cards}) == 1
+    low = [ORDER_OF.index(c) for c in "A2345"[:k]]  # the ace-low straight: A-2-3, A-2-3-4
+    straight = len(set(order)) == k and (order == list(range(order[0], order[0] + k)) or sorted(low) == order)
+    made = {"royal_flush": straight and flush and order[-1] == 12 and order[0] == 13 - k,
+            "straight_flush": straight and flush, "four_of_a_kind": tally[0] == 4, "three_of_a_kind": tally[0] == 3,
+            "flush": flush, "straight": straight, "two_pair": tally[:2] == [2, 2], "pair": tally[0] == 2,
+            "high_card": True}
+    return next(c for c in RANKING[k] if made[c])
+
+
+def _pair_of(cards: Sequence[Card]) -> int:
+    """The highest rank held twice or more (-1: none)."""
+    tally = Counter(r for r, _ in cards)
+    return max((ORDER_OF.index(r) for r, n in tally.items() if n >= 2), default=-1)
+
+
+def _hand_holds(cards: Sequence[Card], cond: Mapping[str, Any]) -> bool:
+    cls = poker_class(tuple(cards))
+    if "hand" in cond and cls not in (cond["hand"] if isinstance(cond["hand"], list) else [cond["hand"]]):
+        return False
+    if "hand_at_least" in cond:
+        want = cond["hand_at_least"]
+        ranking = RANKING[len(cards)]
+        if want.startswith("pair of "):
+            rank = want[len("pair of "):]
+            return ranking.index(cls) < ranking.index("pair") or (
+                cls == "pair" and _pair_of(cards) >= ORDER_OF.index("T" if rank == "10" else rank))
+        return ranking.index(cls) <= ranking.index(want)
+    return True
+
+
 def card_condition(deal: Deal, cond: Mapping[str, Any]) -> bool:
     """A condition as the table file writes it, read off the dealt cards."""
+    if "hand" in cond or "hand_at_least" in cond:
+        named = [deal.card(p) for p in cond["cards"]]
+        if any(c is None for c in named) or not _hand_holds([c for c in named if c is not None], cond):
+            return False
     passing = []
     for pos in cond["cards"]:
         card = deal.card(pos)
@@ -99,7 +148,7 @@ def card_condition(deal: Deal, cond: Mapping[str, Any]) -> bool:
         rank, suit = card
         ok = ((("ranks" not in cond) or rank in ["T" if r == "10" else r for r in cond["ranks"]])
               and (("values" not in cond) or VALUE[rank] in cond["values"])
-              and (("suits" not in cond) or SUIT[suit] in cond["suits"])
+              and (("suits" not in cond) or SUIT[suit] in cond["suits"] or suit in cond["suits"])
               and (("colours" not in cond) or COLOUR[suit] in cond["colours"]))
         if ok:
             passing.append(card)
@@ -110,6 +159,10 @@ def card_condition(deal: Deal, cond: Mapping[str, Any]) -> bool:
         ok = n >= cond["at_least"]
     else:
         ok = n == len(cond["cards"])
+    if "kinds" in cond:
+        repeats = sorted(Counter(r for r, _ in passing).values(), reverse=True)
+        ok = ok and len(repeats) >= len(cond["kinds"]) and all(
+            have >= want for have, want in zip(repeats, cond["kinds"], strict=False))
     same = cond.get("same")
     if same == "rank":
         ok = ok and len({r for r, _ in passing}) <= 1

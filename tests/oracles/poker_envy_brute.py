@@ -22,7 +22,7 @@ from oracles.poker_side_brute import holds
 
 def _event(rules: Sequence[Mapping[str, Any]], otherwise: str, hand: tuple[int, ...]) -> str:
     for rule in rules:
-        conds = rule["when"] if isinstance(rule["when"], list) else [rule["when"]]
+        conds = rule["cards_when"] if isinstance(rule["cards_when"], list) else [rule["cards_when"]]
         if all(holds(c, hand) for c in conds):  # a bet with envy reads the player's cards only
             return str(rule["event"])
     return otherwise

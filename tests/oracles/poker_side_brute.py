@@ -91,20 +91,21 @@ def _threshold(text: str) -> tuple[int, tuple[int, ...]]:
 
 
 def holds(cond: Mapping[str, Any], cards: Sequence[int]) -> bool:
-    """One condition (its plain data) on the cards it reads."""
+    """One condition (its plain data) on the cards it reads: the cards passing the filter number ``count`` /
+    ``at_least`` (neither: all of them) and share what ``same`` names; the hand tests read every card."""
     ranks = [c >> 2 for c in cards]
     suits = [c & 3 for c in cards]
     colours = ["red" if s in (1, 2) else "black" for s in suits]
-    if "ranks" in cond and not all(r in {_rank(x) for x in _as_list(cond["ranks"])} for r in ranks):
-        return False
-    if "suits" in cond and not all(s in {SUITS[x] for x in _as_list(cond["suits"])} for s in suits):
-        return False
-    if "colours" in cond and not all(c in _as_list(cond["colours"]) for c in colours):
+    passing = [i for i in range(len(cards))
+               if ("ranks" not in cond or ranks[i] in {_rank(x) for x in _as_list(cond["ranks"])})
+               and ("suits" not in cond or suits[i] in {SUITS[x] for x in _as_list(cond["suits"])})
+               and ("colours" not in cond or colours[i] in _as_list(cond["colours"]))]
+    wanted = cond.get("count", cond.get("at_least", len(cards)))
+    if len(passing) < wanted or ("at_least" not in cond and len(passing) != wanted):
         return False
     if "same" in cond:
         by: dict[str, list[Any]] = {"rank": list(ranks), "suit": list(suits), "colour": list(colours)}
-        values = by[cond["same"]]
-        if len(set(values)) != 1:
+        if len({by[cond["same"]][i] for i in passing}) > 1:
             return False
     if "hand" in cond:
         cls = HAND_CLASSES[-best_five(cards)[0]].value if len(cards) >= 5 else few_cards_class(cards)
@@ -119,7 +120,7 @@ def brute(rules: Sequence[Mapping[str, Any]], otherwise: str, positions: Mapping
     Step = tuple[Mapping[str, Any], list[str], dict[tuple[int, ...], bool]]  # a condition, its slots, its memo
     plan: list[tuple[str, list[Step]]] = [
         (rule["event"], [(cond, sorted({s for p in _as_list(cond["cards"]) for s in positions[p]}), {})
-                         for cond in _as_list(rule["when"])]) for rule in rules]
+                         for cond in _as_list(rule["cards_when"])]) for rule in rules]
     tally: Counter[str] = Counter()
     for deal in deals:
         event = otherwise
@@ -140,7 +141,7 @@ def brute(rules: Sequence[Mapping[str, Any]], otherwise: str, positions: Mapping
 def side_bet_data(draw: Any, sizes: Mapping[str, int], deck: Deck) -> dict[str, Any]:
     """A random side bet as a table's plain data (``draw`` is hypothesis's): one to four rules of one or two
     conditions, each on a random set of positions (``sizes``: the cards each holds) with one or two tests that
-    can apply to that many cards."""
+    can apply to that many cards (a count of the cards passing the filter: ``count`` or ``at_least``)."""
     from hypothesis import strategies as st
 
     ranks = [RANKS[r] for r in deck.ranks]
@@ -151,12 +152,15 @@ def side_bet_data(draw: Any, sizes: Mapping[str, int], deck: Deck) -> dict[str, 
         for _ in range(draw(st.integers(1, 2))):
             cards = draw(st.lists(st.sampled_from(sorted(sizes)), min_size=1, max_size=3, unique=True))
             n = _cards_in(cards, sizes)
-            tests = ["ranks", "suits", "colours"] + (["same"] if n >= 2 else []) + (["hand"] if n >= 3 else []) \
-                + (["hand_at_least"] if n >= 5 else [])
+            tests = ["ranks", "suits", "colours", "count"] + (["same"] if n >= 2 else []) \
+                + (["hand"] if n >= 3 else []) + (["hand_at_least"] if n >= 5 else [])
             cond: dict[str, Any] = {"cards": cards}
             for t in draw(st.lists(st.sampled_from(tests), min_size=1, max_size=2, unique=True)):
                 if t == "ranks":
                     cond[t] = draw(st.lists(st.sampled_from(ranks), min_size=1, max_size=len(ranks), unique=True))
+                elif t == "count":
+                    cond.pop("count", None)
+                    cond[draw(st.sampled_from(["count", "at_least"]))] = draw(st.integers(0, n))
                 elif t == "suits":
                     cond[t] = draw(st.lists(st.sampled_from(suits), min_size=1, max_size=len(suits), unique=True))
                 elif t == "colours":
@@ -170,7 +174,7 @@ def side_bet_data(draw: Any, sizes: Mapping[str, int], deck: Deck) -> dict[str, 
                 else:
                     cond[t] = draw(st.sampled_from([*NAMES, "high_card", "pair of " + draw(st.sampled_from(ranks))]))
             conds.append(cond)
-        rules.append({"event": f"e{i}", "when": conds, "pays": draw(st.sampled_from(["2:1", "30:1", "push", 5]))})
+        rules.append({"event": f"e{i}", "cards_when": conds, "pays": draw(st.sampled_from(["2:1", "30:1", "push", 5]))})
     return {"title": "random", "rules": rules, "otherwise": {"event": "nothing"}}
 
 

@@ -98,7 +98,7 @@ class CaribbeanSideBet(PokerSideBet):
     def _envy(self) -> CaribbeanSideBet:
         if self.envy is not None:
             self.envy.check()
-            check_envy_reads(tuple(p for r in self.rules for c in r.when for p in c.cards))
+            check_envy_reads(tuple(p for r in self.rules for c in r.cards_when for p in c.cards))
         return self
 
 

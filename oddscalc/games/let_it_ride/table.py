@@ -66,7 +66,7 @@ class LetItRideSideBet(PokerSideBet):
     def _envy(self) -> LetItRideSideBet:
         if self.envy is not None:
             self.envy.check(self.SLOTS["player"])
-            check_envy_reads(tuple(p for r in self.rules for c in r.when for p in c.cards))
+            check_envy_reads(tuple(p for r in self.rules for c in r.cards_when for p in c.cards))
         return self
 
 

@@ -6,10 +6,17 @@ features); the rule holds when all of them hold. One condition::
     { cards = ["player1", "banker1", "player2", "banker2"], ranks = ["9"], count = 2, same = "suit" }
 
 names the cards it reads (``player1``..``player3``, ``banker1``..``banker3``: the first, second and third card
-of each hand), a filter (``ranks``, ``values`` (baccarat points), ``suits``, ``colours``; all that are given must
-hold), how many of the named cards pass it (``count``: exactly; ``at_least``; neither: every named card) and
-``same``: the cards that pass share their rank, suit or colour. A third card that is not dealt never passes.
-Nothing is evaluated as code: every condition is a set of card classes and a count.
+of each hand; one name or a list), a filter (``ranks``, ``values`` (baccarat points), ``suits``, ``colours``; all
+that are given must hold), how many of the named cards pass it (``count``: exactly; ``at_least``; neither: every
+named card) and ``same``: the cards that pass share their rank, suit or colour. A third card that is not dealt
+never passes. ``hand`` (a HandClass id or a list) and ``hand_at_least`` (a HandClass id or "pair of <rank>") read
+the poker class of the named cards taken together, three or four of them, every one dealt (``card_hands``: the
+three-card ranking for three, the four-card one for four). ``kinds`` (punto banco only, as ``values``) reads the
+ranks the passing cards repeat: ``kinds = [3, 2]`` holds when one rank is among them three times or more and
+another twice or more (a full house of the dealt cards, whatever their suits: what a bet on the "poker value"
+of all the cards, straights and flushes aside, pays on). These keys and their meanings are the poker side
+bets' too (``poker_side_bets``), where ``cards_when`` holds them the same way. Nothing is evaluated as code: every
+condition is a set of card classes and a count.
 
 The count (``card_count``) reads cards as *atoms*: the card classes a bet's conditions cannot tell apart (same
 point value, same answer to every filter, and the same rank, suit or colour where a ``same`` reads it) are one
@@ -27,6 +34,8 @@ import numpy as np
 from pydantic import BeforeValidator, Field, model_validator
 
 from oddscalc.cards import RANK_CHARS, SUIT_CHARS
+from oddscalc.games.poker_side_bets import MEANS, AtLeast, Classes
+from oddscalc.games.punto_banco.card_hands import ORDER, hand_classes, pair_rank
 from oddscalc.tables import Strict
 
 # The card positions a condition names, and the slot of the six dealt cards each is in: 0-3 the first four
@@ -66,7 +75,7 @@ def _names(value: Any, what: str, allowed: Sequence[str], aliases: dict[str, str
 def _positions(value: Any) -> Any:
     """The cards read, by position: player1, player2, player3, banker1, banker2, banker3 (the first, second and
     third card of each hand; a third card not dealt never passes)."""
-    return _names(value, "cards", POSITIONS)
+    return _names([value] if isinstance(value, str) else value, "cards", POSITIONS)
 
 
 def _ranks(value: Any) -> Any:
@@ -87,29 +96,48 @@ def _values(value: Any) -> Any:
 
 
 def _suits(value: Any) -> Any:
-    """Suits that pass: clubs, diamonds, hearts, spades."""
-    return _names(value, "suits", SUIT_NAMES)
+    """Suits that pass: clubs, diamonds, hearts, spades (or c, d, h, s)."""
+    return _names([value] if isinstance(value, str) else value, "suits", SUIT_NAMES,
+                  {n[0]: n for n in SUIT_NAMES})
 
 
 def _colours(value: Any) -> Any:
     """Colours that pass: red (diamonds, hearts), black (clubs, spades)."""
-    return _names(value, "colours", COLOURS)
+    return _names([value] if isinstance(value, str) else value, "colours", COLOURS)
+
+
+def _kinds(value: Any) -> Any:
+    """Rank repeats, most first: a list of whole numbers 2 or more (e.g. [4], [3, 2], [2, 2])."""
+    if (not isinstance(value, list) or not value
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 2 for v in value)):
+        raise ValueError(f"kinds: give how often ranks repeat, most first, each 2 or more (e.g. [3, 2]), not {value!r}")
+    if list(value) != sorted(value, reverse=True):
+        raise ValueError(f"kinds: most first, e.g. {sorted(value, reverse=True)}")
+    return tuple(value)
 
 
 class CardCondition(Strict):
-    """A condition on named cards: how many of them pass a filter (ranks, values, suits, colours), and whether
-    those share a rank, suit or colour."""
+    """A condition on named cards, in the words both games' side bets use (``cards_when``): how many of them pass
+    a filter (ranks, values, suits, colours), whether those share a rank, suit or colour, and the poker class of
+    them all (every test given must hold)."""
 
-    cards: Annotated[tuple[str, ...], BeforeValidator(_positions)]
-    ranks: Annotated[tuple[str, ...] | None, BeforeValidator(_ranks)] = None
-    values: Annotated[tuple[int, ...] | None, BeforeValidator(_values)] = None
-    suits: Annotated[tuple[str, ...] | None, BeforeValidator(_suits)] = None
-    colours: Annotated[tuple[str, ...] | None, BeforeValidator(_colours)] = None
-    count: int | None = Field(None, description="exactly this many of the named cards pass (left out with "
-                                                "at_least: every named card passes)")
-    at_least: int | None = Field(None, description="at least this many of the named cards pass")
-    same: Literal["rank", "suit", "colour"] | None = Field(
-        None, description='the cards that pass share it: one of "rank", "suit", "colour"')
+    cards: Annotated[tuple[str, ...], BeforeValidator(_positions)] = Field(
+        description=MEANS["cards"] + " (player1, player2, player3, banker1, banker2, banker3: the first, second and "
+                                     "third card of each hand; a third card not dealt never passes)")
+    ranks: Annotated[tuple[str, ...] | None, BeforeValidator(_ranks)] = Field(None, description=MEANS["ranks"])
+    values: Annotated[tuple[int, ...] | None, BeforeValidator(_values)] = Field(
+        None, description="baccarat points that pass the filter, 0-9 (tens and faces 0, an ace 1)")
+    suits: Annotated[tuple[str, ...] | None, BeforeValidator(_suits)] = Field(None, description=MEANS["suits"])
+    colours: Annotated[tuple[str, ...] | None, BeforeValidator(_colours)] = Field(None, description=MEANS["colours"])
+    count: int | None = Field(None, description=MEANS["count"])
+    at_least: int | None = Field(None, description=MEANS["at_least"])
+    same: Literal["rank", "suit", "colour"] | None = Field(None, description=MEANS["same"])
+    kinds: Annotated[tuple[int, ...] | None, BeforeValidator(_kinds)] = Field(
+        None, description="how often ranks repeat among the cards that pass the filter, most first, at least: [3, 2] "
+                          "holds when one rank is there three times or more and another twice or more (straights "
+                          "and flushes aside)")
+    hand: Classes | None = Field(None, description=MEANS["hand"] + " (here: three or four cards, every one dealt)")
+    hand_at_least: AtLeast | None = Field(None, description=MEANS["hand_at_least"] + " (here: three or four cards)")
 
     @model_validator(mode="after")
     def _sound(self) -> CardCondition:
@@ -120,10 +148,26 @@ class CardCondition(Strict):
             k = getattr(self, key)
             if k is not None and not 0 <= k <= n:
                 raise ValueError(f"{key} = {k} is not 0 to the {n} card(s) named")
+        if self.kinds is not None and sum(self.kinds) > n:
+            raise ValueError(f"kinds = {list(self.kinds)} needs {sum(self.kinds)} cards; {n} are named")
+        if self.hand is not None or self.hand_at_least is not None:
+            order = ORDER.get(n)
+            if order is None:
+                raise ValueError(f"hand and hand_at_least read three or four cards, not {n} (five or six, every one "
+                                 "by rank and suit, are too many card sequences to count here)")
+            named = [*(self.hand or ()), *([self.hand_at_least[0]] if self.hand_at_least else [])]
+            never = [h.value for h in named if h not in order]
+            if never:
+                raise ValueError(f"{n} cards are never a {never[0]}; their classes: {', '.join(order)}")
         if self.needed() and not self.passes().any():
             raise ValueError("no card passes this filter (its ranks, values, suits and colours exclude each other), "
                              "so the condition never holds")
         return self
+
+    @property
+    def reads_hand(self) -> bool:
+        """Whether it reads the poker class of its cards (then every card's rank and suit matter)."""
+        return self.hand is not None or self.hand_at_least is not None
 
     def needed(self) -> int:
         """How many named cards must pass at least."""
@@ -160,7 +204,12 @@ def describe_cards(c: CardCondition) -> str:
     many = (f"exactly {c.count} of" if c.count is not None else f"at least {c.at_least} of"
             if c.at_least is not None else "all of")
     same = f", sharing a {c.same}" if c.same else ""
-    return f"{many} {', '.join(c.cards)} {' '.join(what) or 'dealt'}{same}"
+    hand = f", making {' or '.join(h.value.replace('_', ' ') for h in c.hand)}" if c.hand else ""
+    hand += f", ranks repeated {'+'.join(str(k) for k in c.kinds)} times or more" if c.kinds else ""
+    if c.hand_at_least:
+        low, pair = c.hand_at_least
+        hand += f", making {'a pair of ' + RANK_NAMES[pair[0]] if pair else low.value.replace('_', ' ')} or better"
+    return f"{many} {', '.join(c.cards)} {' '.join(what) or 'dealt'}{same}{hand}"
 
 
 @dataclass(frozen=True, eq=False)
@@ -185,6 +234,11 @@ def atoms(conditions: Sequence[CardCondition], copies: Sequence[int]) -> Atoms:
     for k in conditions:
         if k.same is not None:
             read[k.same] |= k.passes()[:len(c)]
+        if k.kinds is not None:
+            read["rank"] |= k.passes()[:len(c)]
+        if k.reads_hand:  # the class of the named cards reads every card's rank and suit
+            read["rank"][:] = True
+            read["suit"][:] = True
     none = -np.ones_like(c)
     cols = [np.array(POINTS)[rank], np.where(read["rank"], rank, none), np.where(read["suit"], suit, none),
             np.where(read["colour"], np.isin(suit, sorted(RED)).astype(np.int64), none)]
@@ -199,9 +253,9 @@ def atoms(conditions: Sequence[CardCondition], copies: Sequence[int]) -> Atoms:
 
 
 def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], punto_drew: bool,
-          banca_drew: bool) -> np.ndarray:
+          banca_drew: bool, memo: dict[Any, np.ndarray] | None = None) -> np.ndarray:
     """Whether condition ``k`` (``cond``) holds on each row of dealt atoms (slot -> (N,) atom indices), in coups
-    where each side drew as given."""
+    where each side drew as given (``memo``: what conditions on the same cards and filter share, per draw state)."""
     n_rows = len(next(iter(dealt.values())))
     passing = []
     for pos in cond.cards:
@@ -216,4 +270,44 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
             for pj, aj in passing[i + 1:]:
                 if ai is not None and aj is not None:
                     ok = ok & ~(pi & pj & (attr[ai] != attr[aj]))
+    if cond.kinds is not None:
+        key = ("kinds", cond.cards, cond.ranks, cond.values, cond.suits, cond.colours, punto_drew, banca_drew)
+        repeats = (memo or {}).get(key)
+        if repeats is None:
+            repeats = _repeats(at, passing, n_rows)
+            if memo is not None:
+                memo[key] = repeats
+        for i, want in enumerate(cond.kinds):
+            ok = ok & (repeats[:, i] >= want)
+    if cond.reads_hand:
+        ok = ok & _hand_holds(cond, at, [a for _, a in passing], n_rows)
     return np.asarray(ok)
+
+
+def _repeats(at: Atoms, passing: Sequence[tuple[np.ndarray, np.ndarray | None]], n_rows: int) -> np.ndarray:
+    """(N, 13) int8: how often each rank is among the passing cards of each row, most first."""
+    per_rank = np.zeros((n_rows, len(RANK_NAMES)), dtype=np.int8)
+    ranks = np.arange(len(RANK_NAMES), dtype=np.int8)
+    for p, a in passing:
+        if a is not None:
+            per_rank += (at.rank[a].astype(np.int8)[:, None] == ranks) & p[:, None]
+    return -np.sort(-per_rank, axis=1)
+
+
+def _hand_holds(cond: CardCondition, at: Atoms, cards: list[np.ndarray | None], n_rows: int) -> np.ndarray:
+    """(N,) whether the named cards (atom indices per position; None: not dealt) make the class ``hand`` names,
+    and at least ``hand_at_least``."""
+    if any(a is None for a in cards):
+        return np.zeros(n_rows, dtype=bool)
+    idx = np.stack([a for a in cards if a is not None], axis=1)
+    ranks, suits = at.rank[idx].astype(np.int64), at.suit[idx].astype(np.int64)
+    order = ORDER[len(cards)]
+    cls = hand_classes(ranks, suits)
+    ok = np.ones(n_rows, dtype=bool)
+    if cond.hand is not None:
+        ok &= np.isin(cls, [order.index(h) for h in cond.hand])
+    if cond.hand_at_least is not None:
+        low, pair = cond.hand_at_least
+        i = order.index(low)
+        ok &= (cls < i) | ((cls == i) & (pair_rank(ranks) >= pair[0] if pair else True))
+    return ok

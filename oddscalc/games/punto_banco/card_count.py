@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from oddscalc.games.punto_banco.card_conditions import FIRST_FOUR, CardCondition, atoms, holds
+from oddscalc.games.punto_banco.card_conditions import FIRST_FOUR, Atoms, CardCondition, atoms, holds
 from oddscalc.games.punto_banco.coup_features import CLASSES, OUTCOMES, Drawing, play
 from oddscalc.games.shoe import exact_matmul
 
@@ -73,18 +73,21 @@ def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
     a, r = len(at.copies), len(slots)
     if (sum(copies) ** r) >= 2**62:
         raise ValueError("a shoe too large to count card conditions exactly here")
-    grid = np.indices((a,) * r).reshape(r, -1).T if r else np.zeros((1, 0), dtype=np.int64)
+    grid = np.indices((a,) * r, dtype=np.int8).reshape(r, -1).T if r else np.zeros((1, 0), dtype=np.int8)
     weight = np.ones(len(grid), dtype=np.int64)
     for i in range(r):
         earlier = 0 if infinite else (grid[:, :i] == grid[:, i:i + 1]).sum(axis=1)
         weight = weight * np.maximum(at.copies[grid[:, i]] - earlier, 0)
     keep = weight > 0
     grid, weight = grid[keep], weight[keep]
+    if r == 6:  # every card read: each sequence's outcome is its own, no other slot to sum over
+        return _every_slot_read(at, conditions, grid, weight, drawing)
     dealt = {s: grid[:, i] for i, s in enumerate(slots)}
     bits = np.zeros((len(STATES), len(grid)), dtype=np.int64)
     for si, (pd, bd) in enumerate(STATES):
+        memo: dict[object, np.ndarray] = {}
         for k, cond in enumerate(conditions):
-            bits[si] |= holds(k, cond, at, dealt, pd, bd).astype(np.int64) << k
+            bits[si] |= holds(k, cond, at, dealt, pd, bd, memo).astype(np.int64) << k
     vals = at.value[grid] if r else np.zeros((1, 0), dtype=np.int64)
     vkey = (vals * (10 ** np.arange(r)[::-1])).sum(axis=1) if r else np.zeros(1, dtype=np.int64)
     groups, group = np.unique(vkey, return_inverse=True)
@@ -101,6 +104,37 @@ def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
         rows = np.flatnonzero(state == si)
         out[rows] = np.asarray(exact_matmul(fsum[rows], w[si]), dtype=object)
     return out, patterns
+
+
+def _every_slot_read(at: Atoms, conditions: Sequence[CardCondition], grid: np.ndarray, weight: np.ndarray,
+                     drawing: Drawing) -> tuple[np.ndarray, np.ndarray]:
+    """The count when the conditions read all six slots: each sequence's outcome (so its draw state) from its
+    six values, its conditions tried in that state only, its weight summed into (outcome, pattern) exactly."""
+    vals = at.value[grid]
+    outcome = _outcome_table(drawing)[(vals[:, 0] + vals[:, 2]) % 10, (vals[:, 1] + vals[:, 3]) % 10, vals[:, 4],
+                                      vals[:, 5]]
+    state = _state_of_outcomes()[outcome]
+    bits_of = np.zeros(len(grid), dtype=np.int64)
+    for si, (pd, bd) in enumerate(STATES):
+        rows = np.flatnonzero(state == si)
+        if not len(rows):
+            continue
+        dealt = {s: grid[rows, s] for s in range(6)}
+        memo: dict[object, np.ndarray] = {}
+        for k, cond in enumerate(conditions):
+            bits_of[rows] |= holds(k, cond, at, dealt, pd, bd, memo).astype(np.int64) << k
+    seen = np.bincount(bits_of)  # patterns are below 2**MAX_CONDITIONS: a lookup, not a sort of millions
+    patterns = np.flatnonzero(seen)
+    lookup = np.zeros(len(seen), dtype=np.int64)
+    lookup[patterns] = np.arange(len(patterns))
+    cell = outcome * len(patterns) + lookup[bits_of]
+    size = OUTCOMES * len(patterns)
+    if int(weight.sum()) < 2**53:  # every partial sum an integer below 2**53: exact in float64, and far faster
+        flat = np.rint(np.bincount(cell, weights=weight.astype(np.float64), minlength=size)).astype(np.int64)
+    else:
+        flat = np.zeros(size, dtype=np.int64)
+        np.add.at(flat, cell, weight)
+    return flat.astype(object).reshape(OUTCOMES, len(patterns)), patterns
 
 
 def _draws(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: tuple[int, ...],

@@ -50,10 +50,10 @@ def test_one_and_two_other_seats_equal_the_brute_force() -> None:
     """15 cards (ten to ace, three suits): every deal of the player and two other seats, 756,756 of them."""
     deck = reduced_deck("T", 3)
     rules: list[dict[str, Any]] = [
-        {"event": "full", "when": {"cards": "player", "hand": "full_house"}, "pays": "10:1"},
-        {"event": "trips", "when": {"cards": "player", "hand_at_least": "three_of_a_kind"}, "pays": 3},
-        {"event": "red", "when": [{"cards": "player", "colours": "red"}], "pays": "push"},
-        {"event": "high_pair", "when": [{"cards": "player", "hand": "pair"},
+        {"event": "full", "cards_when": {"cards": "player", "hand": "full_house"}, "pays": "10:1"},
+        {"event": "trips", "cards_when": {"cards": "player", "hand_at_least": "three_of_a_kind"}, "pays": 3},
+        {"event": "red", "cards_when": [{"cards": "player", "colours": "red"}], "pays": "push"},
+        {"event": "high_pair", "cards_when": [{"cards": "player", "hand": "pair"},
                                         {"cards": "player", "ranks": ["A", "K", "Q", "J"]}], "pays": "1:2"}]
     envy = {"three_of_a_kind": 2, "two_pair": 1, "royal_flush": "7.50"}
     got = _engine({"title": "t", "rules": rules, "envy": envy | {"seats": [1, 2]}}, deck)
@@ -90,7 +90,7 @@ def test_full_deck_pair_counts_equal_the_ones_counted_by_hand() -> None:
     from oddscalc.cards import FULL_DECK
 
     bet = CaribbeanSideBet.model_validate({"title": "t", "rules": [
-        {"event": "flush", "when": {"cards": "player", "hand": "flush"}, "pays": 50}],
+        {"event": "flush", "cards_when": {"cards": "player", "hand": "flush"}, "pays": 50}],
         "envy": {"four_of_a_kind": 25, "straight_flush": 50, "royal_flush": 100}})
     c = envy_counts(bet, FULL_DECK)
     q, s, r = HandClass.FOUR_OF_A_KIND, HandClass.STRAIGHT_FLUSH, HandClass.ROYAL_FLUSH
@@ -134,13 +134,13 @@ def test_the_shipped_table_reports_its_envy_and_the_published_break_even() -> No
 def test_bad_envy_blocks_are_refused(envy: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
         CaribbeanSideBet.model_validate({"title": "t", "envy": envy, "rules": [
-            {"event": "x", "when": {"cards": "player", "hand": "flush"}, "pays": "1:1"}]})
+            {"event": "x", "cards_when": {"cards": "player", "hand": "flush"}, "pays": "1:1"}]})
 
 
 def test_envy_on_a_bet_reading_the_dealer_is_refused() -> None:
     with pytest.raises(ValidationError, match="reads the player's cards only, not 'dealer_up'"):
         CaribbeanSideBet.model_validate({"title": "t", "envy": {"royal_flush": 100}, "rules": [
-            {"event": "x", "when": {"cards": ["player", "dealer_up"], "hand": "flush"}, "pays": "1:1"}]})
+            {"event": "x", "cards_when": {"cards": ["player", "dealer_up"], "hand": "flush"}, "pays": "1:1"}]})
 
 
 def test_a_bad_envy_block_in_a_table_file_names_file_line_and_key(tmp_path: Path) -> None:
@@ -164,7 +164,7 @@ def test_too_many_seats_for_the_deck_are_refused() -> None:
 
     with pytest.raises(OptionError, match="3 other seats: the player's and their five cards each are 20 cards"):
         _engine({"title": "t", "envy": {"pair": 1, "seats": [1, 3]}, "rules": [
-            {"event": "x", "when": {"cards": "player", "hand": "pair"}, "pays": "1:1"}]}, reduced_deck("T", 3))
+            {"event": "x", "cards_when": {"cards": "player", "hand": "pair"}, "pays": "1:1"}]}, reduced_deck("T", 3))
 
 
 def test_a_reduced_deck_reports_the_seats_it_holds_and_says_which_it_leaves_out() -> None:

@@ -5,6 +5,7 @@ the key."""
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -45,12 +46,12 @@ def test_a_5_plus_1_bet_on_a_reduced_deck_equals_the_brute_force() -> None:
     """Named tests of every kind once (suits named, so no suit symmetry; the dealer's whole hand read)."""
     deck = reduced_deck("J", 3)
     rules: list[dict[str, Any]] = [
-        {"event": "royal", "when": {"cards": ["player", "dealer_up"], "hand": "royal_flush"}, "pays": "1000:1"},
-        {"event": "red_up_trips", "when": [{"cards": ["player", "dealer_up"], "hand_at_least": "three_of_a_kind"},
+        {"event": "royal", "cards_when": {"cards": ["player", "dealer_up"], "hand": "royal_flush"}, "pays": "1000:1"},
+        {"event": "red_up_trips", "cards_when": [{"cards": ["player", "dealer_up"], "hand_at_least": "three_of_a_kind"},
                                           {"cards": ["dealer_up"], "colours": "red"}], "pays": "10:1"},
-        {"event": "dealer_pair", "when": {"cards": ["dealer"], "hand_at_least": "pair of queens"}, "pays": "1:1"},
-        {"event": "hole_suited", "when": {"cards": ["dealer_hole"], "same": "suit"}, "pays": "push"},
-        {"event": "hearts_up", "when": {"cards": "dealer_up", "suits": ["h"]}, "pays": 2}]
+        {"event": "dealer_pair", "cards_when": {"cards": ["dealer"], "hand_at_least": "pair of queens"}, "pays": "1:1"},
+        {"event": "hole_suited", "cards_when": {"cards": ["dealer_hole"], "same": "suit"}, "pays": "push"},
+        {"event": "hearts_up", "cards_when": {"cards": "dealer_up", "suits": ["h"]}, "pays": 2}]
     bet = {"title": "t", "rules": rules}
     assert _engine(bet, deck) == brute(rules, "lose", CARIBBEAN, _deals(deck))
 
@@ -67,7 +68,7 @@ def test_a_5_plus_1_bet_on_a_reduced_deck_equals_the_brute_force() -> None:
 ])
 def test_bad_conditions_are_refused(when: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        CaribbeanSideBet.model_validate({"title": "t", "rules": [{"event": "x", "when": when, "pays": "1:1"}]})
+        CaribbeanSideBet.model_validate({"title": "t", "rules": [{"event": "x", "cards_when": when, "pays": "1:1"}]})
 
 
 def test_a_bad_side_bet_in_a_table_file_names_file_line_and_key(tmp_path: Path) -> None:
@@ -76,7 +77,7 @@ def test_a_bad_side_bet_in_a_table_file_names_file_line_and_key(tmp_path: Path) 
 
     text = (tables_dir() / "caribbean" / "us.toml").read_text()
     text = text.split("[published]")[0] + ('\n[pays.bonus]\ntitle = "b"\n\n[[pays.bonus.rules]]\nevent = "x"\n'
-                                           'when = { cards = ["community1"], ranks = "A" }\npays = "1:1"\n')
+                                           'cards_when = [{ cards = ["community1"], ranks = "A" }]\npays = "1:1"\n')
     path = tmp_path / "bad.toml"
     path.write_text(text)
     with pytest.raises(TableError) as e:
@@ -93,6 +94,56 @@ def test_a_bet_reading_too_many_cards_is_refused_before_counting() -> None:
     from oddscalc.protocol import OptionError
 
     bet = CaribbeanSideBet.model_validate({"title": "t", "rules": [
-        {"event": "x", "when": {"cards": ["player", "dealer"], "suits": ["h", "d"]}, "pays": "1:1"}]})
+        {"event": "x", "cards_when": {"cards": ["player", "dealer"], "suits": ["h", "d"]}, "pays": "1:1"}]})
     with pytest.raises(OptionError, match=r"reads 10 cards .*more than the 2,000,000,000 counted here"):
         count_side_bet(bet, FULL_DECK)
+
+
+def test_the_old_when_key_is_refused_naming_cards_when(tmp_path: Path) -> None:
+    """Before issue 45 a poker rule wrote its card conditions as ``when``; both games now write ``cards_when``.
+    The old key is refused (not read, not ignored) with file, line and key, naming the new key; exit 3."""
+    from click.testing import CliRunner
+
+    from oddscalc.catalog import load_table, tables_dir
+    from oddscalc.cli.main import main
+    from oddscalc.datafile import TableError
+
+    text = (tables_dir() / "caribbean" / "five-plus-one.toml").read_text()
+    old = text.replace("cards_when = [{ cards = [\"player\", \"dealer_up\"], hand = \"flush\" }]",
+                       "when = { cards = [\"player\", \"dealer_up\"], hand = \"flush\" }")
+    assert old != text
+    path = tmp_path / "old.toml"
+    path.write_text(old)
+    with pytest.raises(TableError) as e:
+        load_table(path)
+    shown = str(e.value)
+    line = old.splitlines().index("when = { cards = [\"player\", \"dealer_up\"], hand = \"flush\" }") + 1
+    assert f"old.toml:{line}" in shown, shown
+    assert "pays.five_plus_one.rules.4.when" in shown and "cards_when" in shown, shown
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 3 and "cards_when" in result.output and "Traceback" not in result.output
+
+
+def test_count_and_at_least_read_the_cards_passing_the_filter() -> None:
+    """The punto banco meaning of count / at_least / same, on a poker deal: the player's five with exactly two
+    hearts, with at least three red cards of one rank (impossible: two red suits), and every card a heart, on a
+    24-card deck (six ranks, so six hearts)."""
+
+    bet = CaribbeanSideBet.model_validate({"title": "t", "rules": [
+        {"event": "three_red_alike", "cards_when": {"cards": "player", "colours": "red", "at_least": 3,
+                                                    "same": "rank"}, "pays": "1:1"},
+        {"event": "two_hearts", "cards_when": {"cards": "player", "suits": "h", "count": 2}, "pays": "1:1"},
+        {"event": "all_hearts", "cards_when": {"cards": "player", "suits": "h"}, "pays": "1:1"}]})
+    sc = count_side_bet(bet, reduced_deck("9", 4))
+    per_player = 19 * math.comb(18, 4)  # the dealer's cards, whatever the player's five
+    got = dict(zip(sc.events, sc.counts, strict=True))
+    assert got["three_red_alike"] == 0
+    assert got["two_hearts"] == math.comb(6, 2) * math.comb(18, 3) * per_player
+    assert got["all_hearts"] == math.comb(6, 5) * per_player
+    with pytest.raises(ValidationError, match="count = 6 is more than the 5 card"):
+        CaribbeanSideBet.model_validate({"title": "t", "rules": [
+            {"event": "x", "cards_when": {"cards": "player", "suits": "h", "count": 6}, "pays": "1:1"}]})
+    with pytest.raises(ValidationError, match="count .exactly. or at_least, not both"):
+        CaribbeanSideBet.model_validate({"title": "t", "rules": [
+            {"event": "x", "cards_when": {"cards": "player", "suits": "h", "count": 1, "at_least": 1},
+             "pays": "1:1"}]})

@@ -51,7 +51,8 @@ def test_cards_of_the_same_colour_are_counted_without_permuting_the_suits(same: 
     """Found by the random test: on three suits (one black, two red) a suit permutation may turn a red pair into a
     mixed one, so "the same colour" is counted over every set of cards, as a named suit is."""
     deck = reduced_deck("Q", 3)
-    rules: list[dict[str, Any]] = [{"event": "e0", "when": [{"cards": ["community"], "same": same}], "pays": "2:1"}]
+    rules: list[dict[str, Any]] = [{"event": "e0", "cards_when": [{"cards": ["community"], "same": same}],
+                                    "pays": "2:1"}]
     bet = {"title": "same", "rules": rules, "otherwise": {"event": "nothing"}}
     assert _engine(bet, deck) == brute(rules, "nothing", LET_IT_RIDE, _deals(deck))
 
@@ -60,13 +61,13 @@ def test_four_card_and_community_conditions_equal_the_brute_force() -> None:
     """Three and four cards' classes, the community cards apart and together, suits named (no symmetry)."""
     deck = reduced_deck("T", 3)  # 15 cards in 3 suits: 60,060 deals
     rules: list[dict[str, Any]] = [
-        {"event": "four_straight_flush", "when": {"cards": ["player", "community1"], "hand": "straight_flush"},
+        {"event": "four_straight_flush", "cards_when": {"cards": ["player", "community1"], "hand": "straight_flush"},
          "pays": "100:1"},
-        {"event": "four_two_pair", "when": {"cards": ["player", "community1"], "hand": ["two_pair", "flush"]},
+        {"event": "four_two_pair", "cards_when": {"cards": ["player", "community1"], "hand": ["two_pair", "flush"]},
          "pays": "5:1"},
-        {"event": "wheel_ish", "when": {"cards": "player", "hand": "straight"}, "pays": "3:1"},
-        {"event": "community_pair", "when": {"cards": "community", "same": "rank"}, "pays": "2:1"},
-        {"event": "spade_last", "when": [{"cards": "community2", "suits": "spades"},
+        {"event": "wheel_ish", "cards_when": {"cards": "player", "hand": "straight"}, "pays": "3:1"},
+        {"event": "community_pair", "cards_when": {"cards": "community", "same": "rank"}, "pays": "2:1"},
+        {"event": "spade_last", "cards_when": [{"cards": "community2", "suits": "spades"},
                                          {"cards": ["player", "community"], "hand_at_least": "pair of kings"}],
          "pays": 3}]
     bet = {"title": "t", "rules": rules}
@@ -76,7 +77,7 @@ def test_four_card_and_community_conditions_equal_the_brute_force() -> None:
 def test_the_three_card_bonus_as_data_equals_the_fixed_block() -> None:
     """The same bet counted two ways: the fixed ``three_card_bonus`` block's count and the rules read as data."""
     bet = LetItRideSideBet.model_validate({"title": "t", "rules": [
-        {"event": e, "when": {"cards": "player", "hand": h}, "pays": "1:1"} for e, h in (
+        {"event": e, "cards_when": {"cards": "player", "hand": h}, "pays": "1:1"} for e, h in (
             ("mini_royal", "royal_flush"), ("straight_flush", "straight_flush"),
             ("three_of_a_kind", "three_of_a_kind"), ("straight", "straight"), ("flush", "flush"), ("pair", "pair"))]})
     for deck in (reduced_deck("8", 2), reduced_deck("T", 3)):  # the full deck's: the next test
@@ -108,4 +109,4 @@ def test_the_shipped_3_card_bonus_has_the_published_three_card_counts() -> None:
 ])
 def test_bad_conditions_are_refused(when: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
-        LetItRideSideBet.model_validate({"title": "t", "rules": [{"event": "x", "when": when, "pays": "1:1"}]})
+        LetItRideSideBet.model_validate({"title": "t", "rules": [{"event": "x", "cards_when": when, "pays": "1:1"}]})

@@ -38,8 +38,8 @@ def session(sessions: Callable[[str], Session]) -> Session:
     return sessions("punto-banco")
 
 
-def _engine(bet: SideBet) -> Counter[str]:
-    copies = Counter((r, "cdhs".index(s)) for r, s in SHOE)
+def _engine(bet: SideBet, shoe: list[tuple[str, str]] = SHOE) -> Counter[str]:
+    copies = Counter((r, "cdhs".index(s)) for r, s in shoe)
     counts, patterns = count_conditions(Cards.from_cards(dict(copies)).copies, TableRules(), False,
                                         bet.card_conditions())
     lines, flat = card_rule_lines(bet, counts, patterns)
@@ -51,10 +51,26 @@ def _engine(bet: SideBet) -> Counter[str]:
     return out
 
 
+THREE_CLASSES = ["royal_flush", "straight_flush", "three_of_a_kind", "straight", "flush", "pair", "high_card"]
+FOUR_CLASSES = ["four_of_a_kind", *THREE_CLASSES[:3], "flush", "straight", "two_pair", "pair", "high_card"]
+
+
 @st.composite
 def conditions(draw: st.DrawFn) -> dict[str, Any]:
+    if draw(st.integers(0, 3)) == 0:  # the poker class of three or four named cards, maybe with a filter
+        cards = draw(st.lists(st.sampled_from(POSITIONS), min_size=3, max_size=4, unique=True))
+        classes = THREE_CLASSES if len(cards) == 3 else FOUR_CLASSES
+        out: dict[str, Any] = {"cards": cards}
+        if draw(st.booleans()):
+            out["hand"] = draw(st.lists(st.sampled_from(classes), min_size=1, max_size=3, unique=True))
+        else:
+            out["hand_at_least"] = draw(st.sampled_from([*classes, "pair of 9", "pair of 10", "pair of A"]))
+        if draw(st.booleans()):
+            out["suits"] = draw(st.lists(st.sampled_from(["c", "d", "h", "s"]), min_size=1, max_size=2, unique=True))
+            out["at_least"] = draw(st.integers(0, len(cards)))
+        return out
     cards = draw(st.lists(st.sampled_from(POSITIONS), min_size=1, max_size=4, unique=True))
-    out: dict[str, Any] = {"cards": cards}
+    out = {"cards": cards}
     kind = draw(st.sampled_from(["ranks", "values", "suits", "colours", None]))
     if kind == "ranks":
         out["ranks"] = draw(st.lists(st.sampled_from(["9", "10", "K", "5", "A", "Q"]), min_size=1, max_size=2,
@@ -134,6 +150,82 @@ def test_named_condition_lists_equal_the_brute_force(rules: list[dict[str, Any]]
     _check(rules)
 
 
+@pytest.mark.parametrize("kinds", [[2], [2, 2], [3], [3, 2], [3, 3], [4]])
+def test_rank_repeats_over_every_card_equal_the_brute_force(kinds: list[int]) -> None:
+    """``kinds`` over all six positions (the pass that reads every slot, as the shipped Lucky Match): how often
+    ranks repeat among the cards dealt, most first, at least; and among the nines, tens and fives only."""
+    every = {"cards": POSITIONS, "at_least": 4, "kinds": kinds}
+    _check([{"event": "all", "pays": "2:1", "cards_when": [every]},
+            {"event": "some", "pays": "1:1", "cards_when": [{**every, "ranks": ["9", "10", "5"], "at_least": 0}]}])
+
+
+def test_bad_kinds_are_refused() -> None:
+    for kinds, message in (([2, 3], "most first"), ([1], "each 2 or more"), ([4, 3], "needs 7 cards; 6 are named")):
+        with pytest.raises(ValidationError, match=re.escape(message)):
+            SideBet.model_validate({"title": "t", "rules": [{"event": "x", "pays": "1:1", "cards_when": [
+                {"cards": POSITIONS, "kinds": kinds}]}], "otherwise": {"event": "lose"}})
+
+
+FIRST_FOUR = ["player1", "banker1", "player2", "banker2"]
+FILLER = "5c 9d 2s 3c"  # low cards, so the player often draws a third
+EXAMPLES3 = {"royal_flush": "Ah Kh Qh", "straight_flush": "Kh Qh Jh", "three_of_a_kind": "Jh Jc Jd",
+             "straight": "Ah Kc Qh", "flush": "Ah Kh 2h", "pair": "Ah Ad Kc", "high_card": "Ah Kc 8d"}
+EXAMPLES = {  # a hand of each class, dealt among seven cards (7P6 = 5,040 ordered deals)
+    "four_of_a_kind": "Jh Jc Jd Js", "royal_flush": "Ah Kh Qh Jh", "straight_flush": "Kh Qh Jh Th",
+    "three_of_a_kind": "Jh Jc Jd Ks", "flush": "Ah Kh Qh 2h", "straight": "Ah Kc Qh Jh", "two_pair": "Ah Ad Kc Ks",
+    "pair": "Ah Ad Kc 6s", "high_card": "Ah Kc 8d 6s"}
+
+
+def _shoe(text: str) -> list[tuple[str, str]]:
+    return [(c[0], c[1]) for c in text.split()]
+
+
+def _same_as_brute(rules: list[dict[str, Any]], shoe: list[tuple[str, str]]) -> Counter[str]:
+    bet = SideBet.model_validate({"title": "t", "rules": rules, "otherwise": {"event": "lose"}})
+    want = brute_settle(deals(shoe), rules)
+    assert _engine(bet, shoe) == +want
+    return want
+
+
+@pytest.mark.parametrize(("cards", "name"), [*((POSITIONS[:3], c) for c in THREE_CLASSES),
+                                             *((FIRST_FOUR, c) for c in FOUR_CLASSES)])
+def test_each_hand_class_equals_the_brute_force(cards: list[str], name: str) -> None:
+    """The player's three (three-card ranking) or the first four cards (four-card ranking) on a small shoe that
+    deals a hand of the class: one rule per class (disjoint, so first match wins changes nothing), each class's
+    ordered deals equal to the brute force's, which ranks the cards by its own code; the class happens."""
+    classes = THREE_CLASSES if len(cards) == 3 else FOUR_CLASSES
+    example = (EXAMPLES3 if len(cards) == 3 else EXAMPLES)[name].split()
+    shoe = _shoe(" ".join(example) + " " + " ".join(FILLER.split()[:7 - len(example)]))
+    want = _same_as_brute([{"event": c, "pays": "1:1", "cards_when": [{"cards": cards, "hand": c}]}
+                           for c in classes], shoe)
+    assert want[name] > 0, want
+
+
+@pytest.mark.parametrize("cards", [POSITIONS[:3], FIRST_FOUR])
+def test_hand_at_least_equals_the_brute_force(cards: list[str]) -> None:
+    """Thresholds best first, so first match wins cuts the deals into bands, each equal to the brute force's
+    (a pair of jacks or better but no pair of aces among them)."""
+    classes = THREE_CLASSES if len(cards) == 3 else FOUR_CLASSES
+    lows = [*classes[1:-2], "pair of A", "pair of J", "pair"]
+    want = _same_as_brute([{"event": f"at_least_{i}", "pays": "1:1",
+                            "cards_when": [{"cards": cards, "hand_at_least": low}]} for i, low in enumerate(lows)],
+                          _shoe("Ah Ad Jh Jc Kh Qh Th"))
+    assert want[f"at_least_{len(lows) - 2}"] > 0, want
+
+
+@pytest.mark.parametrize(("cond", "message"), [
+    ({"cards": POSITIONS[:2], "hand": "pair"}, "hand and hand_at_least read three or four cards, not 2"),
+    ({"cards": POSITIONS[:5], "hand": "flush"}, "not 5 (five or six"),
+    ({"cards": POSITIONS[:3], "hand": "two_pair"}, "3 cards are never a two_pair"),
+    ({"cards": POSITIONS[:4], "hand_at_least": "full_house"}, "4 cards are never a full_house"),
+    ({"cards": POSITIONS[:4], "hand": "five_of_a_kind"}, "not a hand class: 'five_of_a_kind'"),
+])
+def test_bad_hand_conditions_are_refused(cond: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValidationError, match=re.escape(message)):
+        SideBet.model_validate({"title": "t", "rules": [{"event": "x", "pays": "1:1", "cards_when": [cond]}],
+                                "otherwise": {"event": "lose"}})
+
+
 @pytest.mark.parametrize("table", ["lucky-nines", "perfect-9"])
 def test_shipped_bets_on_the_cards_reproduce_their_published_figures(session: Session, table: str) -> None:
     a = session.analyze(table)
@@ -166,6 +258,7 @@ FOUR = 'cards = ["player1", "player2", "banker1", "banker2"], ranks = ["9"], cou
     (FOUR, FOUR + ", same = \"shade\"", "same"),
     (FOUR, FOUR + ", colour = [\"red\"]", "colour: unknown key"),
     (FOUR, FOUR.replace("count = 4", "count = 4, at_least = 1"), "give count (exactly) or at_least, not both"),
+    (FOUR, FOUR + ', hand = "full_house"', "4 cards are never a full_house"),
 ])
 def test_bad_card_conditions_name_file_line_and_key(tmp_path: Path, old: str, new: str, message: str) -> None:
     r = _variant(tmp_path, old, new)
