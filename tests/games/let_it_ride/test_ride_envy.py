@@ -50,7 +50,7 @@ def _own(rules: Sequence[Mapping[str, Any]], otherwise: Fraction) -> Any:
     """The bet's net win on the player's three cards: the first rule whose conditions all hold (the plain data)."""
     def won(cards: tuple[int, ...]) -> Fraction:
         for rule in rules:
-            conds = rule["when"] if isinstance(rule["when"], list) else [rule["when"]]
+            conds = rule["cards_when"] if isinstance(rule["cards_when"], list) else [rule["cards_when"]]
             if all(holds(c, tuple(sorted(cards))) for c in conds):
                 return _net(rule["pays"])
         return otherwise
@@ -61,12 +61,12 @@ def test_two_and_three_other_seats_equal_the_brute_force() -> None:
     """12 cards (jack to ace, three suits): every deal of the player and three other seats, 369,600 of them."""
     deck = reduced_deck("J", 3)
     rules: list[dict[str, Any]] = [
-        {"event": "straight_flush", "when": {"cards": "player", "hand": ["royal_flush", "straight_flush"]},
+        {"event": "straight_flush", "cards_when": {"cards": "player", "hand": ["royal_flush", "straight_flush"]},
          "pays": "40:1"},
-        {"event": "trips", "when": {"cards": "player", "hand": "three_of_a_kind"}, "pays": "30:1"},
-        {"event": "straight", "when": {"cards": "player", "hand": "straight"}, "pays": 7},
-        {"event": "red", "when": [{"cards": "player", "colours": "red"}], "pays": "push"},
-        {"event": "pair", "when": [{"cards": "player", "hand": "pair"}], "pays": "1:2"}]
+        {"event": "trips", "cards_when": {"cards": "player", "hand": "three_of_a_kind"}, "pays": "30:1"},
+        {"event": "straight", "cards_when": {"cards": "player", "hand": "straight"}, "pays": 7},
+        {"event": "red", "cards_when": [{"cards": "player", "colours": "red"}], "pays": "push"},
+        {"event": "pair", "cards_when": [{"cards": "player", "hand": "pair"}], "pays": "1:2"}]
     envy = {"three_of_a_kind": 3, "pair": 1, "royal_flush": "7.50", "straight": "0.25"}
     got = _engine({"title": "t", "rules": rules, "envy": envy | {"seats": [2, 3]}}, deck)
     want = envy_moments(_own(rules, Fraction(-1)), {k: _net(v) + 1 for k, v in envy.items()}, deck, 3, (2, 3))
@@ -85,7 +85,7 @@ def test_random_bets_with_envy_for_two_seats_equal_the_brute_force(data: st.Data
     deck = _small()
     bet = data.draw(st.composite(lambda draw: side_bet_data(draw, {"player": 3}, deck))())
     for rule in bet["rules"]:  # a bet with envy reads the player's three cards alone
-        for c in rule["when"]:
+        for c in rule["cards_when"]:
             c["cards"] = ["player"]
             if "hand" in c:
                 c["hand"] = [h for h in c["hand"] if h not in ("four_of_a_kind", "two_pair", "full_house")] or "pair"
@@ -125,14 +125,14 @@ def test_the_shipped_table_reports_its_envy_from_the_published_three_card_counts
 def test_bad_envy_blocks_are_refused(envy: dict[str, Any], message: str) -> None:
     with pytest.raises(ValidationError, match=message):
         LetItRideSideBet.model_validate({"title": "t", "envy": envy, "rules": [
-            {"event": "x", "when": {"cards": "player", "hand": "flush"}, "pays": "1:1"}]})
+            {"event": "x", "cards_when": {"cards": "player", "hand": "flush"}, "pays": "1:1"}]})
 
 
 def test_envy_on_a_bet_reading_the_community_cards_is_refused() -> None:
     """The community cards are every seat's: the pair argument needs the bet to read the player's own cards."""
     with pytest.raises(ValidationError, match="reads the player's cards only, not 'community1'"):
         LetItRideSideBet.model_validate({"title": "t", "envy": {"straight": 10}, "rules": [
-            {"event": "x", "when": {"cards": ["player", "community1"], "hand": "flush"}, "pays": "1:1"}]})
+            {"event": "x", "cards_when": {"cards": ["player", "community1"], "hand": "flush"}, "pays": "1:1"}]})
 
 
 def test_too_many_seats_for_the_deck_are_refused() -> None:
@@ -140,4 +140,4 @@ def test_too_many_seats_for_the_deck_are_refused() -> None:
 
     with pytest.raises(OptionError, match="3 other seats: the player's and their three cards each are 12 cards"):
         _engine({"title": "t", "envy": {"pair": 1, "seats": [1, 3]}, "rules": [
-            {"event": "x", "when": {"cards": "player", "hand": "pair"}, "pays": "1:1"}]}, _small())
+            {"event": "x", "cards_when": {"cards": "player", "hand": "pair"}, "pays": "1:1"}]}, _small())
