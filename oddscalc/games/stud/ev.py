@@ -41,6 +41,7 @@ from oddscalc.tables import ratio_text
 if TYPE_CHECKING:
     from oddscalc.analysis import Session
     from oddscalc.games.stud.game import StudRun
+    from oddscalc.tables import Table
 
 
 @dataclass(frozen=True)
@@ -192,10 +193,15 @@ def hand_ev(rules: StudRun, hand: str, stake: int | None) -> HandEV:
     return streets_ev(rules, cards, stake)
 
 
-def ev_sections(session: Session, table_ref: str | None, hand: str | None,
-                stake: int | None = None) -> list[Section]:
+def ev_sections(session: Session, table_ref: str | Table | None, hand: str | None,
+                stake: int | str | None = None) -> list[Section]:
     """The ``ev`` command for a game file (its declaration names it): the situation, with a dealer his hands by
-    outcome, and each action's EV with the best."""
+    outcome, and each action's EV with the best (``stake`` as the command line gives it, or text from a form)."""
+    if isinstance(stake, str):
+        text = stake.strip()
+        if not (text.isascii() and text.isdigit() and 0 < len(text) <= 6 and int(text) > 0):
+            raise OptionError(f"stake: a whole number of antes from 1, not {text[:20]!r}")
+        stake = int(text)
     from oddscalc.games.stud.game import StudRun
 
     rules = session.resolve(table_ref)

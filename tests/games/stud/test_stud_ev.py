@@ -128,3 +128,15 @@ def test_the_command_shows_each_action() -> None:
                                        "--format", "json"])
     assert result.exit_code == 0, result.output
     assert '"-11/4"' in result.output  # bet 1x: equal to the brute force above
+
+
+def test_a_form_s_stake_is_read_as_the_command_line_s() -> None:
+    # the workbench passes its form's text: the same answer, and text that is no stake refused on one line
+    from oddscalc.games.stud.ev import ev_sections
+    from oddscalc.protocol import OptionError
+
+    _, session, _ = run("mississippi-stud")
+    assert ev_sections(session, None, "Qs 6d 7h 8h", "3") == ev_sections(session, None, "Qs 6d 7h 8h", 3)
+    for bad in ("x", "0", "\u0663", "1e9", "9999999"):
+        with pytest.raises(OptionError, match="stake"):
+            ev_sections(session, None, "Qs 6d 7h 8h", bad)

@@ -115,3 +115,13 @@ def test_solve_on_the_command_line_reaches_a_hand_pay() -> None:
     session, options = analyzer("mississippi-stud", None)
     copy = with_pay(resolve_table("mississippi-stud"), "main.hand.royal_flush", Fraction(52669, 43))
     assert session.analyze(copy, options).wager("main").house_edge == Fraction(4, 100)
+
+
+def test_the_workbench_writes_a_block_in_a_block_where_the_file_has_it() -> None:
+    import tomllib
+
+    from oddscalc.web.forms import edited_text
+
+    text = edited_text(resolve_table("mississippi-stud"), {"main.hand.royal_flush": "1000:1"}, {})
+    main = tomllib.loads(text)["pays"]["main"]
+    assert main["hand"]["royal_flush"] == "1000:1" and "hand.royal_flush" not in main
