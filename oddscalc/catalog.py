@@ -199,6 +199,9 @@ def _set_pay(data: dict[str, Any], name: str, value: Any) -> None:
     whose event is the key."""
     wager, key = name.split(".", 1)
     block = data.setdefault("pays", {}).setdefault(wager, {})
+    while "." in key and isinstance(block.get(key.split(".", 1)[0]), dict):  # a block in the block: main.hand.flush
+        inner, key = key.split(".", 1)
+        block = block[inner]
     rules = [r for r in block.get("rules", ()) if isinstance(r, dict) and r.get("event") == key]
     if key not in block and len(rules) == 1:
         rules[0]["pays"] = value

@@ -57,11 +57,12 @@ def pay_refs(model: TableModel) -> list[str]:
 
 
 def resolve_pay(model: TableModel, name: str) -> str:
-    """Accept "main.royal_flush" or a bare "royal_flush" when it names one pay only."""
+    """Accept "main.royal_flush" or a bare "royal_flush" when it names one pay only (a pay in a block of a block,
+    "main.hand.royal_flush", also by "hand.royal_flush" or "royal_flush")."""
     refs = pay_refs(model)
     if name in refs:
         return name
-    hits = [r for r in refs if r.split(".", 1)[1] == name]
+    hits = [r for r in refs if r.endswith(f".{name}")]
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:

@@ -53,7 +53,7 @@ def wager_facts(w: WagerResult, strong: Callable[[str], str] = str, text: Callab
     if prizes:
         never = [p for p in prizes if p.probability == 0]
         rare = [p for p in prizes if p.probability and not p.reachable]
-        odds = "; ".join(f"{p.pay_ref.split('.', 1)[1].replace('_', ' ')} {one_in(p.probability)}"
+        odds = "; ".join(f"{p.pay_ref.rsplit('.', 1)[-1].replace('_', ' ')} {one_in(p.probability)}"
                          for p in prizes if p.probability)
         lines.append(f"Prize odds: {odds}")
         if rare:

@@ -129,7 +129,7 @@ def top_award(w: WagerResult) -> tuple[str, Fraction] | None:
     if not best.pay_ref:
         return f"{best.label}, {best.pays}".rstrip(", "), w.probability(best)
     n = sum(r.combinations for r in w.rows if r.pay_ref == best.pay_ref and r.units > 0)
-    name = best.pay_ref.split(".", 1)[1].replace("_", " ")
+    name = best.pay_ref.rsplit(".", 1)[-1].replace("_", " ")
     return f"{name}, {best.pays}", Fraction(n, w.total_combinations)
 
 
@@ -143,7 +143,7 @@ def prize_rows(w: WagerResult) -> list[tuple[str, Value, str]]:
             printed.setdefault(r.pay_ref, r.pays)
     out: list[tuple[str, Value, str]] = []
     for key, n in counts.items():
-        label = f"Odds of {key.split('.', 1)[1].replace('_', ' ')} ({printed[key]})"
+        label = f"Odds of {key.rsplit('.', 1)[-1].replace('_', ' ')} ({printed[key]})"
         p = Fraction(n, w.total_combinations)
         out.append((label, Fmt(1 / p, ONE_IN) if p else "never", frac_str(p)))
     return out

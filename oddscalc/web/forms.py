@@ -142,6 +142,9 @@ def edited_text(table: Table, pays: dict[str, str], rules: dict[str, Any], heade
         if wager not in pays_block:
             pays_block[wager] = tomlkit.table()
         block = pays_block[wager]
+        while "." in key and isinstance(block.get(key.split(".", 1)[0]), dict):  # a block in the block: main.hand.flush
+            inner, key = key.split(".", 1)
+            block = block[inner]
         matching = [r for r in block.get("rules", ()) if r.get("event") == key]
         if key not in block and len(matching) == 1:
             matching[0]["pays"] = value

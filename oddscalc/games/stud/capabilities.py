@@ -15,7 +15,7 @@ import importlib.util
 import tomllib
 from pathlib import Path
 
-from oddscalc.protocol import Capabilities, SimulatePlan
+from oddscalc.protocol import Capabilities, Ev, SimulatePlan
 
 MARK = b'family = "stud"'  # a file that does not say this is not read at all
 
@@ -26,7 +26,7 @@ def _tables() -> Path | None:
     return Path(locations[0]) if locations else None
 
 
-def _name(path: Path) -> str | None:
+def _rules(path: Path) -> dict[str, object] | None:
     raw = path.read_bytes()
     if MARK not in raw:
         return None
@@ -34,10 +34,22 @@ def _name(path: Path) -> str | None:
         rules = tomllib.loads(raw.decode("utf-8")).get("rules", {})
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return None
-    if not isinstance(rules, dict) or rules.get("family") != "stud":
+    return rules if isinstance(rules, dict) and rules.get("family") == "stud" else None
+
+
+def _name(path: Path) -> str | None:
+    rules = _rules(path)
+    if rules is None:
         return None
     name = rules.get("name")
     return name if isinstance(name, str) and name else path.parent.name
+
+
+def _ev(path: Path) -> Ev:
+    """``ev`` takes the player's cards; without a dealer the antes in play too (a decision after the first)."""
+    rules = _rules(path) or {}
+    return Ev("oddscalc.games.stud.ev:ev_sections",
+              inputs=("hand",) if rules.get("dealer_qualifier") is not None else ("hand", "stake"))
 
 
 def declared(taken: frozenset[str]) -> tuple[Capabilities, ...]:
@@ -64,5 +76,5 @@ def declared_in(base: Path) -> tuple[Capabilities, ...]:
         out.append(Capabilities(
             key=folder.name, title=title, default_table=default.stem,
             game=f"oddscalc.games.stud.game:{folder.name.replace('-', '_')}", options=frozenset(),
-            simulate=SimulatePlan("oddscalc.simulate.stud:plan", 1_000_000)))
+            simulate=SimulatePlan("oddscalc.simulate.stud:plan", 1_000_000), ev=_ev(default)))
     return tuple(out)

@@ -58,7 +58,7 @@ class StudRun(Rules):
         cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
         key = {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
                "qualifier": [cls, list(ranks)]}
-        return key | ({"up": dealer_up_seen(r)} if _by_up_cards(self.model) else {})  # (Three Card Poker's: as it was)
+        return key | ({"up": dealer_up_seen(r)} if by_up_cards(self.model) else {})  # (Three Card Poker's: as it was)
 
     def shown(self) -> dict[str, Any]:
         """The rules as the report states them."""
@@ -77,7 +77,7 @@ class StudCounts:
     main: MainCounts | None  # a game with a dealer
     streets: Streets | None  # a game without one
     sides: dict[str, np.ndarray]
-    dealer: DealerCounts | None = None  # a game with a dealer counted by up cards (``_by_up_cards``)
+    dealer: DealerCounts | None = None  # a game with a dealer counted by up cards (``by_up_cards``)
 
     @property
     def total(self) -> int:
@@ -87,7 +87,7 @@ class StudCounts:
         return self.main.total if self.main is not None else self.streets.total if self.streets is not None else 0
 
 
-def _by_up_cards(model: StudTable) -> bool:
+def by_up_cards(model: StudTable) -> bool:
     """Whether a game with a dealer is counted per set of his up cards (:mod:`.dealer`): up cards seen, a five-card
     comparison or a bet paid by hand; Three Card Poker's kind keeps its own count (:mod:`.count`)."""
     r = model.rules
@@ -127,7 +127,7 @@ class StudGame:
             first = r.stages[0].dealt()
             arrays = store.get(count_key(self, rules), lambda: count_streets(rules.deck, first))
             streets = Streets(rules.deck, first, dict(arrays))
-        elif _by_up_cards(rules.model):
+        elif by_up_cards(rules.model):
             return self._count_dealer(rules, store)
         else:
             qualifier = parse_qualifier(r.dealer_qualifier, r.ranking)

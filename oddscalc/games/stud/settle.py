@@ -120,7 +120,8 @@ def main_rows(counts: MainCounts, pays: MainPays, played: Played, ranking: str, 
                     f", {b}x bet" if several else "")
                 units = net(pays, o, b, _bonus(pays, bc) if bc else Fraction(0))
                 rows.append(Row(_event(event, units) + suffix, text, ratio_text(_bonus(pays, bc)) if bc else "",
-                                units, n, Fraction(1 + b)))
+                                units, n, Fraction(1 + b), pay_ref=f"main.ante_bonus.{bc}" if bc else "",
+                                pay_coef=Fraction(1 if bc else 0)))
     rows.append(Row("fold", "Fold", "", Fraction(-1), tally.get((FOLD, -1, ""), 0), Fraction(1)))
     return rows
 

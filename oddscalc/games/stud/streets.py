@@ -197,7 +197,9 @@ def event_of(category: int, net: list[Fraction]) -> tuple[str, str]:
     """The row event and label of a final category: its class (a pair by how it is paid), or a push, or a loss."""
     if category < 10:
         cls = HAND_CLASSES[category]
-        return (cls.value, cls.label) if net[category] > 0 else ("lose", "Losing hand")
+        # a class paid 0:1 (a pay solved through zero) pushes: a row's units are one figure, a loss's -1
+        return (cls.value, cls.label) if net[category] > 0 else ("push", "Pushing hand") if net[category] == 0 \
+            else ("lose", "Losing hand")
     if net[category] > 0:
         return "pair", "Paying pair"
     return ("push", "Pushing pair") if net[category] == 0 else ("lose", "Losing hand")
@@ -210,9 +212,10 @@ def rows(solved: Solved, net: list[Fraction], pays: dict[str, Fraction]) -> list
         event, label = event_of(c, net)
         old = grouped.get((event, stake))
         grouped[(event, stake)] = (label, net[c], deals + (old[2] if old else 0))
-    # no pay_ref: the pays sit in [pays.main.hand], which pays= does not reach (it changes a wager's own keys)
+    # a paid row's units are its stake times its pay: the pay named as MainPays.pay_items names it, for solve
     out = [Row(f"{event}_stake_{stake}", f"{label}, {stake} antes bet", ratio_text(pays[event]) if event in pays
-               else "", unit * stake, deals, Fraction(stake))
+               else "", unit * stake, deals, Fraction(stake), pay_ref=f"main.hand.{event}" if event in pays else "",
+               pay_coef=Fraction(stake) if event in pays else Fraction(0))
            for (event, stake), (label, unit, deals) in grouped.items()]
     out += [Row(f"fold_stake_{stake}", f"Fold, {stake} antes lost", "", Fraction(-stake), deals, Fraction(stake))
             for stake, deals in sorted(solved.folded.items())]

@@ -174,6 +174,21 @@ class MainPays(Strict):
             raise ValueError("push_pair_minimum is above pair_minimum")
         return self
 
+    def pay_items(self) -> dict[str, Fraction]:
+        """The pays the rows are paid by, as ``<block>.<class>`` (``hand.royal_flush``, ``ante_bonus.straight``):
+        what ``solve`` and ``pays=`` name after ``main.``. The ante's and the bets' win odds are not here: a row
+        against the dealer is paid by both at once (a row names one pay); they stay changeable by ``pays=``."""
+        return {f"{name}.{k}": v for name in ("hand", "ante_bonus")
+                if (block := getattr(self, name)) is not None for k, v in block.pays().items()}
+
+    def with_pay(self, key: str, value: Fraction) -> MainPays:
+        """The same pays with one of :meth:`pay_items` (``hand.<class>``) or a field of its own replaced."""
+        name, _, cls = key.partition(".")
+        if not cls:
+            return self.model_copy(update={key: value})
+        block = getattr(self, name)
+        return self.model_copy(update={name: block.model_copy(update={cls: value})})
+
 
 class SideBet(BonusPays):
     """A side bet paid by the class of some cards, regardless of the dealer and of the player's decisions."""

@@ -24,9 +24,11 @@ from oddscalc.games.caribbean.dealer_sweep import count_all
 from oddscalc.games.stud.capabilities import declared_in
 from oddscalc.games.stud.count import count_three_card
 from oddscalc.games.stud.dealer import chunks_of, count_chunk, count_dealer
-from oddscalc.games.stud.game import StudGame, build_class
+from oddscalc.games.stud.ev import hand_ev
+from oddscalc.games.stud.game import StudGame, StudRun, build_class
 from oddscalc.games.stud.table import StudTable
 from oddscalc.progress import Progress
+from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
 from oddscalc.symmetry import suit_classes
 from oddscalc.tables import Table, load_table_file
@@ -187,3 +189,11 @@ def test_a_bet_paid_by_hand_names_classes_of_the_ranking(game: StudGame, tmp_pat
     assert "pays.main.bet_win_by_hand: mini_royal is not a class of the five-card ranking" in str(e.value)
     model = table(game, "us").model
     assert isinstance(model, StudTable) and model.pays.main.bet_win_by_hand is not None
+
+
+def test_what_a_hand_is_worth_is_refused_where_the_dealer_shows_cards(game: StudGame) -> None:
+    # ev's count is Three Card Poker's (every three-card dealer hand); a game counted per up card must not get it
+    rules = game.resolve(table(game, "us"), RunOptions(deck=DECKS[0]))
+    assert isinstance(rules, StudRun)
+    with pytest.raises(OptionError, match="up cards or compares five-card hands"):
+        hand_ev(rules, "9s Ts Js Qs Ks", None)
