@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from oddscalc.audit.logformat import FORMAT, MOST_LINE, VERSION, WHAT, Header, Round, amount, card_id
+from oddscalc.audit.logformat import FORMAT, MOST_LINE, VERSION, WHAT, Header, Round, amount, card_ids
 from oddscalc.audit.observed import Observed
 from oddscalc.datafile import Problem, TableError
 from oddscalc.files import note_read
@@ -133,10 +133,10 @@ def hidden_cards(game: str, r: Round) -> tuple[int, ...]:
     """The cards of a round an honest player had not seen at its first decision, in dealing order (Observed)."""
     c = r.cards
     if game == "caribbean":
-        return tuple(card_id(x) for x in c.dealer[1:])
+        return card_ids(c.dealer[1:])
     if game == "let-it-ride":
-        return tuple(card_id(x) for x in c.community)
-    return tuple(card_id(x) for x in c.shoe)
+        return card_ids(c.community)
+    return card_ids(c.shoe)
 
 
 def won_units(game: str, r: Round) -> Fraction:
@@ -161,7 +161,7 @@ def observed(game: str, line: int, r: Round) -> Iterator[Observed]:
     hidden = hidden_cards(game, r)
     won = won_units(game, r)
     for d in r.decisions:
-        seen = tuple(card_id(x) for x in d.seen)
+        seen = card_ids(d.seen)
         if game == "let-it-ride" and len(seen) > 3:  # the second decision: a community card is turned over
             hidden = hidden[len(seen) - 3:]
         yield Observed(line=line, game=game, seen=seen, hidden=hidden, action=d.action, won=won)
