@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import functools
 import re
-from fractions import Fraction
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator

@@ -18,12 +18,13 @@ from fractions import Fraction
 from pathlib import Path
 
 from oddscalc.audit import evidence_sections, spread
-from oddscalc.audit.conformance import Tallier, Tally, chunks, units_by_event
+from oddscalc.audit.conformance import Tallier, Tally, chunks
 from oddscalc.audit.conformance import judge as judge_conformance
 from oddscalc.audit.evidence import Evidence, Reading, join
 from oddscalc.audit.evidence_log import GAMES, default_models, read_log
 from oddscalc.audit.observed import Observed
 from oddscalc.audit.reader import observed, rounds
+from oddscalc.audit.resettle import units_by_event
 from oddscalc.audit.sections import Part, Request, conformance_charts, conformance_sections
 from oddscalc.audit.sections import verdict as conformance_verdict
 from oddscalc.protection.glimpse import Model
