@@ -81,14 +81,16 @@ class Caribbean:
         jackpot: list[str | None] = [None] * n
         cards = np.full((n, 10), -1, dtype=np.int64)
         out = Settled({"main": main, "jackpot": jackpot}, cards)
-        good, raised = [], []
+        good, raised, dealt, dealt_at = [], [], [], []
         for i, (line, r) in enumerate(rounds):
-            player, dealer = _ids(r.cards.player), _ids(r.cards.dealer)
+            player, dealer = r.cards.player, r.cards.dealer
             if len(player) != 5 or len(dealer) != 5:
                 out.unreadable.append((line, f"{len(player)} player and {len(dealer)} dealer cards, not 5 and 5"))
                 continue
-            cards[i] = player + dealer
-            if len(set(player + dealer)) < 10:
+            ten = card_ids(player + dealer)
+            dealt.append(ten)
+            dealt_at.append(i)
+            if len(set(ten)) < 10:
                 out.unreadable.append((line, "a card dealt twice in one round (a damaged deck?)"))
                 continue
             actions = [d.action for d in r.decisions if d.decision == "raise"]
@@ -97,6 +99,8 @@ class Caribbean:
                 continue
             good.append(i)
             raised.append(actions[0] == "raise")
+        if dealt:  # the cards of every round that dealt five and five, put in at once
+            cards[np.array(dealt_at)] = np.array(dealt, dtype=np.int64)
         if not good:
             return out
         idx = np.array(good)
