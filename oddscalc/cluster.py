@@ -21,6 +21,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 ENV = "ODDSCALC_SCHEDULER"
 LOCAL = "local"
+CONNECT_TIMEOUT = "4s"  # an unreachable scheduler fails in seconds (a reachable one answers in milliseconds)
 
 
 def address(option: str | None) -> str | None:
@@ -46,13 +47,24 @@ def client(where: str, workers: int | None = None) -> Iterator[Any]:
                                       silence_logs=40) as cluster, distributed.Client(cluster) as c:
             yield c
         return
-    try:
-        c = distributed.Client(where, timeout="20s")
-    except OSError as e:
-        raise OptionError(f"cannot reach the dask scheduler at {where}: {e}") from None
-    except (ValueError, TypeError) as e:  # dask's parse of the address: no port, an unknown protocol
+    try:  # the address parsed first, so that what a connection raises is never taken for a bad address
+        from distributed.comm.addressing import parse_address, parse_host_port
+        from distributed.comm.registry import get_backend
+
+        scheme, location = parse_address(where)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except (ValueError, TypeError) as e:  # no port, an unknown protocol
         raise OptionError(f"not a dask scheduler address: {where!r} ({e}); give tcp://HOST:PORT, or {LOCAL} for a "
                           "cluster on this machine") from None
+    try:
+        c = distributed.Client(where, timeout=CONNECT_TIMEOUT)
+    except OSError as e:
+        raise OptionError(f"cannot reach the dask scheduler at {where}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - something answered that is not a dask scheduler (its handshake unread)
+        raise OptionError(f"cannot reach the dask scheduler at {where}: what answers there is not one "
+                          f"({type(e).__name__})") from None
     try:
         yield c
     finally:

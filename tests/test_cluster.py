@@ -58,3 +58,37 @@ def test_a_scheduler_address_that_does_not_parse_is_a_clear_error(where: str, mo
     r = CliRunner().invoke(main, ["collusion", "let-it-ride"])
     assert r.exit_code == 4 and f"not a dask scheduler address: {where!r}" in r.output, r.output
     assert "tcp://HOST:PORT" in r.output and isinstance(r.exception, SystemExit)  # an exit, not a crash
+
+
+def test_an_unreachable_scheduler_or_something_else_there_is_one_clear_error_in_seconds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing listening: refused until the connect timeout (seconds, not dask's default); something listening
+    that is not a scheduler (it answers garbage): the same kind of error, not dask's own exception."""
+    import socket
+    import threading
+
+    from oddscalc.protocol import OptionError
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "0.5s")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    with pytest.raises(OptionError, match=f"cannot reach the dask scheduler at tcp://127.0.0.1:{closed}"):
+        with cluster.client(f"tcp://127.0.0.1:{closed}"):
+            pass
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def garbage() -> None:
+        conn, _ = server.accept()
+        conn.sendall(b"\xff" * 64)
+        conn.close()
+
+    threading.Thread(target=garbage, daemon=True).start()
+    try:
+        with pytest.raises(OptionError, match="cannot reach the dask scheduler"):
+            with cluster.client(f"tcp://127.0.0.1:{server.getsockname()[1]}"):
+                pass
+    finally:
+        server.close()

@@ -204,15 +204,22 @@ class Tally:
         self.unknown.update(other.unknown)
 
 
-def tally(path: Path, game: str, table: Table, units: dict[str, dict[str, Fraction]],
-          part: tuple[int, int, int] | None = None) -> Tally:
-    """Settle every round of the log (or of one part of it, ``reader.split``) and tally what it holds."""
-    settler: Resettler = RESETTLERS[game](table, units)
-    out = Tally(by_position=np.zeros((len(settler.positions), 52), dtype=np.int64))
-    assert out.by_position is not None
-    right_of: dict[tuple[str, str, int | str, int | str], bool] = {}
-    for batch in chunks(read_rounds(path, part)):
-        done = settler.settle(batch)
+class Tallier:
+    """A part of a log tallied a chunk of rounds at a time (:meth:`take`), as the rounds are read: the
+    re-settlement of the game, the tallies so far, and whether each distinct (wager, event, stake, paid) is
+    right (decided once: a log has few)."""
+
+    def __init__(self, game: str, table: Table, units: dict[str, dict[str, Fraction]]):
+        self.settler: Resettler = RESETTLERS[game](table, units)
+        self.units = units
+        self.out = Tally(by_position=np.zeros((len(self.settler.positions), 52), dtype=np.int64))
+        self.right_of: dict[tuple[str, str, int | str, int | str], bool] = {}
+
+    def take(self, batch: list[tuple[int, Round]]) -> None:
+        """Settle a chunk of (line, round) and add what it holds to the tallies."""
+        out, units, right_of = self.out, self.units, self.right_of
+        assert out.by_position is not None
+        done = self.settler.settle(batch)
         if not out.first_line:
             out.first_line, out.first_round = batch[0][0], batch[0][1].round
         out.last_round = batch[-1][1].round
@@ -246,7 +253,15 @@ def tally(path: Path, game: str, table: Table, units: dict[str, dict[str, Fracti
                     if len(out.mispaid) < MOST_LISTED:
                         out.mispaid.append(Mispaid(line, r.round, wager, event, amount(paid), due))
         out.rounds += len(batch)
-    return out
+
+
+def tally(path: Path, game: str, table: Table, units: dict[str, dict[str, Fraction]],
+          part: tuple[int, int, int] | None = None) -> Tally:
+    """Settle every round of the log (or of one part of it, ``reader.split``) and tally what it holds."""
+    t = Tallier(game, table, units)
+    for batch in chunks(read_rounds(path, part)):
+        t.take(batch)
+    return t.out
 
 
 def _tally_part(args: tuple[Path, str, Table, dict[str, dict[str, Fraction]], spread.Part]) -> Tally:
@@ -259,18 +274,30 @@ def audit(path: Path, table: Table, analysis: Analysis, strategy: str, level: Fr
     by side, or ``workers`` chunks of it run on the cluster of ``mapper`` (``cluster.mapper``); their tallies add
     up to the same figures as one reader's."""
     head = read_header(path)
-    check_table(head, table, path)
-    if head.game not in RESETTLERS:
-        raise OptionError(f"audit reads {', '.join(RESETTLERS)} logs, not {head.game}")
+    check_game(head, table, path)
     units = units_by_event(analysis)
     parts = spread.parts(path, workers, mapper)
     at = spread.where(path, mapper)
     found = spread.side_by_side(_tally_part, [(at, head.game, table, units, p) for p in parts], mapper)
+    return judge(path, head, table, analysis, strategy, found, level, progress)
+
+
+def check_game(head: Header, table: Table, path: Path) -> None:
+    """Refuse a log of another table (:func:`check_table`) or of a game the audit does not settle."""
+    check_table(head, table, path)
+    if head.game not in RESETTLERS:
+        raise OptionError(f"audit reads {', '.join(RESETTLERS)} logs, not {head.game}")
+
+
+def judge(path: Path, head: Header, table: Table, analysis: Analysis, strategy: str, found: list[Tally],
+          level: Fraction = DEFAULT_LEVEL, progress: Progress | None = None) -> Conformance:
+    """The tallies of the log's consecutive parts (in file order) joined and tested (see the module)."""
+    units = units_by_event(analysis)
     for earlier, later in zip(found, found[1:]):
         if earlier.rounds and later.rounds and later.first_round < earlier.last_round:
             raise OptionError(f"{path}: rounds out of order at line {later.first_line}")
-    t = found[0]
-    for other in found[1:]:
+    t = Tally()
+    for other in found:
         t.add(other)
     if progress is not None:
         progress.say(f"{t.rounds:,} rounds")
@@ -337,5 +364,5 @@ def _positions(names: tuple[str, ...], copies: dict[int, int], counts: np.ndarra
     return out
 
 
-__all__ = ["CHUNK", "DEFAULT_LEVEL", "Conformance", "Hold", "Mispaid", "PositionFit", "WagerFit", "audit",
-           "check_table", "chunks"]
+__all__ = ["CHUNK", "DEFAULT_LEVEL", "Conformance", "Hold", "Mispaid", "PositionFit", "Tallier", "Tally", "WagerFit",
+           "audit", "check_game", "check_table", "chunks", "judge", "tally"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from oddscalc.audit.evidence import Assessed, Evidence, PlayerModel, Reading
-from oddscalc.audit.evidence_count import outcome_counts
+from oddscalc.audit.evidence_count import outcome_counts, outcome_counts_by_state
 from oddscalc.audit.observed import Observed
 from oddscalc.cards import Deck
 from oddscalc.games.caribbean.count import pay_classes, qualifier_strength
@@ -128,8 +128,10 @@ def assess(rules: CaribbeanRules, d: Deals, known: Sequence[int], model: str = "
     positions in dealing order) known."""
     deck = rules.deck
     seen = np.concatenate([d.up[:, None], d.holes[:, list(known)]], axis=1)
-    counts = outcome_counts(deck, d.players, seen, _strengths(deck, d.players), qualifier_strength(deck,
-                                                                                                   rules.qualifier))
+    # the honest reading counted once per state: half of a million decisions share theirs with another (with hole
+    # cards known the states hardly repeat: counted per decision)
+    count = outcome_counts if known else outcome_counts_by_state
+    counts = count(deck, d.players, seen, _strengths(deck, d.players), qualifier_strength(deck, rules.qualifier))
     pays = pay_list(rules.model.pays.main)
     pay_den = math.lcm(*(p.denominator for p in pays))
     pay_num = np.array([int(p * pay_den) for p in pays], dtype=np.int64)[pay_classes(deck, d.players).astype(np.int64)]

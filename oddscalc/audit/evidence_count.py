@@ -186,5 +186,41 @@ def outcome_counts(deck: Deck, players: np.ndarray, known: np.ndarray, mine: np.
     return out
 
 
+def states(deck: Deck, players: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """(n,) int64: each decision's state, all that its four outcome counts depend on: the player's rank multiset
+    and whether his cards are suited (his strength), the known dealer cards' rank multiset, whether they share a
+    suit, and which ranks of that suit the player holds (the suited completions left); on a deck that is not the
+    same in every suit, that suit too. Decisions of one state have the same counts (the kernel reads nothing else),
+    and a hand class repeats: a log of a million decisions holds far fewer states."""
+    p = np.asarray(players, dtype=np.int64)
+    k = np.asarray(known, dtype=np.int64)
+    suit = k[:, :1] & 3
+    flush = ((p & 3) == (p[:, :1] & 3)).all(axis=1)
+    same = ((k & 3) == suit).all(axis=1)
+    mask = (((p & 3) == suit) << (p >> 2)).sum(axis=1)  # the player's ranks in the first known card's suit
+    key = multiset_index(np.sort(p >> 2, axis=1)) * 2 + flush
+    key = (key * math.comb(12 + k.shape[1], k.shape[1]) + multiset_index(np.sort(k >> 2, axis=1))) * 2 + same
+    key = key * 8192 + mask
+    if not _suit_symmetric(deck):
+        key = key * 4 + suit[:, 0]
+    return np.asarray(key, dtype=np.int64)
+
+
+def _suit_symmetric(deck: Deck) -> bool:
+    ranks = [sum(1 for c in deck.cards if c & 3 == s) for s in range(4)]
+    return len(set(ranks)) == 1 and all(((c & ~3) | s) in deck.cards for c in deck.cards for s in range(4))
+
+
+def outcome_counts_by_state(deck: Deck, players: np.ndarray, known: np.ndarray, mine: np.ndarray,
+                            qualifier: int) -> np.ndarray:
+    """:func:`outcome_counts`, counted once per state (:func:`states`) and read back for every decision: the same
+    (n, 4) array."""
+    if not len(players):
+        return outcome_counts(deck, players, known, mine, qualifier)
+    _, first, inverse = np.unique(states(deck, players, known), return_index=True, return_inverse=True)
+    counts = outcome_counts(deck, players[first], known[first], mine[first], qualifier)
+    return np.asarray(counts[inverse.reshape(-1)])
+
+
 __all__ = ["MS5", "OUTCOMES", "five_rank_strengths", "multiset_index", "multisets", "outcome_counts",
-           "strength_tables"]
+           "outcome_counts_by_state", "states", "strength_tables"]

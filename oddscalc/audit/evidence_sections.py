@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from oddscalc.audit import false_positives
 from oddscalc.audit.evidence import THRESHOLD, Evidence, Weighed
 from oddscalc.results import Cell, Column, Lines, Section
 
@@ -44,7 +45,15 @@ def verdict(ev: Evidence) -> str:
                 f"{len(ev.actions):,} decisions.")
     return "FLAGGED: " + "; ".join(
         f"{w.assessed.title} (Bayes factor {_factor_text(w.log10_factor)}, above {THRESHOLD:,} from decision "
-        f"{w.first_flagged:,}, line {int(ev.lines[(w.first_flagged or 1) - 1]):,})" for w in flagged) + "."
+        f"{w.first_flagged:,}, line {int(ev.lines[(w.first_flagged or 1) - 1]):,}; {_false_positives(ev, w)})"
+        for w in flagged) + "."
+
+
+def _false_positives(ev: Evidence, w: Weighed) -> str:
+    """The rule's measured false positives for the model, in words."""
+    measured = false_positives.rate(ev.game, w.assessed.model)
+    return f"false positives of the rule: {measured.describe()}" if measured else \
+        "false positives of the rule: not measured for this model"
 
 
 def summary_section(ev: Evidence) -> Section:
@@ -56,13 +65,19 @@ def summary_section(ev: Evidence) -> Section:
                Column("flagged", "Flagged"), Column("first_round", "Above 1,000 from decision", "int"),
                Column("first_line", "at line", "int"),
                Column("gain", "EV won against honest optimal play", "fraction"),
-               Column("gain_per_decision", "per decision", "signed_percent", 4))
+               Column("gain_per_decision", "per decision", "signed_percent", 4),
+               Column("false_positives", "False positives of the rule (measured on honest logs)"),
+               Column("false_positive_upper", "their rate: 95% upper bound", "percent", 2))
     rows: list[tuple[Cell, ...]] = []
     for w in ev.suspects:
         first = w.first_flagged
+        measured = false_positives.rate(ev.game, w.assessed.model)
         rows.append((w.assessed.model, w.assessed.title, w.changed, _log10(w.log10_factor),
                      _factor_text(w.log10_factor), "yes" if w.flagged else "no", first,
-                     int(ev.lines[first - 1]) if first else None, w.gain, w.gain / n if n else None))
+                     int(ev.lines[first - 1]) if first else None, w.gain, w.gain / n if n else None,
+                     measured.describe() if measured else "not measured for this model",
+                     _bound(measured.upper) if measured else None))
+    honest_play = sorted({r.honest_play for r in false_positives.measured() if r.game == ev.game})
     realised = ("" if ev.realised is None else
                 f"On the cards dealt, the decisions won {ev.realised} ({float(ev.realised):+,.2f}) units of the base "
                 "wager against honest optimal play. ")
@@ -71,7 +86,16 @@ def summary_section(ev: Evidence) -> Section:
                           f"{n:,} decisions. A Bayes factor above {THRESHOLD:,} flags the log (decisive on "
                           "Jeffreys' scale); the EV won is the exact sum, under what the model says the player "
                           "knew, of the EV of each action taken less that of the honest best action, per unit of "
-                          f"the base wager. {realised}".strip()))
+                          f"the base wager. {realised}".strip(),
+                          "False positives: how many seeded honest logs the same rule (a Bayes factor above "
+                          f"{THRESHOLD:,}) flagged for the model, measured at the log size stated (the honest player: "
+                          + ("; ".join(honest_play) or "none measured for this game") + "), with the exact "
+                          "(Clopper-Pearson) 95% upper bound on the rate."))
+
+
+def _bound(upper: float) -> Fraction:
+    """A rate's upper bound as a report cell, rounded up to 1e-6 (a bound must not shrink in print)."""
+    return Fraction(math.ceil(upper * 1_000_000), 1_000_000)
 
 
 def _best(w: Weighed, honest_best: np.ndarray, i: int) -> tuple[str, str]:

@@ -8,6 +8,7 @@ code 3, as for a bad table file.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from oddscalc.audit.logformat import FORMAT, MOST_LINE, VERSION, WHAT, Header, Round, amount, card_id
+from oddscalc.audit.logformat import FORMAT, MOST_LINE, VERSION, WHAT, Header, Round, amount, card_ids
 from oddscalc.audit.observed import Observed
 from oddscalc.datafile import Problem, TableError
 from oddscalc.files import note_read
@@ -132,21 +133,38 @@ def hidden_cards(game: str, r: Round) -> tuple[int, ...]:
     """The cards of a round an honest player had not seen at its first decision, in dealing order (Observed)."""
     c = r.cards
     if game == "caribbean":
-        return tuple(card_id(x) for x in c.dealer[1:])
+        return card_ids(c.dealer[1:])
     if game == "let-it-ride":
-        return tuple(card_id(x) for x in c.community)
-    return tuple(card_id(x) for x in c.shoe)
+        return card_ids(c.community)
+    return card_ids(c.shoe)
 
 
 def won_units(game: str, r: Round) -> Fraction:
     """What the seat's wagers in the round won, in units of the base wager's stake (Observed.won)."""
-    base = UNIT_WAGER.get(game)
+    return _won(UNIT_WAGER.get(game), tuple(r.stakes.items()), tuple(r.paid.items()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _won(base: str | None, stakes: tuple[tuple[str, int | str], ...], paid: tuple[tuple[str, int | str], ...]
+         ) -> Fraction:
+    """``won_units`` of a round's stakes and payments as written: a log repeats few of them, so each is summed once
+    (the Fractions were a fifth of reading a log)."""
     if base is None:  # punto banco: the one bet made (none: nothing staked, nothing won)
-        stakes = [amount(v) for v in r.stakes.values()]
-        unit = stakes[0] if stakes else Fraction(1)
+        unit = amount(stakes[0][1]) if stakes else Fraction(1)
     else:
-        unit = amount(r.stakes[base]) if base in r.stakes else Fraction(1)
-    return sum((amount(v) for v in r.paid.values()), Fraction(0)) / unit
+        unit = next((amount(v) for w, v in stakes if w == base), Fraction(1))
+    return sum((amount(v) for _, v in paid), Fraction(0)) / unit
+
+
+def observed(game: str, line: int, r: Round) -> Iterator[Observed]:
+    """The :class:`Observed` of each decision of one round (see :func:`decisions`)."""
+    hidden = hidden_cards(game, r)
+    won = won_units(game, r)
+    for d in r.decisions:
+        seen = card_ids(d.seen)
+        if game == "let-it-ride" and len(seen) > 3:  # the second decision: a community card is turned over
+            hidden = hidden[len(seen) - 3:]
+        yield Observed(line=line, game=game, seen=seen, hidden=hidden, action=d.action, won=won)
 
 
 def decisions(path: Path, part: tuple[int, int, int] | None = None) -> Iterator[Observed]:
@@ -156,13 +174,7 @@ def decisions(path: Path, part: tuple[int, int, int] | None = None) -> Iterator[
     wagers won in units of the base stake."""
     game = header(path).game
     for line, r in rounds(path, part):
-        hidden = hidden_cards(game, r)
-        won = won_units(game, r)
-        for d in r.decisions:
-            seen = tuple(card_id(x) for x in d.seen)
-            if game == "let-it-ride" and len(seen) > 3:  # the second decision: a community card is turned over
-                hidden = hidden[len(seen) - 3:]
-            yield Observed(line=line, game=game, seen=seen, hidden=hidden, action=d.action, won=won)
+        yield from observed(game, line, r)
 
 
-__all__ = ["decisions", "header", "hidden_cards", "rounds", "split", "won_units"]
+__all__ = ["decisions", "header", "hidden_cards", "observed", "rounds", "split", "won_units"]

@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from oddscalc.audit.logformat import CARD_IDS, Round, card_id
+from oddscalc.audit.logformat import Round, card_ids
 from oddscalc.audit.punto import cell_settlement, coup_cells
 from oddscalc.cards import FULL_DECK
 from oddscalc.results import Analysis
@@ -46,8 +46,8 @@ class Resettler(Protocol):
         ...
 
 
-def _ids(cards: Sequence[str], ids: dict[str, int] = CARD_IDS) -> list[int]:
-    return [ids[c] if c in ids else card_id(c) for c in cards]
+def _ids(cards: Sequence[str]) -> list[int]:
+    return list(card_ids(cards))
 
 
 class Caribbean:
@@ -81,14 +81,16 @@ class Caribbean:
         jackpot: list[str | None] = [None] * n
         cards = np.full((n, 10), -1, dtype=np.int64)
         out = Settled({"main": main, "jackpot": jackpot}, cards)
-        good = []
+        good, raised, dealt, dealt_at = [], [], [], []
         for i, (line, r) in enumerate(rounds):
-            player, dealer = _ids(r.cards.player), _ids(r.cards.dealer)
+            player, dealer = r.cards.player, r.cards.dealer
             if len(player) != 5 or len(dealer) != 5:
                 out.unreadable.append((line, f"{len(player)} player and {len(dealer)} dealer cards, not 5 and 5"))
                 continue
-            cards[i] = player + dealer
-            if len(set(player + dealer)) < 10:
+            ten = card_ids(player + dealer)
+            dealt.append(ten)
+            dealt_at.append(i)
+            if len(set(ten)) < 10:
                 out.unreadable.append((line, "a card dealt twice in one round (a damaged deck?)"))
                 continue
             actions = [d.action for d in r.decisions if d.decision == "raise"]
@@ -96,30 +98,35 @@ class Caribbean:
                 out.unreadable.append((line, "no raise decision (raise or fold)"))
                 continue
             good.append(i)
+            raised.append(actions[0] == "raise")
+        if dealt:  # the cards of every round that dealt five and five, put in at once
+            cards[np.array(dealt_at)] = np.array(dealt, dtype=np.int64)
         if not good:
             return out
         idx = np.array(good)
         hands, dealers = cards[idx, :5], cards[idx, 5:]
         pos = self.ht.position
-        sp = self.ht.strength[colex_indices(np.sort(pos[hands], axis=1))].astype(np.int64)
+        hand_rows = colex_indices(np.sort(pos[hands], axis=1))
+        sp = self.ht.strength[hand_rows].astype(np.int64)
         sd = self.ht.strength[colex_indices(np.sort(pos[dealers], axis=1))].astype(np.int64)
-        klass = self.ht.hand_class[colex_indices(np.sort(pos[hands], axis=1))].astype(np.int64)
         pay_class = pay_classes(FULL_DECK, hands.astype(np.int8)).astype(np.int64)
-        for k, i in enumerate(good):
-            raised = rounds[i][1].decisions[0].action == "raise" if len(rounds[i][1].decisions) == 1 else any(
-                d.decision == "raise" and d.action == "raise" for d in rounds[i][1].decisions)
-            if not raised:
-                main[i] = "fold"
-            elif sd[k] < self.qualifier:
-                main[i] = "dealer_not_qualified"
-            elif sp[k] > sd[k]:
-                main[i] = f"win_{WIN_EVENTS[pay_class[k]]}"
-            else:
-                main[i] = "push" if sp[k] == sd[k] else "lose"
-            if self.prizes:
-                name = self.class_names[klass[k]]
-                won = name if name in self.prizes else "lose"
-                jackpot[i] = won if raised or self.paid_on_fold else "lose"
+        # each round's main event as an index into one list of names, all rounds at once
+        names = np.array(["fold", "dealer_not_qualified", "push", "lose", *(f"win_{w}" for w in WIN_EVENTS)],
+                         dtype=object)
+        up = np.array(raised, dtype=bool)
+        code = np.select([~up, sd < self.qualifier, sp > sd, sp == sd], [0, 1, 4 + pay_class, 2], 3)
+        column = np.full(n, None, dtype=object)
+        column[idx] = names[code]
+        out.events["main"] = column.tolist()
+        if self.prizes:
+            klass = self.ht.hand_class[hand_rows].astype(np.int64)
+            prize = np.array([c if c in self.prizes else "lose" for c in self.class_names], dtype=object)
+            won = prize[klass]
+            if not self.paid_on_fold:
+                won[~up] = "lose"
+            column = np.full(n, None, dtype=object)
+            column[idx] = won
+            out.events["jackpot"] = column.tolist()
         return out
 
 

@@ -20,7 +20,8 @@ A = TypeVar("A")
 R = TypeVar("R")
 Part = tuple[int, int, int] | None  # a byte range of the log's rounds (reader.split), None: all of them
 Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]  # map in chunk order (cluster.mapper)
-PRELOAD = ("oddscalc.audit.conformance", "oddscalc.audit.evidence_log")  # what the processes' server imports
+# what the processes' server imports
+PRELOAD = ("oddscalc.audit.conformance", "oddscalc.audit.evidence_log", "oddscalc.audit.whole")
 SPLIT_BYTES = 20_000_000  # a log shorter than this (some 70,000 rounds) is read by one process on this machine
 
 

@@ -32,7 +32,7 @@ from oddscalc.cli.options import (
 )
 from oddscalc.protocol import OptionError, load
 
-PARTS = ("oddscalc.audit.sections:conformance_part", "oddscalc.audit.evidence_part:evidence_part")
+PARTS = ("oddscalc.audit.whole:audit_part",)  # the conformance audit and the evidence, in one pass over the log
 FORMATS = ("md", "csv", "json", "pdf")
 CHUNKS = 2  # the log's parts per cluster worker (a worker that finishes first takes another)
 
