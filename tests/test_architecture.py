@@ -297,6 +297,20 @@ def test_no_renderer_imports_verify() -> None:
 # --- each check can fail -------------------------------------------------------------------------
 
 
+def packages_not_shipped(package: Path, setup_cfg: str) -> list[str]:
+    """The packages under ``package`` (folders with an ``__init__.py``) that setup.cfg's ``packages`` list leaves
+    out: a wheel would be built without them (as it once was without ``oddscalc.audit``)."""
+    listed = set(re.findall(r"^\s+([a-z_][a-z0-9_.]*)\s*$", setup_cfg.split("packages =", 1)[1].split("\n\n")[0]
+                            .split("package_dir", 1)[0], flags=re.M))
+    found = {".".join(p.parent.relative_to(package.parent).parts) for p in package.rglob("__init__.py")
+             if "__pycache__" not in p.parts}
+    return sorted(found - listed)
+
+
+def test_every_package_is_in_the_wheel() -> None:
+    assert packages_not_shipped(PACKAGE, (ROOT / "setup.cfg").read_text()) == []
+
+
 def _toy(tmp_path: Path, files: Mapping[str, str]) -> Path:
     """A toy package ``toy`` of the given files (path inside it: source); a folder given no ``__init__`` gets an
     empty one."""
@@ -379,3 +393,9 @@ def test_the_markdown_check_can_fail(tmp_path: Path) -> None:
     path = tmp_path / "game.py"
     path.write_text('"""A docstring may say **this**."""\nROW = "| a | b |\\n|---|---|"\nPLAIN = "a, b"\n')
     assert markdown_in(path) == ["| a | b |\n|---|---|"]
+
+
+def test_the_wheel_check_can_fail(tmp_path: Path) -> None:
+    toy = _toy(tmp_path, {"a/x.py": "", "b/y.py": ""})
+    assert packages_not_shipped(toy, "[options]\npackages =\n    toy\n    toy.a\npackage_dir =\n    x = y\n") == [
+        "toy.b"]
