@@ -120,6 +120,9 @@ def main() -> int:
 
         plan()
         return 0
+    if len(sys.argv) > 1 and not sys.argv[1].isdigit():
+        print(__doc__.split("Run: ", 1)[1].strip(), file=sys.stderr)  # the usage, for --help or a stray word
+        return 2
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     out = Targets("three-card-poker")
     report = ["report", "three-card-poker", "--format", "json"]
