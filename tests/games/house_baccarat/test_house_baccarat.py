@@ -57,14 +57,18 @@ def _as_counter(counts: np.ndarray) -> Counter[tuple[int, int, int, int]]:
 
 
 SUIT = list("A23456789TJQK")
+# a suit with two of its four cards worth 0 (the same case: each value dealt, a pair of zeros among them): 332,640
+# ordered deals a brute force plays in 0.9 s of CPU, where the suit's 1,235,520 take 3.4 s (the deep case)
+SHORT_SUIT = list("A23456789TK")
 
 
+@pytest.mark.parametrize("ranks", [SHORT_SUIT, pytest.param(SUIT, marks=pytest.mark.deep)], ids=["11", "13"])
 @pytest.mark.parametrize("rules", [LITERAL, ON_0_5], ids=["literal", "on-0-5"])
-def test_one_player_equals_brute_force_over_a_suit(rules: TableRules) -> None:
-    shoe = Shoe.from_ranks(dict(Counter(SUIT)))
+def test_one_player_equals_brute_force_over_a_suit(rules: TableRules, ranks: list[str]) -> None:
+    shoe = Shoe.from_ranks(dict(Counter(ranks)))
     sc = seat_counts(shoe, 1, mixed_strategy(), rules, infinite=False)
-    assert sc.total == math.perm(13, 6)
-    assert _as_counter(sc.counts) == brute_one(SUIT, rules)
+    assert sc.total == math.perm(len(ranks), 6)
+    assert _as_counter(sc.counts) == brute_one(ranks, rules)
 
 
 DISTINCT, REPEATS = list("A2345678K"), list("AA3567QK9")

@@ -19,7 +19,7 @@ from oddscalc.games.house_baccarat.strategy import Strategy
 from oddscalc.games.house_baccarat.table import TableRules
 from oddscalc.games.shoe import VALUES, Shoe
 
-SUIT = list("A23456789TJQK")
+SUIT = list("A23456789TK")  # a suit but two of its cards worth 0: each value, and a pair of zeros dealt
 SMALL = list("AA3567QK9")
 
 

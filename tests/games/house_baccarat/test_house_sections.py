@@ -116,8 +116,9 @@ def test_one_seat_sections_against_every_draw_of_an_infinite_shoe() -> None:
 
 
 def test_one_seat_sections_against_every_deal_of_a_suit() -> None:
-    # a suit holds one card of each value but 0: many compositions never dealt, none of them listed
-    ranks = list("A23456789TJQK")
+    # a suit (but two of its cards worth 0) holds one card of each value but 0: many compositions never dealt, none
+    # of them listed
+    ranks = list("A23456789TK")
     played = Strategy.by_totals("draw-0-4", range(5))
     sc = seat_counts(Shoe.from_ranks(dict(Counter(ranks))), 1, played, LITERAL, infinite=False)
     _check(strategy_sections(sc, Fraction(1), played, "one seat", others=False),
