@@ -1,8 +1,8 @@
 """``oddscalc simulate GAME --log FILE``: a hand log (docs/hand-log.md) of simulated rounds, the audit's test input
 and a lab's reference log.
 
-What is played: optimal play (Caribbean Stud, Let It Ride: the exact engine's decisions), a named strategy or a strategy card, or
-a player under an information model (``--knows``: he acts on what it shows, by exact EV); on a deck or shoe as
+What is played: optimal play (Caribbean Stud, Let It Ride: the exact engine's decisions), a named strategy or a
+strategy card, or a player under an information model (``--knows``: he acts on what it shows, by exact EV); on a deck or shoe as
 shipped or damaged (``--damage missing:As``, ``doubled:As``: a card taken out or put in twice); with each round's
 main wager mispaid (overpaid by one stake) at a stated rate (``--mispay``, drawn from its own seeded stream, so the
 cards are the same with and without it). Every round is dealt from a freshly shuffled deck or shoe (``dealing``),
