@@ -2,12 +2,12 @@
 and a lab's reference log.
 
 What is played: optimal play (Caribbean Stud, Let It Ride: the exact engine's decisions), a named strategy or a
-strategy card, or a player under an information model (``--knows``: he acts on what it shows, by exact EV); on a deck or shoe as
-shipped or damaged (``--damage missing:As``, ``doubled:As``: a card taken out or put in twice); with each round's
-main wager mispaid (overpaid by one stake) at a stated rate (``--mispay``, drawn from its own seeded stream, so the
-cards are the same with and without it). Every round is dealt from a freshly shuffled deck or shoe (``dealing``),
-seeded, so a log is reproduced by its options. The log is written in one atomic replace (``files.write_atomic``)
-and never over a file the command reads.
+strategy card, or a player under an information model (``--knows``: he acts on what it shows, by exact EV); on a
+deck or shoe as shipped or damaged (``--damage missing:As``, ``doubled:As``: a card taken out or put in twice); with
+each round's main wager mispaid (overpaid by one stake) at a stated rate (``--mispay``, drawn from its own seeded
+stream, so the cards are the same with and without it). Every round is dealt from a freshly shuffled deck or shoe
+(``dealing``), seeded, so a log is reproduced by its options. The log is written in one atomic replace
+(``files.write_atomic``) and never over a file the command reads.
 """
 
 from __future__ import annotations

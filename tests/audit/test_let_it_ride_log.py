@@ -105,7 +105,8 @@ HANDS = ["As Ks Qs Js Ts", "2c 7d 9h 3s 3d", "Th Jh 4c 8s 8h", "5d 6d 7d Ac Kc"]
 @pytest.mark.parametrize("hand", HANDS)
 def test_each_decisions_ev_is_a_brute_force_over_the_cards_left(hand: str) -> None:
     rules = _rules()
-    pays = {c: Fraction(getattr(rules.model.pays.main, c.value)) for c in HandClass if c != HandClass.HIGH_CARD}
+    pays: dict[HandClass, Fraction] = {c: Fraction(getattr(rules.model.pays.main, c.value)) for c in HandClass
+                                       if c != HandClass.HIGH_CARD}
     cards = parse_cards(hand)
     ds = [Observed(1, "let-it-ride", cards[:3], cards[3:], "pull", Fraction(-1)),
           Observed(1, "let-it-ride", cards[:4], cards[4:], "pull", Fraction(-1))]
