@@ -82,6 +82,15 @@ def test_a_player_who_sees_the_first_community_card_is_flagged(logs: dict[str, P
     assert header["generator"]["knows"] == FLASH
 
 
+def test_the_report_says_the_false_positive_rate_was_not_measured(logs: dict[str, Path]) -> None:
+    from oddscalc.audit import evidence_sections
+
+    ev = weighed(logs["flash"])
+    assert "false positives of the rule: not measured for this model" in evidence_sections.verdict(ev)
+    (row,) = evidence_sections.summary_section(ev).rows
+    assert row[-2:] == ("not measured for this model", None)  # no rate, no bound: no figure is invented
+
+
 def test_a_mispaid_round_is_listed_by_its_line(logs: dict[str, Path]) -> None:
     honest, bad = (p.read_text().splitlines() for p in (logs["honest"], logs["mispaid"]))
     changed = [n for n, (a, b) in enumerate(zip(honest, bad), 1) if a != b and n > 1]
