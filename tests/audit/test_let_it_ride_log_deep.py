@@ -25,7 +25,7 @@ def rounds_to_flag(folder: Path) -> list[int]:
         log = write_log("let-it-ride", folder / f"f{seed}.jsonl", None, ROUNDS, 1000 + seed, knows=FLASH).path
         w = weigh_path("let-it-ride", None, log, [model]).suspects[0]
         assert w.flagged and w.first_flagged is not None
-        found.append((w.first_flagged - 1) // 2 + 1)  # two decisions a round: decision d (from 1) is in round (d-1)//2+1
+        found.append((w.first_flagged - 1) // 2 + 1)  # two decisions a round: decision d (from 1), round (d-1)//2+1
     return found
 
 
