@@ -93,41 +93,57 @@ class Values:
     def _index(self) -> dict[int, np.ndarray]:
         return {k: suit_class_index(k, self.deck) for k in (3, 4)}
 
+    def _count(self, held: np.ndarray) -> int:
+        """S times ``den`` of one holding of three or four cards (sorted deck positions), over its completions."""
+        k = len(held)
+        left = np.setdiff1d(np.arange(self.deck.size), held)
+        if k == 4:
+            rows = np.column_stack([np.broadcast_to(held, (len(left), 4)), left])
+        else:
+            a, b = np.triu_indices(len(left), 1)
+            rows = np.column_stack([np.broadcast_to(held, (len(a), 3)), left[a], left[b]])
+        counts = np.bincount(self.classes[colex_indices(np.sort(rows, axis=1))], minlength=len(self.values))
+        total = sum(int(c) * int(v) for c, v in zip(counts.tolist(), self.values.tolist()))
+        return total * (self.scale // self.ways[k])
+
+    def many(self, known: np.ndarray) -> np.ndarray:
+        """(m,) object: S times ``den`` of each row of (m, k) known cards (k = 3, 4 or 5), each suit class counted
+        once (a log of a million rounds holds a few thousand)."""
+        m, k = known.shape
+        if m == 0:
+            return np.zeros(0, dtype=object)
+        held = np.sort(self.position[known].astype(np.int64), axis=1)
+        rows = colex_indices(held)
+        if k == 5:
+            return np.asarray(self.values[self.classes[rows]] * self.scale, dtype=object)
+        suit_class = self._index[k][rows].astype(np.int64)
+        classes, first, inverse = np.unique(suit_class, return_index=True, return_inverse=True)
+        for c, i in zip(classes.tolist(), first.tolist()):
+            if (k, c) not in self.cache:
+                self.cache[k, c] = self._count(held[i])
+        found = np.array([self.cache[k, c] for c in classes.tolist()], dtype=object)
+        return np.asarray(found[inverse.reshape(-1)], dtype=object)
+
     def of(self, known: Sequence[int]) -> int:
         """S(known) times ``den``."""
-        k = len(known)
-        held = sorted(int(self.position[c]) for c in known)
-        if k == 5:
-            return int(self.values[self.classes[colex_indices(np.array([held]))[0]]]) * self.scale
-        key = (k, int(self._index[k][colex_indices(np.array([held]))[0]]))
-        got = self.cache.get(key)
-        if got is None:
-            left = np.setdiff1d(np.arange(self.deck.size), held)
-            if k == 4:
-                rows = np.column_stack([np.broadcast_to(held, (len(left), 4)), left])
-            else:
-                a, b = np.triu_indices(len(left), 1)
-                rows = np.column_stack([np.broadcast_to(held, (len(a), 3)), left[a], left[b]])
-            counts = np.bincount(self.classes[colex_indices(np.sort(rows, axis=1))], minlength=len(self.values))
-            total = sum(int(c) * int(v) for c, v in zip(counts.tolist(), self.values.tolist()))
-            got = self.cache[key] = total * (self.scale // self.ways[k])
-        return got
+        return int(self.many(np.array([list(known)], dtype=np.int64))[0])
 
 
 @dataclass(frozen=True)
 class Deals:
-    """The decisions of a log: each one's line, cards seen, community cards still down, action."""
+    """The decisions of a log as arrays: each one's line, the round's five cards in dealing order (the player's
+    three, then the community cards), how many of them it saw (3 or 4), its action."""
 
     lines: np.ndarray  # (n,) int64
-    seen: tuple[tuple[int, ...], ...]
-    hidden: tuple[tuple[int, ...], ...]
+    cards: np.ndarray  # (n, 5) int64
+    seen: np.ndarray  # (n,) int64
     actions: tuple[str, ...]
 
 
 def deals(deck: Deck, decisions: Iterable[Observed], vocabulary: Sequence[str]) -> Deals:
     """The decisions, each checked: a Let It Ride decision on three cards (two hidden) or four (one hidden), cards
     of the deck and distinct, the action ride or pull (OptionError naming the line otherwise)."""
-    lines, seen, hidden, acts = [], [], [], []
+    lines, five_cards, seen, acts = [], [], [], []
     cards = set(deck.cards)
     for d in decisions:
         where = f"line {d.line}"
@@ -142,10 +158,11 @@ def deals(deck: Deck, decisions: Iterable[Observed], vocabulary: Sequence[str]) 
         if len(set(five)) != 5 or not set(five) <= cards:
             raise OptionError(f"{where}: the cards are not five distinct cards of {deck.describe()}")
         lines.append(d.line)
-        seen.append(d.seen)
-        hidden.append(d.hidden)
+        five_cards.append(five)
+        seen.append(d.seen_count)
         acts.append(d.action)
-    return Deals(np.array(lines, dtype=np.int64), tuple(seen), tuple(hidden), tuple(acts))
+    return Deals(np.array(lines, dtype=np.int64), np.array(five_cards, dtype=np.int64).reshape(-1, 5),
+                 np.array(seen, dtype=np.int64), tuple(acts))
 
 
 def assess(values: Values, vocabulary: tuple[str, str], d: Deals, shown: Sequence[int], model: str = "honest",
@@ -154,10 +171,10 @@ def assess(values: Values, vocabulary: tuple[str, str], d: Deals, shown: Sequenc
     besides the cards it saw."""
     ride = vocabulary.index("ride")
     num = np.zeros((len(d.actions), 2), dtype=object)
-    for i, (seen, hidden) in enumerate(zip(d.seen, d.hidden)):
-        down = len(seen) - 3  # community cards the decision already saw
-        extra = tuple(hidden[j - down] for j in shown if j >= down)
-        num[i, ride] = values.of(seen + extra)
+    for k in (3, 4):
+        at = np.flatnonzero(d.seen == k)
+        columns = sorted(set(range(k)) | {3 + j for j in shown})  # what it saw, and the community cards shown
+        num[at, ride] = values.many(d.cards[at][:, columns])
     num[:, 1 - ride] = 0
     return Assessed(model, title, vocabulary, num, values.den, np.arange(len(d.actions), dtype=np.int64))
 
