@@ -25,6 +25,7 @@ What the decisions won on the cards dealt is the same value with all five cards 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -93,18 +94,25 @@ class Values:
     def _index(self) -> dict[int, np.ndarray]:
         return {k: suit_class_index(k, self.deck) for k in (3, 4)}
 
-    def _count(self, held: np.ndarray) -> int:
-        """S times ``den`` of one holding of three or four cards (sorted deck positions), over its completions."""
-        k = len(held)
-        left = np.setdiff1d(np.arange(self.deck.size), held)
-        if k == 4:
-            rows = np.column_stack([np.broadcast_to(held, (len(left), 4)), left])
-        else:
-            a, b = np.triu_indices(len(left), 1)
-            rows = np.column_stack([np.broadcast_to(held, (len(a), 3)), left[a], left[b]])
-        counts = np.bincount(self.classes[colex_indices(np.sort(rows, axis=1))], minlength=len(self.values))
-        total = sum(int(c) * int(v) for c, v in zip(counts.tolist(), self.values.tolist()))
-        return total * (self.scale // self.ways[k])
+    def _count(self, held: np.ndarray) -> list[int]:
+        """S times ``den`` of each holding of three or four cards (rows of sorted deck positions), over its
+        completions: the completions' pay classes counted, then weighed by the pays as Python ints (exact)."""
+        u, k = held.shape
+        n = self.deck.size
+        more = np.array(list(itertools.combinations(range(n - k), 5 - k)), dtype=np.int64).reshape(-1, 5 - k)
+        out: list[int] = []
+        step = max(1, 200_000 // len(more))  # holdings at once: bounds the memory
+        for start in range(0, u, step):
+            h = held[start:start + step]
+            free = np.ones((len(h), n), dtype=bool)
+            free[np.arange(len(h))[:, None], h] = False
+            left = np.nonzero(free)[1].reshape(len(h), n - k)
+            rows = np.concatenate([np.broadcast_to(h[:, None, :], (len(h), len(more), k)), left[:, more]], axis=2)
+            pay = self.classes[colex_indices(np.sort(rows, axis=2).reshape(-1, 5))].reshape(len(h), len(more))
+            counts = (pay[:, :, None] == np.arange(len(self.values))).sum(axis=1)
+            out += [sum(int(c) * int(v) for c, v in zip(row, self.values.tolist())) * (self.scale // self.ways[k])
+                    for row in counts.tolist()]
+        return out
 
     def many(self, known: np.ndarray) -> np.ndarray:
         """(m,) object: S times ``den`` of each row of (m, k) known cards (k = 3, 4 or 5), each suit class counted
@@ -118,9 +126,10 @@ class Values:
             return np.asarray(self.values[self.classes[rows]] * self.scale, dtype=object)
         suit_class = self._index[k][rows].astype(np.int64)
         classes, first, inverse = np.unique(suit_class, return_index=True, return_inverse=True)
-        for c, i in zip(classes.tolist(), first.tolist()):
-            if (k, c) not in self.cache:
-                self.cache[k, c] = self._count(held[i])
+        new = [(c, i) for c, i in zip(classes.tolist(), first.tolist()) if (k, c) not in self.cache]
+        if new:
+            counted = self._count(held[np.array([i for _, i in new], dtype=np.int64)])
+            self.cache.update(((k, c), v) for (c, _), v in zip(new, counted))
         found = np.array([self.cache[k, c] for c in classes.tolist()], dtype=object)
         return np.asarray(found[inverse.reshape(-1)], dtype=object)
 
