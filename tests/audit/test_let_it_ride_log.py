@@ -62,6 +62,12 @@ def test_an_honest_log_conforms_and_is_not_flagged(logs: dict[str, Path]) -> Non
     c = conform(logs["honest"])
     assert (c.rounds, c.mispaid_count, c.unreadable_count) == (ROUNDS, 0, 0)  # the simulator's own settlement
     assert not c.failures()
+    # the outcomes are tallied into the exact report's main rows (the final hand's class, the bets in play)
+    t = resolve_table("let-it-ride", None)
+    rows = [r.event for w in Session("let-it-ride").analyze(t).wagers if w.wager == "main" for r in w.rows]
+    (main,) = [w for w in c.wagers if w.wager == "main"]
+    assert [e for e, _, _, _ in main.rows] == rows and sum(n for _, _, n, _ in main.rows) == ROUNDS
+    assert all(p > 0 for _, p, n, _ in main.rows if n)  # every outcome dealt is one the exact analysis has
     ev = weighed(logs["honest"])
     assert len(ev.actions) == 2 * ROUNDS
     # the engine's solved pull-backs (what the log plays) are the evidence's honest best at every decision
@@ -97,15 +103,6 @@ def test_a_mispaid_round_is_listed_by_its_line(logs: dict[str, Path]) -> None:
     c = conform(logs["mispaid"])
     assert changed and [m.line for m in c.mispaid] == changed
     assert all(m.paid - m.due == 1 and m.wager == "main" for m in c.mispaid)
-
-
-def test_the_outcomes_are_the_reports_main_rows(logs: dict[str, Path]) -> None:
-    c = conform(logs["honest"])
-    t = resolve_table("let-it-ride", None)
-    rows = [r.event for w in Session("let-it-ride").analyze(t).wagers if w.wager == "main" for r in w.rows]
-    (main,) = [w for w in c.wagers if w.wager == "main"]
-    assert [e for e, _, _, _ in main.rows] == rows and sum(n for _, _, n, _ in main.rows) == ROUNDS
-    assert all(p > 0 for _, p, n, _ in main.rows if n)  # every outcome dealt is one the exact analysis has
 
 
 HANDS = ["As Ks Qs Js Ts", "2c 7d 9h 3s 3d", "Th Jh 4c 8s 8h", "5d 6d 7d Ac Kc"]
@@ -145,3 +142,38 @@ def test_a_card_dealt_twice_is_not_settled(tmp_path: Path) -> None:
     c = conform(log)
     assert c.rounds == 200 and c.mispaid_count == 0 and c.unreadable_count > 0
     assert all("dealt twice" in why for _, why in c.unreadable)
+
+
+def test_a_log_read_in_parts_is_the_log_read_at_once(logs: dict[str, Path]) -> None:
+    from oddscalc.audit.evidence import join
+    from oddscalc.audit.evidence_log import read_log
+    from oddscalc.audit.reader import decisions, split
+
+    path = logs["flash"]
+    parts = split(path, 3)
+    assert len(parts) == 3
+    whole = read_log("let-it-ride", None, decisions(path)).weighed()
+    joined = join([read_log("let-it-ride", None, decisions(path, p)) for p in parts]).weighed()
+    assert joined.actions == whole.actions and joined.realised == whole.realised
+    assert joined.lines.tolist() == whole.lines.tolist()
+    for a, b in zip(joined.suspects, whole.suspects):
+        assert (a.gain, a.changed, a.first_flagged) == (b.gain, b.changed, b.first_flagged)
+        assert a.assessed.num[a.assessed.row].tolist() == b.assessed.num[b.assessed.row].tolist()
+
+
+def test_the_commands(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from oddscalc.cli.main import EXIT_CHECK, main
+
+    runner = CliRunner()
+    honest, flash = tmp_path / "h.jsonl", tmp_path / "f.jsonl"
+    r = runner.invoke(main, ["simulate", "let-it-ride", "--log", str(honest), "-n", "100", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == {"log": str(honest), "game": "let-it-ride", "rounds": 100, "mispaid": 0,
+                                    "strategy": "optimal"}
+    assert runner.invoke(main, ["audit", str(honest)]).exit_code == 0
+    r = runner.invoke(main, ["simulate", "let-it-ride", "--log", str(flash), "-n", "100", "--knows", FLASH])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(main, ["audit", str(flash), "--format", "json"])
+    assert r.exit_code == EXIT_CHECK and "decisions flag The first community card flashed before bet 1" in r.output
