@@ -2,7 +2,8 @@
 (the ones named, or the game's defaults), every decision weighed, the sections and the chart.
 
 Defaults: Caribbean Stud, a player who knows one, two, three or four hole cards (with the up card: two to five
-dealer cards); punto banco, the shipped edge sort of the first card (``edge-sort-first-card``).
+dealer cards); punto banco, the shipped edge sort of the first card (``edge-sort-first-card``); Let It Ride, the
+shipped flash of the first community card before bet 1 (``let-it-ride-flash-first-community``).
 """
 
 from __future__ import annotations
@@ -12,17 +13,18 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from oddscalc.analysis import Session
-from oddscalc.audit import evidence_caribbean, evidence_punto_banco, spread
+from oddscalc.audit import evidence_caribbean, evidence_let_it_ride, evidence_punto_banco, spread
 from oddscalc.audit.evidence import Evidence, PlayerModel, Reading, join
 from oddscalc.audit.observed import Observed
 from oddscalc.audit.reader import decisions as read_decisions
 from oddscalc.games.caribbean.game import CaribbeanRules
+from oddscalc.games.let_it_ride.game import LetItRideRules
 from oddscalc.games.punto_banco.game import PuntoBancoRules
 from oddscalc.protection.glimpse import Model
 from oddscalc.protection.information import load_model
 from oddscalc.protocol import OptionError
 
-GAMES = (evidence_caribbean.GAME, evidence_punto_banco.GAME)
+GAMES = (evidence_caribbean.GAME, evidence_let_it_ride.GAME, evidence_punto_banco.GAME)
 
 
 def default_models(game: str) -> list[Model]:
@@ -31,6 +33,8 @@ def default_models(game: str) -> list[Model]:
         return [evidence_caribbean.knows_hole_cards(k) for k in range(1, 5)]
     if game == evidence_punto_banco.GAME:
         return [load_model("edge-sort-first-card", game)[0]]
+    if game == evidence_let_it_ride.GAME:
+        return [load_model("let-it-ride-flash-first-community", game)[0]]
     raise OptionError(f"evidence of information is read for {', '.join(GAMES)}, not {game}")
 
 
@@ -43,6 +47,8 @@ def read_log(game: str, table_ref: str | None, decisions: Iterable[Observed], mo
         return evidence_caribbean.reading(rules, decisions, chosen)
     if isinstance(rules, PuntoBancoRules):
         return evidence_punto_banco.reading(rules, decisions, chosen)
+    if isinstance(rules, LetItRideRules):
+        return evidence_let_it_ride.reading(rules, decisions, chosen)
     raise OptionError(f"evidence of information is read for {', '.join(GAMES)}, not {game}")
 
 

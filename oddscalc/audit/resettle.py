@@ -172,9 +172,66 @@ class PuntoBanco:
         return out
 
 
+class LetItRide:
+    """Let It Ride: the player's three cards, then the two community cards; two decisions, ``ride_1`` and
+    ``ride_2`` (ride or pull). The main wager's event is the final hand's pay class (the engine's
+    ``games.let_it_ride.count.pay_classes``: a pair below the table's minimum loses) and the bets in play:
+    ``pair_2_bets``, ``lose_3_bets``, ..., the exact report's rows. A side bet is not read (no stake is logged)."""
+
+    positions: tuple[str, ...] = ("player_1", "player_2", "player_3", "community_1", "community_2")
+    copies: dict[int, int] = dict.fromkeys(range(52), 1)
+
+    def __init__(self, table: Table, units: dict[str, dict[str, Fraction]]):
+        from oddscalc.analysis import Session
+        from oddscalc.games.let_it_ride.count import PAYING
+        from oddscalc.games.let_it_ride.ev import pay_classes_cached
+        from oddscalc.games.let_it_ride.game import LetItRideRules
+
+        rules = Session("let-it-ride").resolve(table)
+        assert isinstance(rules, LetItRideRules)
+        self.classes = pay_classes_cached(FULL_DECK, rules.min_rank)
+        names = [c.value for c in PAYING] + ["lose"]
+        self.names = np.array([[f"{k}_{b}_bet{'s' if b > 1 else ''}" for b in (1, 2, 3)] for k in names],
+                              dtype=object)
+
+    def settle(self, rounds: Sequence[tuple[int, Round]]) -> Settled:
+        """Settle a chunk of (line, round)."""
+        from oddscalc.hands import colex_indices
+
+        n = len(rounds)
+        cards = np.full((n, 5), -1, dtype=np.int64)
+        out = Settled({"main": [None] * n}, cards)
+        good, bets = [], []
+        for i, (line, r) in enumerate(rounds):
+            player, community = r.cards.player, r.cards.community
+            if len(player) != 3 or len(community) != 2:
+                out.unreadable.append((line, f"{len(player)} player and {len(community)} community cards, not 3 "
+                                             "and 2"))
+                continue
+            five = card_ids(player + community)
+            cards[i] = five
+            if len(set(five)) < 5:
+                out.unreadable.append((line, "a card dealt twice in one round (a damaged deck?)"))
+                continue
+            by = {d.decision: d.action for d in r.decisions}
+            if len(r.decisions) != 2 or set(by) != {"ride_1", "ride_2"} or not set(by.values()) <= {"ride", "pull"}:
+                out.unreadable.append((line, "not two decisions ride_1 and ride_2 (ride or pull)"))
+                continue
+            good.append(i)
+            bets.append((by["ride_1"] == "ride") + (by["ride_2"] == "ride"))
+        if not good:
+            return out
+        idx = np.array(good)
+        klass = self.classes[colex_indices(np.sort(cards[idx], axis=1))].astype(np.int64)
+        column = np.full(n, None, dtype=object)
+        column[idx] = self.names[klass, np.array(bets, dtype=np.int64)]
+        out.events["main"] = column.tolist()
+        return out
+
+
 # game -> its re-settlement, made from the table and the units of each event of each wager (the exact analysis's)
 RESETTLERS: dict[str, Callable[[Table, dict[str, dict[str, Fraction]]], Resettler]] = {
-    "caribbean": Caribbean, "punto-banco": PuntoBanco}
+    "caribbean": Caribbean, "let-it-ride": LetItRide, "punto-banco": PuntoBanco}
 
 
 def units_by_event(analysis: Analysis) -> dict[str, dict[str, Fraction]]:
@@ -182,4 +239,4 @@ def units_by_event(analysis: Analysis) -> dict[str, dict[str, Fraction]]:
     return {w.wager: {r.event: Fraction(r.units) for r in w.rows} for w in analysis.wagers}
 
 
-__all__ = ["RESETTLERS", "Caribbean", "PuntoBanco", "Resettler", "Settled", "units_by_event"]
+__all__ = ["RESETTLERS", "Caribbean", "LetItRide", "PuntoBanco", "Resettler", "Settled", "units_by_event"]

@@ -67,7 +67,8 @@ def _level(text: str) -> Fraction:
 @click.option("--suspect", "suspects", multiple=True, metavar="ID|PATH",
               help="An information model (tables/information id or file) the decisions are weighed against; "
                    "repeatable. Default: the game's (Caribbean Stud: one to four hole cards known; punto banco: "
-                   "the first card's group under the shipped edge sort).")
+                   "the first card's group under the shipped edge sort; Let It Ride: the first community card "
+                   "flashed before bet 1).")
 @output_option
 def audit(log: Path, table_ref: str | None, strategy: str | None, level: str, fmt: str, chart_path: Path | None,
           workers: int, scheduler: str | None, suspects: tuple[str, ...], output: Path | None) -> None:

@@ -425,11 +425,12 @@ def _solution_sections(s: Solution) -> list[Section]:
 @players_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the rounds as a hand log (docs/hand-log.md) instead of comparing: caribbean, punto-banco "
-                   "(default 10,000 rounds). --strategy: caribbean optimal or a named one; punto-banco the bet.")
+              help="Write the rounds as a hand log (docs/hand-log.md) instead of comparing: caribbean, let-it-ride, "
+                   "punto-banco (default 10,000 rounds). --strategy: caribbean optimal or a named one; let-it-ride "
+                   "optimal; punto-banco the bet.")
 @click.option("--knows", metavar="ID|PATH",
               help="With --log: the player acts by exact EV on what this information model shows "
-                   "(e.g. caribbean-flash-1-hole, edge-sort-first-card).")
+                   "(e.g. caribbean-flash-1-hole, edge-sort-first-card, let-it-ride-flash-first-community).")
 @click.option("--damage", multiple=True, metavar="missing:CARD|doubled:CARD",
               help="With --log: a card taken out of the deck or shoe, or put in twice (repeatable).")
 @click.option("--mispay", default="0", show_default=True, metavar="RATE",

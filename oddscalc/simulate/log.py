@@ -1,13 +1,13 @@
 """``oddscalc simulate GAME --log FILE``: a hand log (docs/hand-log.md) of simulated rounds, the audit's test input
 and a lab's reference log.
 
-What is played: optimal play (Caribbean Stud: the exact engine's decisions), a named strategy or a strategy card, or
-a player under an information model (``--knows``: he acts on what it shows, by exact EV); on a deck or shoe as
-shipped or damaged (``--damage missing:As``, ``doubled:As``: a card taken out or put in twice); with each round's
-main wager mispaid (overpaid by one stake) at a stated rate (``--mispay``, drawn from its own seeded stream, so the
-cards are the same with and without it). Every round is dealt from a freshly shuffled deck or shoe (``dealing``),
-seeded, so a log is reproduced by its options. The log is written in one atomic replace (``files.write_atomic``)
-and never over a file the command reads.
+What is played: optimal play (Caribbean Stud, Let It Ride: the exact engine's decisions), a named strategy or a
+strategy card, or a player under an information model (``--knows``: he acts on what it shows, by exact EV); on a
+deck or shoe as shipped or damaged (``--damage missing:As``, ``doubled:As``: a card taken out or put in twice); with
+each round's main wager mispaid (overpaid by one stake) at a stated rate (``--mispay``, drawn from its own seeded
+stream, so the cards are the same with and without it). Every round is dealt from a freshly shuffled deck or shoe
+(``dealing``), seeded, so a log is reproduced by its options. The log is written in one atomic replace
+(``files.write_atomic``) and never over a file the command reads.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from oddscalc.protocol import OptionError
 from oddscalc.simulate.dealing import deal, full_shoe
 from oddscalc.tables import Table
 
-LOG_GAMES = ("caribbean", "punto-banco")
+LOG_GAMES = ("caribbean", "let-it-ride", "punto-banco")
 CHUNK = 20_000  # rounds dealt, settled and written at a time: the memory of a log of any length
 _DAMAGE = re.compile(r"^(missing|doubled):(\S+)$")
 
@@ -105,6 +105,8 @@ def write_log(game: str, path: Path, table_ref: str | None = None, rounds: int =
     if game == "caribbean":
         shoe = damaged(full_shoe(1), damage)
         body, said = _caribbean(table, shoe, strategy, model)
+    elif game == "let-it-ride":
+        body, said = _let_it_ride(table, damaged(full_shoe(1), damage), strategy, model)
     else:
         body, said = _punto_banco(table, damage, strategy, model)
     if read_here(real_path(path)):
@@ -186,6 +188,39 @@ def _caribbean(table: Table, shoe: np.ndarray, strategy: str | None, model: obje
                         "decisions": [{"decision": "raise", "action": "raise" if r else "fold",
                                        "seen": _cards(row[:6])}],
                         "stakes": stakes, "paid": paid})
+        return out
+
+    return body, said
+
+
+def _let_it_ride(table: Table, deck: np.ndarray, strategy: str | None, model: object) -> tuple[Body, str]:
+    from oddscalc.protection.glimpse import Model
+    from oddscalc.simulate.log_let_it_ride import Settler, informed_rider, optimal_rider
+
+    if isinstance(model, Model):
+        if strategy is not None:
+            raise OptionError("--strategy and --knows: a player who knows more rides by exact EV on what he knows")
+        rider = informed_rider(table, model)
+        said = f"rides by exact EV knowing {model.id} ({model.title})"
+    else:
+        if strategy not in (None, "optimal"):
+            raise OptionError(f"unknown strategy {strategy!r} for let-it-ride --log; known: optimal")
+        rider = optimal_rider(table)
+        said = "optimal"
+    settler = Settler(table)
+
+    def body(rng: np.random.Generator, n: int) -> list[dict[str, Any]]:
+        cards = deal(rng, deck, n, 5)  # the player's three, then the two community cards in order
+        ride1, ride2 = rider(cards)
+        settled = settler.settle(cards, ride1, ride2)
+        out: list[dict[str, Any]] = []
+        for row, r1, r2, main in zip(cards.tolist(), ride1.tolist(), ride2.tolist(), settled):
+            out.append({"cards": {"player": _cards(row[:3]), "community": _cards(row[3:])},
+                        "decisions": [{"decision": "ride_1", "action": "ride" if r1 else "pull",
+                                       "seen": _cards(row[:3])},
+                                      {"decision": "ride_2", "action": "ride" if r2 else "pull",
+                                       "seen": _cards(row[:4])}],
+                        "stakes": {"main": 1}, "paid": {"main": _amount(main)}})  # one base bet is the unit
         return out
 
     return body, said

@@ -96,5 +96,6 @@ def test_a_log_weighed_in_one_call_against_the_games_default_models() -> None:
     assert [w.assessed.model for w in ev.suspects] == [f"knows-{k}-hole-cards" for k in range(1, 5)]
     assert ev.realised == 0 and not any(w.flagged for w in ev.suspects)
     assert [m.id for m in default_models("punto-banco")] == ["edge-sort-first-card"]
-    with pytest.raises(OptionError, match="not let-it-ride"):
-        weigh_log("let-it-ride", None, [])
+    assert [m.id for m in default_models("let-it-ride")] == ["let-it-ride-flash-first-community"]
+    with pytest.raises(OptionError, match="not house-baccarat"):
+        weigh_log("house-baccarat", None, [])

@@ -23,10 +23,16 @@ def test_the_upper_bound_is_where_the_lower_tail_is_2_5_percent(k: int, n: int) 
     assert _cdf(k, n, u - Fraction(1, 10**9)) > Fraction(1, 40) > _cdf(k, n, u + Fraction(1, 10**9))
 
 
+NOT_MEASURED = ("let-it-ride",)  # its honest logs' false-positive rate was not measured: no figure is given
+
+
 def test_every_default_model_has_its_measured_rate() -> None:
     for game in GAMES:
         for m in default_models(game):
             r = rate(game, m.id)
+            if game in NOT_MEASURED:  # the report says "not measured" (test_let_it_ride_log checks it says so)
+                assert r is None, (game, m.id)
+                continue
             assert r is not None and r.runs >= 200 and r.rounds >= 10_000, (game, m.id)
             assert "honest logs of" in r.describe() and "95% upper bound" in r.describe()
     assert rate("caribbean", "a-model-of-my-own") is None
