@@ -3,6 +3,7 @@ test against a plain brute force over every ordered deal of a nine-card shoe."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats import search as seat_search
 from oddscalc.seats import two_seats
-from oddscalc.seats.game import every_equilibrium, is_best_reply, thresholds
+from oddscalc.seats.game import Found, every_equilibrium, is_best_reply, thresholds
 
 ONE = Fraction(1)
 
@@ -35,11 +36,18 @@ def _counter(sessions: Callable[[str], Session], decks: int) -> SeatCounter:
     return counter
 
 
+@functools.cache
+def _one_deck_equilibria(sessions: Callable[[str], Session]) -> list[Found]:
+    """Every symmetric equilibrium of two seats on one deck, searched once for the run's sessions (a second each
+    time) and read by the two tests below."""
+    return every_equilibrium(_counter(sessions, 1), 2, ONE)[0]
+
+
 def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
     counter = _counter(sessions, 1)
     d03 = Strategy.by_totals("draw-0-3", range(4))
     assert seat_ev(counter.seat(2, d03), d03, ONE) == Fraction(95_314_360_201, 1_303_772_344_875)
-    found = {f.strategy.draws: f for f in every_equilibrium(counter, 2, ONE)[0]}
+    found = {f.strategy.draws: f for f in _one_deck_equilibria(sessions)}
     project = solve(counter, 2, ONE, "optimal").strategy  # the report's equilibrium
     assert project.draws in found and Strategy.by_totals("d04", range(5)).draws in found
     for f in found.values():
@@ -68,7 +76,7 @@ def test_the_seats_command_gives_its_figures_exactly_as_data(sessions: Callable[
     assert fmt == "json"
     data = json.loads(r.output)
     assert (data["players"], data["shoe"], data["third_cards"]) == ("2", "1 deck (52 cards)", "hidden")
-    found = every_equilibrium(_counter(sessions, 1), 2, ONE)[0]
+    found = _one_deck_equilibria(sessions)
     rows = data["sections"]["seat_equilibria"]["rows"]
     assert [Fraction(row["ev"]) for row in rows if row["concept"] == "symmetric equilibrium"] == [f.ev for f in found]
     shared = {row["name"]: Fraction(row["ev"]) for row in data["sections"]["common_strategies"]["rows"]}
