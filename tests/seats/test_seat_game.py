@@ -3,6 +3,7 @@ test against a plain brute force over every ordered deal of a nine-card shoe."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from oddscalc.games.shoe import Shoe
 from oddscalc.results import RunOptions
 from oddscalc.seats import search as seat_search
 from oddscalc.seats import two_seats
-from oddscalc.seats.game import every_equilibrium, is_best_reply, thresholds
+from oddscalc.seats.game import Found, every_equilibrium, is_best_reply, thresholds
 
 ONE = Fraction(1)
 
@@ -35,11 +36,18 @@ def _counter(sessions: Callable[[str], Session], decks: int) -> SeatCounter:
     return counter
 
 
+@functools.cache
+def _one_deck_equilibria(sessions: Callable[[str], Session]) -> list[Found]:
+    """Every symmetric equilibrium of two seats on one deck, searched once for the run's sessions (a second each
+    time) and read by the two tests below."""
+    return every_equilibrium(_counter(sessions, 1), 2, ONE)[0]
+
+
 def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
     counter = _counter(sessions, 1)
     d03 = Strategy.by_totals("draw-0-3", range(4))
     assert seat_ev(counter.seat(2, d03), d03, ONE) == Fraction(95_314_360_201, 1_303_772_344_875)
-    found = {f.strategy.draws: f for f in every_equilibrium(counter, 2, ONE)[0]}
+    found = {f.strategy.draws: f for f in _one_deck_equilibria(sessions)}
     project = solve(counter, 2, ONE, "optimal").strategy  # the report's equilibrium
     assert project.draws in found and Strategy.by_totals("d04", range(5)).draws in found
     for f in found.values():
@@ -48,20 +56,35 @@ def test_two_seats_on_one_deck(sessions: Callable[[str], Session]) -> None:
     assert {e.draws for e in every} == set(found) and len(found) == 2
 
 
-def test_the_seats_command_gives_its_figures_exactly_as_data(sessions: Callable[[str], Session]) -> None:
+def test_the_seats_command_gives_its_figures_exactly_as_data(sessions: Callable[[str], Session],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """--format json: every equilibrium at its exact EV, as the search finds them in process, and the issue's
-    one-deck figure for everyone drawing on 0-3; --format csv: a line per cell with the same exact values."""
+    one-deck figure for everyone drawing on 0-3; as csv: a line per cell with the same exact values."""
+    from oddscalc.report import sections as report_sections
+
+    rendered: list[tuple[Any, ...]] = []
+    render = report_sections.render_sections
+
+    def recorded(*args: Any) -> str:
+        rendered.append(args)
+        return render(*args)
+
+    monkeypatch.setattr(report_sections, "render_sections", recorded)  # the command's sections, not counted again
     r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "1", "--format", "json"])
     assert r.exit_code == 0, r.output
+    (found_sections, fmt, heading, meta), = rendered
+    assert fmt == "json"
     data = json.loads(r.output)
     assert (data["players"], data["shoe"], data["third_cards"]) == ("2", "1 deck (52 cards)", "hidden")
-    found = every_equilibrium(_counter(sessions, 1), 2, ONE)[0]
+    found = _one_deck_equilibria(sessions)
     rows = data["sections"]["seat_equilibria"]["rows"]
     assert [Fraction(row["ev"]) for row in rows if row["concept"] == "symmetric equilibrium"] == [f.ev for f in found]
     shared = {row["name"]: Fraction(row["ev"]) for row in data["sections"]["common_strategies"]["rows"]}
     assert shared["draw-0-3"] == Fraction(95_314_360_201, 1_303_772_344_875)
-    r = CliRunner().invoke(main, ["seats", "house-baccarat", "--decks", "1", "--format", "csv"])
-    assert r.exit_code == 0 and ",common_strategies,5,ev,95314360201/1303772344875,'+7.3107%" in r.output
+    # the csv the command prints for --format csv: the same sections through the one renderer (the option itself is
+    # walked by tests/cli/test_fuzz.py); a second run of the command would count the same game again
+    csv = render(found_sections, "csv", heading, meta)
+    assert ",common_strategies,5,ev,95314360201/1303772344875,'+7.3107%" in csv
 
 
 @pytest.mark.deep  # 8 decks; one deck is the suite's (above)
@@ -81,10 +104,14 @@ def _gains(counts: Counter[tuple[int, int, int, int]]) -> dict[tuple[int, int], 
                         + counts[(a, b, 0, LOSS)] for a, b in {(u, w), (w, u)}) for u, w in COMPOSITIONS}
 
 
+# the others drawing on 0-7: the sharpest of the three (12 compositions where the reply draws, 7 where drawing on 0-7
+# errs); 0-1 and 0-4 take the same path (1.4 s of brute force each) and are deep
 @pytest.mark.parametrize("ranks", [list("AA3567QK9")], ids=["repeats"])
-def test_best_replies_against_a_brute_force(ranks: list[str]) -> None:
+@pytest.mark.parametrize("others", ["draw-0-7", pytest.param("draw-0-1", marks=pytest.mark.deep),
+                                    pytest.param("draw-0-4", marks=pytest.mark.deep)])
+def test_best_replies_against_a_brute_force(ranks: list[str], others: str) -> None:
     shoe = Shoe.from_ranks(dict(Counter(ranks)))
-    for s in thresholds()[2::3]:
+    for s in (s for s in thresholds() if s.name == others):
         gains = _gains(brute_two(ranks, LITERAL, s))
         sc = seat_counts(shoe, 2, s, LITERAL, infinite=False)
         reply = best_by_composition(sc, ONE)

@@ -8,8 +8,10 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 from oracles.house_brute import LITERAL, VALUE, compare, house_final
 from oracles.shared import shared
@@ -102,11 +104,22 @@ def test_the_equilibrium_replies_best_at_every_sight() -> None:
         assert to.early_ev(early, Strategy.of("changed", m), Fraction(1), total) <= p.ev_first
 
 
-def test_the_report_rows_against_a_plain_deal_of_every_ordered_nine_cards() -> None:
+def test_the_report_rows_against_a_plain_deal_of_every_ordered_nine_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """The turn_order section: each equilibrium's EVs, and the hidden game's played blind, from the deals."""
     hidden = Strategy.by_totals("draw-0-3", range(4))
+    found = _equilibria()  # before the search is replaced by it
+    asked: list[tuple[Any, ...]] = []
+
+    def found_once(*args: Any) -> list[to.Profile]:
+        asked.append(args)
+        return found
+
+    # the section's search is :func:`_equilibria`'s (the same call, checked just below), found once for both tests
+    monkeypatch.setattr(to, "equilibria", found_once)
     rows = to.sections(SMALL, SHEET_TABLEAU, "never", Fraction(1), hidden, [hidden])[0].rows
-    found = _equilibria()
+    (shoe, tableau, all_stand, pay, starts), = asked
+    assert (shoe, tableau, all_stand, pay) == (SMALL, SHEET_TABLEAU, "never", Fraction(1))
+    assert [s.draws for s in starts] == [hidden.draws]
     assert len(rows) == len(found) + 1
     for row, (first, second) in zip(rows, [*((p.first, p.second) for p in found), (hidden, to.Late.blind(hidden))]):
         ev_first, ev_second = _brute(first, second)

@@ -43,15 +43,26 @@ def test_three_seats_equal_a_plain_deal_of_every_ordered_twelve_cards() -> None:
     assert len(set(evs)) == 3  # the seats play differently: a test that tells the seats apart
 
 
+CHART = Strategy.by_totals("draw-0-5", range(6))
+
+
+@functools.cache
+def _blind_three(k: int) -> np.ndarray:
+    # seat k of three all playing CHART blind: read by the blind game's test, the sitting out's and the best reply's
+    return shared(f"shown blind three {k}", lambda: ss.seat_counts(SMALL, [to.Late.blind(CHART)] * 3, k,
+                                                                   SHEET_TABLEAU, "never"))
+
+
 @pytest.mark.parametrize(("players", "seats"), [(3, (0, 1, 2)), pytest.param(4, (0, 1, 2, 3), marks=pytest.mark.deep),
                                                pytest.param(5, (2,), marks=pytest.mark.deep)])  # seat 3 of 5: stacked
 def test_playing_blind_is_the_hidden_game(players: int, seats: tuple[int, ...]) -> None:
-    s = Strategy.by_totals("draw-0-4", range(5))
+    s = CHART if players == 3 else Strategy.by_totals("draw-0-4", range(5))
     shoe = {3: SMALL, 4: SMALL4, 5: SMALL5}[players]
     hidden = hb.seat_counts(shoe, players, s, SHEET_TABLEAU, "never", False).counts
     assert sum(hidden[WIN].ravel()) > 0
     for k in seats:
-        shown = ss.seat_counts(shoe, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
+        shown = _blind_three(k) if players == 3 else \
+            ss.seat_counts(shoe, [to.Late.blind(s)] * players, k, SHEET_TABLEAU, "never")
         assert np.array_equal(shown.sum(axis=3), hidden), (players, k)
 
 
@@ -136,8 +147,7 @@ def test_the_equilibria_reply_best_at_every_sight() -> None:
 
 
 def test_sitting_out_is_counted() -> None:
-    plays = [to.Late.blind(Strategy.by_totals("draw-0-4", range(5)))] * 3
-    counts = ss.seat_counts(SMALL, plays, 2, SHEET_TABLEAU, "never")
+    counts = _blind_three(2)
     assert sum(counts[SIT_OUT].ravel()) > 0 and sum(counts[WIN].ravel()) > 0 and sum(counts[LOSS].ravel()) > 0
 
 
@@ -156,12 +166,11 @@ def test_the_report_sections_check_the_blind_row_against_the_hidden_game() -> No
 
 
 def test_a_seat_replying_best_to_the_others_chart() -> None:
-    chart = Strategy.by_totals("draw-0-5", range(6))
-    section = ss.reply_section(SMALL, 3, SHEET_TABLEAU, "never", PAY, chart)
-    blind = to.Late.blind(chart)
+    section = ss.reply_section(SMALL, 3, SHEET_TABLEAU, "never", PAY, CHART)
+    blind = to.Late.blind(CHART)
     everyone = brute_shown(SMALL, [blind] * 3)
     for k, row in enumerate(section.rows):
-        reply = to.late_reply(ss.seat_counts(SMALL, [blind] * 3, k, SHEET_TABLEAU, "never"), PAY)
+        reply = to.late_reply(_blind_three(k), PAY)
         plays = [reply if j == k else blind for j in range(3)]
         along, best, gain = row[1], row[2], row[3]
         assert along == everyone[k] and best == brute_shown(SMALL, plays)[k]
