@@ -48,7 +48,9 @@ def _as_brute(r: Row) -> dict[str, Fraction]:
             **{f"ev_{w}": e for w, e in r.ev.items()}}
 
 
-@pytest.mark.parametrize("table_id", ["standard", "ez-baccarat", "pairs"])
+# "standard" is deep: "pairs" has its drawing rules and every one of its wagers (player_pair, banker_pair) and more,
+# so its fast case walks the same path against the same brute force
+@pytest.mark.parametrize("table_id", [pytest.param("standard", marks=pytest.mark.deep), "ez-baccarat", "pairs"])
 @pytest.mark.parametrize("after", ["player", "banker", "four"])
 def test_every_row_equals_a_brute_force_of_the_small_shoe(brute: Tally, table_id: str, after: str) -> None:
     rules = rules_of(table_id)
