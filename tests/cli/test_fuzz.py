@@ -247,8 +247,8 @@ def fuzzing(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
-# twenty: each example runs a command on a fuzzed file; the deep test below runs 200
-@fuzzing(20)
+# ten: each example runs a command on a fuzzed file (0.2 s of CPU or more); the deep test below runs 200
+@fuzzing(10)
 @given(data=st.data())
 def test_fuzzed_files_fail_cleanly_or_report_safely(data: st.DataObject) -> None:
     fuzzed(data, file_cases)
@@ -441,8 +441,8 @@ def _merge(command: click.Command, base: list[str], chosen: dict[str, list[str]]
     return args
 
 
-# ten: each example runs a command (a second of CPU or more); the deep test below runs 200
-@fuzzing(10)
+# five: each example runs a command (a second of CPU or more); the deep test below runs 200
+@fuzzing(5)
 @given(data=st.data())
 def test_fuzzed_options_fail_cleanly(data: st.DataObject) -> None:
     fuzzed(data, option_cases)

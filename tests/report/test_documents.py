@@ -99,8 +99,7 @@ def test_the_pdf_and_the_html_show_every_figure_of_the_markdown_report(case: tup
     charts = GAMES[a.game].charts(a, session.rerun(a.table))
     figures = _figures(render_markdown(a))
     assert len(figures) > 20
-    raw = render_pdf(a, charts)
-    assert render_pdf(a, charts) == raw  # the same analysis, the same bytes
+    raw = render_pdf(a, charts)  # the same bytes twice: test_pdf_filing.py, and every case in the deep test below
     pdf = PdfReader(io.BytesIO(raw))
     text = _squeezed(latin(" ".join(page.extract_text() for page in pdf.pages)))
     missing = sorted(f for f in figures if f not in text)
@@ -108,6 +107,18 @@ def test_the_pdf_and_the_html_show_every_figure_of_the_markdown_report(case: tup
     page = html.unescape(render_html(a, charts))
     assert not sorted(f for f in figures if f not in page)
     assert page.count("<svg") == len(charts) and f"<title>{html.escape(a.table.title)}" in render_html(a, charts)
+
+
+@pytest.mark.deep
+def test_the_pdf_of_every_case_is_the_same_bytes_twice(case: tuple[Session, Analysis],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same analysis, the same bytes, on every case with its charts. The fast suite checks it on the us table:
+    test_pdf_filing.py::test_the_date_is_today_unless_source_date_epoch_is_set (the renderer, no charts) and
+    ::test_the_same_bytes_from_the_command_line (the whole command, charts drawn)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    session, a = case
+    charts = GAMES[a.game].charts(a, session.rerun(a.table))
+    assert render_pdf(a, charts) == render_pdf(a, charts)
 
 
 def test_documents_from_the_command_line(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ bold font and bullets as bullets."""
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import io
 import re
@@ -42,13 +43,32 @@ def dragon(sessions: Callable[[str], Session]) -> Analysis:
     return sessions("punto-banco").analyze("dragon-bonus")
 
 
+@pytest.fixture(scope="module")
+def us_pdf(us: Analysis) -> bytes:
+    """The us table's PDF rendered once for the module's tests that read it (a render is a second of CPU), dated
+    by SOURCE_DATE_EPOCH as a reproducible build is."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+        return render_pdf(us)
+
+
+@pytest.fixture(scope="module")
+def dragon_pdf(dragon: Analysis) -> bytes:
+    """The dragon-bonus table's PDF, rendered once for the module, as ``us_pdf``."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+        return render_pdf(dragon)
+
+
 def _reader(data: bytes) -> PdfReader:
     assert data.startswith(b"%PDF-")
     return PdfReader(io.BytesIO(data))
 
 
-def _texts(data: bytes) -> list[str]:
-    return [page.extract_text() for page in _reader(data).pages]
+@functools.cache
+def _texts(data: bytes) -> tuple[str, ...]:
+    # cached by the document's bytes: several tests read the same render's text (pypdf's extraction is slow)
+    return tuple(page.extract_text() for page in _reader(data).pages)
 
 
 def _fonts(reader: PdfReader) -> dict[str, Any]:
@@ -68,8 +88,8 @@ def _fonts(reader: PdfReader) -> dict[str, Any]:
     return found
 
 
-def test_every_font_is_embedded(us: Analysis) -> None:
-    fonts = _fonts(_reader(render_pdf(us)))
+def test_every_font_is_embedded(us_pdf: bytes) -> None:
+    fonts = _fonts(_reader(us_pdf))
     assert {name.split("+")[-1] for name in fonts} == {"DejaVuSansBook", "DejaVuSansBold"}
     for name, font in fonts.items():
         descendants = font.get("/DescendantFonts")
@@ -77,9 +97,10 @@ def test_every_font_is_embedded(us: Analysis) -> None:
         assert {"/FontFile", "/FontFile2", "/FontFile3"} & set(descriptor), name  # its glyphs are in the file
 
 
-def test_page_one_is_the_summary_and_every_page_has_the_footer(us: Analysis, dragon: Analysis) -> None:
-    for a in (us, dragon):
-        pages = _texts(render_pdf(a))
+def test_page_one_is_the_summary_and_every_page_has_the_footer(us: Analysis, dragon: Analysis, us_pdf: bytes,
+                                                              dragon_pdf: bytes) -> None:
+    for a, pdf in ((us, us_pdf), (dragon, dragon_pdf)):
+        pages = _texts(pdf)
         total = len(pages)
         assert total > 3
         first = " ".join(pages[0].split())
@@ -94,12 +115,12 @@ def test_page_one_is_the_summary_and_every_page_has_the_footer(us: Analysis, dra
             assert foot.endswith(f"{a.table.title} (table {a.table.id}) sha256 {a.table.sha256} Page {n} of {total}")
 
 
-def test_the_summary_figures_are_the_tables(us: Analysis, dragon: Analysis) -> None:
+def test_the_summary_figures_are_the_tables(us_pdf: bytes, dragon_pdf: bytes) -> None:
     """The figures beside the return tables of docs/reports: the us royal flush wins 16,759,740 of
     19,933,230,517,200 deals (1 in 1,189,352.01), the tie 475,627,426,473,216 of 4,998,398,275,503,360."""
-    first = " ".join(_texts(render_pdf(us))[0].split())
+    first = " ".join(_texts(us_pdf)[0].split())
     assert "ante 5.2243% 2.5553% 2.2430 38.5452% Player wins with royal flush (100:1) 1 in 1,189,352" in first
-    first = " ".join(_texts(render_pdf(dragon))[0].split())
+    first = " ".join(_texts(dragon_pdf)[0].split())
     assert "Tie (tie) unit staked 14.3596% - 2.6409 9.5156% Tie (8:1) 1 in 10.51" in first
 
 
@@ -118,7 +139,8 @@ def test_the_top_award_joins_the_events_that_pay_the_most() -> None:
     assert top_award(_wager([("lose", "", -1, 2)]))[0] == "none: this wager never wins"
 
 
-def test_the_date_is_today_unless_source_date_epoch_is_set(us: Analysis, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_date_is_today_unless_source_date_epoch_is_set(us: Analysis, us_pdf: bytes,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
     before = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
     reader = _reader(render_pdf(us))
@@ -127,7 +149,7 @@ def test_the_date_is_today_unless_source_date_epoch_is_set(us: Analysis, monkeyp
     assert made is not None and before <= made <= after
     assert f"Date: {made:%Y-%m-%d %H:%M} UTC" in reader.pages[0].extract_text()
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
-    data = render_pdf(us)
+    data = us_pdf  # rendered under this SOURCE_DATE_EPOCH
     reader = _reader(data)
     assert reader.metadata is not None and reader.metadata.creation_date == datetime.datetime(
         2023, 11, 14, 22, 13, 20, tzinfo=datetime.UTC)
