@@ -148,7 +148,7 @@ def main() -> int:
     out.seconds("settle punto-banco standard from stored cells (3 wagers)", float(base), None)
     out.seconds(f"settle one more side bet from stored cells (each of winning-total's {bets} beyond standard's)",
                 float(per_bet), 0.05)
-    for table in ("lucky-nines", "perfect-9"):
+    for table in ("lucky-nines", "perfect-9", "lucky-match"):  # lucky-match: every card of the coup, by rank
         best, _ = best_cli(repeats, report("punto-banco", "--table", table), COLD)
         out.seconds(f"report punto-banco --table {table} (a bet on the cards), nothing stored", best, 1.0)
     probe = subprocess.run([sys.executable, "-c", CARD_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
