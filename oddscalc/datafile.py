@@ -137,6 +137,9 @@ def read_text(path: Path) -> tuple[str, bytes]:
         st = path.stat()
     except OSError as e:
         raise TableError([Problem(name, None, "", f"cannot read file: {e.strerror or e}")]) from None
+    except ValueError:  # a NUL byte in the name (from a caller in process: a shell cannot pass one)
+        raise TableError([Problem(name.replace("\x00", "\\x00"), None, "", "cannot read file: a NUL byte in its "
+                                  "name")]) from None
     if not stat.S_ISREG(st.st_mode):
         raise TableError([Problem(name, None, "", "not a regular file")])
     if st.st_size > MAX_TABLE_BYTES:

@@ -61,8 +61,12 @@ def write_atomic(path: Path, data: bytes | Iterable[bytes | memoryview], mode: i
 
 def real_path(path: Path) -> Path:
     """The absolute path with every symbolic link followed as far as it goes: unlike ``Path.resolve`` it never
-    raises on a loop of links (reading the file then fails with an OSError, reported like any other)."""
-    return Path(os.path.realpath(path))
+    raises on a loop of links (reading the file then fails with an OSError, reported like any other), nor on a name
+    no file can have (a NUL byte: the absolute path, which names nothing, so reading it fails as any missing file)."""
+    try:
+        return Path(os.path.realpath(path))
+    except ValueError:
+        return Path(os.path.abspath(path))
 
 
 _READ: set[Path] = set()  # every input file this command has read, by real path

@@ -79,6 +79,11 @@ class Commands(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line, its output streams set up first (so usage errors and help are covered too)."""
         _showable_streams()
+        given = kwargs.get("args", args[0] if args else None)
+        # a NUL cannot come from a shell (argv is C strings), only from a caller in process (the API, a test); the
+        # operating system refuses it in every file name, so refused here once rather than wherever a path is used
+        if given is not None and any("\x00" in str(a) for a in given):
+            _fail("an argument holds a NUL byte (\\x00), which no file name, id or value may hold", EXIT_INPUT)
         return super().main(*args, **kwargs)
 
     def invoke(self, ctx: click.Context) -> Any:

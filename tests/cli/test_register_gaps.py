@@ -301,3 +301,19 @@ def test_validate_names_the_line_of_a_quoted_key_holding_a_dot(tmp_path: Path) -
     r = _cli(["validate", str(table)])
     assert r.exit_code == EXIT_TABLE
     assert f"{table}:{line}: published.sections.progressive_jackpot.break-even meter.meter" in r.output, r.output
+
+
+@pytest.mark.parametrize("args", [["report", "let-it-ride", "--table", "\x00"],  # the deep fuzzer's find
+                                  ["report", "caribbean", "--table", "a\x00b.toml"],
+                                  ["report", "caribbean", "-o", "x\x00.md"]])
+def test_a_nul_byte_in_an_argument_is_one_line_exit_4(args: list[str]) -> None:
+    r = _cli(args)
+    assert r.exit_code == EXIT_INPUT and r.output == (
+        "oddscalc: an argument holds a NUL byte (\\x00), which no file name, id or value may hold\n")
+
+
+def test_a_nul_byte_in_a_table_files_name_is_a_table_error() -> None:
+    from oddscalc.datafile import TableError, read_text
+
+    with pytest.raises(TableError, match=r"a\\x00b.toml: cannot read file: a NUL byte in its name"):
+        read_text(Path("a\x00b.toml"))
