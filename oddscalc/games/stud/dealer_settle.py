@@ -28,8 +28,9 @@ import numpy as np
 
 from oddscalc.games.stud.count import LOSE, NOT_QUALIFIED, TIE, WIN
 from oddscalc.games.stud.dealer import DealerCounts
+from oddscalc.games.stud.sections import return_by_hand
 from oddscalc.games.stud.table import CLASSES, Decision, MainPays
-from oddscalc.results import Cell, Column, Row, Section, WagerResult
+from oddscalc.results import Row, Section, WagerResult
 from oddscalc.tables import ratio_text
 
 FOLD = 0
@@ -193,12 +194,4 @@ def by_hand_section(counts: DealerCounts, played: Played, pays: MainPays, rankin
             continue
         play[c] += n
         units[c] += n * net(pays, k, a, per.bet[c], per.bonus[c])
-    rows: list[tuple[Cell, ...]] = [
-        (n.replace("_", " ").capitalize(), deals[i], Fraction(play[i], deals[i]) if deals[i] else None,
-         units[i] / counts.total) for i, n in enumerate(names)]
-    return Section("return_by_hand", "Return by the player's hand",
-                   (Column("hand", "Player's hand"), Column("deals", "Deals", "int"),
-                    Column("played", "Played", "percent", 2),
-                    Column("return", "Net return per ante", "signed_percent", 4)), tuple(rows),
-                   notes=("The net returns add up to the main wager's EV per ante: what each hand of the player wins "
-                          "or loses (folded or played), over every deal, the dealer's up cards seen.",))
+    return return_by_hand(names, deals, play, units, counts.total, ", the dealer's up cards seen")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -33,15 +34,22 @@ def by_hand_section(counts: MainCounts, played: Played, ranking: str, pays: Main
         play[cls] += hands
         b = (block.pay_of(names[cls]) if block is not None else None) or Fraction(0)
         units[cls] += w * sum((row[o] * net(pays, o, action, b) for o in range(4)), Fraction(0))
+    return return_by_hand(names, deals, play, units, counts.total)
+
+
+def return_by_hand(names: Sequence[str], deals: Sequence[int], play: Sequence[int], units: Sequence[Fraction],
+                   total: int, seen: str = "") -> Section:
+    """The return-by-hand section of a game with a dealer: per class of the player's hand, its deals, the share
+    played and its net units over every deal (``seen``: what else the decision saw, said in the note)."""
     rows: list[tuple[Cell, ...]] = [
         (n.replace("_", " ").capitalize(), deals[i], Fraction(play[i], deals[i]) if deals[i] else None,
-         units[i] / counts.total) for i, n in enumerate(names)]
+         units[i] / total) for i, n in enumerate(names)]
     return Section("return_by_hand", "Return by the player's hand",
                    (Column("hand", "Player's hand"), Column("deals", "Deals", "int"),
                     Column("played", "Played", "percent", 2),
                     Column("return", "Net return per ante", "signed_percent", 4)), tuple(rows),
                    notes=("The net returns add up to the main wager's EV per ante: what each hand of the player wins "
-                          "or loses (folded or played), over every deal.",))
+                          f"or loses (folded or played), over every deal{seen}.",))
 
 
 def strategy_section(counts: MainCounts, played: Played, ranking: str) -> Section:
