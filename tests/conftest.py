@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from oracles import tiers
 
 from oddscalc.analysis import Session
 
@@ -57,3 +58,10 @@ def sessions(_isolated_cache: None) -> Callable[[str], Session]:
         return made[game]
 
     return get
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m "not deep"` deselects: it must see the marks added here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Send to the deep tier the larger cases tests/tiers.toml names (oracles.tiers says how)."""
+    whole = not config.getoption("keyword") and not any("::" in str(a) for a in config.args)
+    tiers.apply(items, tiers.read(), strict=whole)
