@@ -4,17 +4,19 @@ every bet settled by the simulator's own evaluator; each round's settlement equa
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 import pytest
+from oracles.stud_brute import three
 from oracles.stud_round_brute import Rules, settle
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
-from oddscalc.cards import parse_cards, reduced_deck
+from oddscalc.cards import FULL_DECK, parse_cards, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.games.stud.capabilities import declared_in
 from oddscalc.games.stud.game import StudGame, build_class
@@ -22,9 +24,10 @@ from oddscalc.games.stud.table import StudTable
 from oddscalc.protocol import OptionError
 from oddscalc.results import RunOptions
 from oddscalc.simulate import run
+from oddscalc.simulate.evaluator import three_card_strength
 from oddscalc.simulate.plan import tally
 from oddscalc.simulate.stats import Estimate
-from oddscalc.simulate.stud_dealer import Dealt, Strategy, dealer_plan, plan
+from oddscalc.simulate.stud_dealer import THREE, Dealt, Strategy, class_index, dealer_plan, plan
 from oddscalc.tables import Table, load_table_file
 
 FILES = Path(__file__).resolve().parents[1] / "games" / "stud" / "files"
@@ -53,6 +56,19 @@ CARIBBEAN_DEALS = [  # the dealer's first card is his up card
     ("Kc Kd Ks Kh 2c", "Ac As 2s 8h 6c", True, "win"),
     ("Jc 8d 5s 4h 2c", "Ac As 2s 8h 6c", False, "fold"),
 ]
+
+
+def test_the_simulators_three_card_strength_orders_every_hand_as_the_oracle() -> None:
+    # all 22,100 hands: equal strengths exactly where the oracle's keys are equal, and in the same order
+    hands = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int64)
+    s = three_card_strength(hands)
+    keys = [three(h, FULL_DECK) for h in hands.tolist()]
+    order = sorted({k for _, k in keys})
+    rank = {k: i for i, k in enumerate(order)}
+    by_oracle = np.array([rank[k] for _, k in keys])
+    dense = np.unique(s, return_inverse=True)[1].ravel()  # each hand's place among the distinct strengths
+    assert (dense == by_oracle).all()
+    assert (np.array(THREE)[class_index(s, "three-card")] == np.array([c for c, _ in keys])).all()
 
 
 def _oracle_rules(model: StudTable, qualifier: tuple[int, ...]) -> Rules:
