@@ -15,7 +15,6 @@ from oracles.stud_brute import three
 from oracles.stud_round_brute import Rules, settle
 
 from oddscalc.analysis import Session
-from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, parse_cards, reduced_deck
 from oddscalc.catalog import resolve_table
 from oddscalc.games.stud.capabilities import declared_in
@@ -145,8 +144,7 @@ def test_three_card_poker_seeded_inside_the_99_percent_interval() -> None:
 def test_caribbean_file_on_a_reduced_deck_inside_the_99_percent_interval(caribbean: StudGame) -> None:
     deck = reduced_deck("9", 2)
     table = _caribbean_table(caribbean, "spain")
-    rules = caribbean.resolve(table, RunOptions(deck=deck))
-    analysis = caribbean.settle(caribbean.count(rules, Store(None)), rules)
+    analysis = Session(caribbean, RunOptions(deck=deck)).analyze(table)  # the run's store: counted once a run
     assert isinstance(table.model, StudTable)
     p = dealer_plan(table.model, analysis, deck)
     sums = tally(p.play, np.random.Generator(np.random.PCG64(7)), 30_000, p.chunk)

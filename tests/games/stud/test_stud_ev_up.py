@@ -77,7 +77,7 @@ def test_the_full_deck_equals_the_shipped_caribbean_game(game: StudGame, hand: s
 def test_the_best_action_is_the_report_s_decision(game: StudGame) -> None:
     deck = reduced_deck("9", 2)
     rules = _rules(game, deck)
-    analysis = game.settle(game.count(rules, Store(None)), rules)
+    analysis = Session(game, RunOptions(deck=deck)).analyze(_table(game))  # the run's store: counted once a run
     play = analysis.decision("play")
     values = np.asarray(play.array(), dtype=bool)
     checked = 0
