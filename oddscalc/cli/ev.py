@@ -38,7 +38,8 @@ def _takes(name: str) -> Callable[[Capabilities], bool]:
 @click.option("--hand", metavar="CARDS",
               help="The player's cards, e.g. \"As Kd Jh 8c 3s\" (caribbean: 5; let-it-ride: 3, or 4 with the first "
                    "community card last; house-baccarat: the seat's 2; a game file: the cards held at a decision).")
-@click.option("--up", metavar="CARD", help="caribbean: the dealer's up card, e.g. Qc.")
+@click.option("--up", metavar="CARD", help="caribbean, or a game file whose dealer shows cards: the dealer's up card, "
+                                          "e.g. Qc.")
 @click.option("--shoe", metavar="COUNTS",
               help="punto-banco: the shoe as cards left per point value, 0 (tens and faces) to 9: ten counts, e.g. "
                    "\"128 32 32 32 32 32 32 32 32 32\" (answers the wagers that read no pair or suit).")

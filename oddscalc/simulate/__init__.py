@@ -35,7 +35,8 @@ infinite shoe, so nothing exact is compared with the finite-shoe rounds; the ext
 numbers estimates the finite-shoe EV with a much narrower interval (``baccarat.paired_estimate``).
 
 Layout. Each game has a plan (``let_it_ride``, ``caribbean``, ``baccarat``; ``stud`` for the games a game file
-declares without a dealer): ``plan(table, options)``
+declares, ``stud_dealer`` for those with a dealer, which play the stud analysis's ``play`` decisions, one per suit
+pattern of the player's cards and the dealer's up cards, read as data): ``plan(table, options)``
 returns a :class:`~oddscalc.simulate.plan.Plan` (what to deal, how to settle it, the exact options
 that match) and the exact analysis when it needed one. Each game's declaration (``games/<game>/capabilities.py``)
 names its plan and default rounds; :data:`PLANS` and :data:`DEFAULT_ROUNDS` read them by game key;

@@ -116,3 +116,50 @@ def three_card_classes(cards: npt.ArrayLike) -> npt.NDArray[np.str_]:
     mini_royal = straight & flush & (r[..., 0] == 10)
     return np.select([mini_royal, straight & flush, trips, straight, flush, pair],
                      ["mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair"], "loss")
+
+
+# three-card categories (the three-card ranking: a straight beats a flush), worst first as in ``strength``
+THREE_HIGH, THREE_PAIR, THREE_FLUSH, THREE_STRAIGHT, THREE_TRIPS, THREE_STRAIGHT_FLUSH = range(6)
+THREE_NAMES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")
+_THREE_UNIT = _B**3
+
+
+def three_card_strength(cards: npt.ArrayLike) -> IntArray:
+    """Three-card strength of (..., 3) card ids: higher beats lower, equal ties (suits never break a tie).
+
+    strength = category * 13**3 + tie-break: the ranks from the top for a high card or a flush; the pair's rank
+    then the kicker; the rank of trips; a straight's top card, A-2-3 the lowest straight (3-high)."""
+    c = np.asarray(cards, dtype=np.int64)
+    r = np.sort(c >> 2, axis=-1)
+    lo, mid, hi = r[..., 0], r[..., 1], r[..., 2]
+    suits = c & 3
+    flush = np.all(suits == suits[..., :1], axis=-1)
+    trips = lo == hi
+    pair = ~trips & ((lo == mid) | (mid == hi))
+    a23 = (lo == 0) & (mid == 1) & (hi == 12)
+    straight = ~trips & ~pair & ((hi - lo == 2) | a23)
+    category = np.select([straight & flush, trips, straight, flush, pair],
+                         [THREE_STRAIGHT_FLUSH, THREE_TRIPS, THREE_STRAIGHT, THREE_FLUSH, THREE_PAIR], THREE_HIGH)
+    kicker = np.where(lo == mid, hi, lo)  # the card the pair (always the middle rank) leaves
+    tiebreak = np.select([straight, trips, pair],
+                         [np.where(a23, 1, hi) * _B**2, mid * _B**2, mid * _B**2 + kicker * _B],
+                         hi * _B**2 + mid * _B + lo)
+    return np.asarray(category * _THREE_UNIT + tiebreak, dtype=np.int64)
+
+
+def three_card_floor(category: int, leading: Sequence[int]) -> int:
+    """The weakest three-card strength of ``category`` whose tie-break starts with ``leading`` (queen-high:
+    ``(THREE_HIGH, (10,))``)."""
+    if len(leading) > 3 or not all(0 <= r < _B for r in leading):
+        raise ValueError(f"not a three-card tie-break: {leading!r}")
+    return int(category * _THREE_UNIT + sum(r * _B ** (2 - i) for i, r in enumerate(leading)))
+
+
+def three_card_category(s: npt.ArrayLike) -> IntArray:
+    """THREE_HIGH .. THREE_STRAIGHT_FLUSH of each three-card strength."""
+    return np.asarray(s, dtype=np.int64) // _THREE_UNIT
+
+
+def three_card_top(s: npt.ArrayLike) -> IntArray:
+    """The first tie-break rank of each three-card strength (a straight flush's top card: 12 a mini royal)."""
+    return (np.asarray(s, dtype=np.int64) // _B**2) % _B

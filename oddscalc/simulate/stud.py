@@ -5,7 +5,8 @@ before each card the player folds, checks or bets as the file allows; every bet 
 The decisions are the simulator's own: backward induction over every card set the player can hold (all C(52, k) of
 them, by colex index), each four-card set's completions evaluated with the simulator's evaluator (once per suit
 pattern), in integers; between equal values the smaller stake, a fold first (the project's rule). Nothing is read
-from the exact engine but the validated file (its pays and stages); a game with a dealer is refused (not yet).
+from the exact engine but the validated file (its pays and stages). A game with a dealer is played by
+:mod:`oddscalc.simulate.stud_dealer` (the exact analysis's decisions, read as data).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from oddscalc.games.stud.table import StudTable
 from oddscalc.hands import colex_indices
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
+from oddscalc.simulate import stud_dealer
 from oddscalc.simulate.arrays import IntArray
 from oddscalc.simulate.dealing import deal, full_shoe
 from oddscalc.simulate.evaluator import PAIR, STRAIGHT_FLUSH, category_of, strength, top_rank_of
@@ -122,10 +124,10 @@ def plan(table: Table, options: RunOptions) -> tuple[Plan, Analysis | None]:
     model = table.model
     assert isinstance(model, StudTable)
     r, main = model.rules, model.pays.main
-    if r.dealer_qualifier is not None or main.hand is None:
-        raise OptionError(f"simulate plays the stud family's games without a dealer; {r.name} has one (not yet)")
     if options.strategy not in (None, "optimal"):
         raise OptionError(f"unknown strategy {options.strategy!r} for {table.game}; known: optimal")
+    if r.dealer_qualifier is not None or main.hand is None:
+        return stud_dealer.plan(table, options)
     if model.pays.model_extra:
         raise OptionError(f"simulate does not play a game file's side bets yet ({', '.join(model.pays.model_extra)})")
     hand = main.hand.pays()

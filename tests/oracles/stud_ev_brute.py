@@ -76,3 +76,30 @@ def street_actions(deck: Deck, held: Sequence[int], stake: int, decisions: Mappi
     for b in bets:
         out["check" if b == 0 else f"bet_{b}x"] = next_mean(frozenset(held), stake + b)
     return out
+
+
+def up_actions(deck: Deck, player: Sequence[int], up: Sequence[int], raise_pays: Mapping[str, Fraction],
+               qualifier: tuple[int, ...], sizes: Sequence[int], dealer_cards: int = 5) -> dict[str, Fraction]:
+    """A five-card game whose dealer shows ``up`` before the decision (Caribbean Stud's shape): ``fold`` and
+    ``bet_<b>x`` -> EV per ante over every set of his hole cards from the cards left, each hand ranked by the dealer
+    oracle's own five-card ranking (:func:`oracles.dealer_brute.five`). The ante 1:1 and the bets pushed against a
+    dealer who does not qualify; on a win the ante 1:1 and each bet by the player's class in ``raise_pays`` (else
+    1:1); everything pushed on equal hands, lost on a loss."""
+    from oracles.dealer_brute import five
+
+    cls, key = five(frozenset(player))
+    rest = [c for c in deck.cards if c not in player and c not in up]
+    out = {"fold": Fraction(-1)}
+    for size in sizes:
+        won, hands = Fraction(0), 0
+        for hole in itertools.combinations(rest, dealer_cards - len(up)):
+            _, dealer = five(frozenset((*up, *hole)))
+            hands += 1
+            if dealer < qualifier:
+                won += 1
+            elif key > dealer:
+                won += 1 + size * raise_pays.get(cls, Fraction(1))
+            elif key < dealer:
+                won -= 1 + size
+        out[f"bet_{size}x"] = won / hands
+    return out

@@ -29,11 +29,10 @@ def test_the_simulators_pays_by_hand() -> None:
                     Fraction(5)]
 
 
-def test_a_game_with_a_dealer_is_refused_on_one_line() -> None:
-    result = CliRunner().invoke(main, ["simulate", "three-card-poker", "-n", "10"])
+def test_a_strategy_is_refused_on_one_line() -> None:
+    result = CliRunner().invoke(main, ["simulate", "three-card-poker", "-n", "10", "--strategy", "basic"])
     assert result.exit_code == EXIT_INPUT
-    assert result.output.strip().splitlines() == [
-        "oddscalc: simulate plays the stud family's games without a dealer; Three Card Poker has one (not yet)"]
+    assert result.output.strip().splitlines() == ["oddscalc: --strategy does not apply to three-card-poker"]
 
 
 @pytest.mark.deep  # the simulator's own solve of every card set (1-2 s), then the rounds

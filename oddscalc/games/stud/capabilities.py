@@ -46,10 +46,25 @@ def _name(path: Path) -> str | None:
 
 
 def _ev(path: Path) -> Ev:
-    """``ev`` takes the player's cards; without a dealer the antes in play too (a decision after the first)."""
+    """``ev`` takes the player's cards; without a dealer the antes in play too (a decision after the first); with
+    one who shows cards before the decision, his up cards."""
     rules = _rules(path) or {}
-    return Ev("oddscalc.games.stud.ev:ev_sections",
-              inputs=("hand",) if rules.get("dealer_qualifier") is not None else ("hand", "stake"))
+    if rules.get("dealer_qualifier") is None:
+        return Ev("oddscalc.games.stud.ev:ev_sections", inputs=("hand", "stake"))
+    return Ev("oddscalc.games.stud.ev:ev_sections", inputs=("hand", "up") if _shows(rules) else ("hand",))
+
+
+def _shows(rules: dict[str, object]) -> bool:
+    """Whether the dealer shows a card by the first decision (read as the file says it; the model validates)."""
+    stages = rules.get("stages")
+    for stage in stages if isinstance(stages, list) else []:
+        if not isinstance(stage, dict):
+            return False
+        if isinstance(stage.get("dealer_up"), int) and stage["dealer_up"] > 0:
+            return True
+        if stage.get("decision") is not None:
+            return False
+    return False
 
 
 def declared(taken: frozenset[str]) -> tuple[Capabilities, ...]:

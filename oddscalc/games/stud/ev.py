@@ -4,6 +4,11 @@ With a dealer (Three Card Poker and any file of that shape): the player's cards 
 set of the cards left (C(49,3) = 18,424 on a full deck), each looked up in the ranking's table: he does not
 qualify, or qualifies and the player wins, ties or loses. Folding loses the ante; betting ``b`` antes is worth the
 mean of :func:`oddscalc.games.stud.settle.net` over those hands (the ante bonus of the player's class included).
+Where the dealer shows cards before the decision (Caribbean Stud as a file) or the game is counted per up card
+(:func:`oddscalc.games.stud.game.by_up_cards`), the same with his up cards known: the dealer's hands are the up
+cards with every set of hole cards from the cards left (C(46,4) = 163,185 for Caribbean Stud), each read from the
+count's own ranking table (:func:`oddscalc.games.stud.dealer.ranking_table`), and each bet is settled by
+:func:`oddscalc.games.stud.dealer_settle.net` (a won bet paid by the player's class where the file names it).
 
 Without a dealer (Mississippi Stud, Double Down Stud ...): the player holds some cards at a decision with some
 antes in play. Every bet in play is paid at the final hand's odds (:func:`oddscalc.games.stud.streets.multipliers`),
@@ -19,6 +24,7 @@ are the same either way.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -28,10 +34,12 @@ import numpy as np
 
 from oddscalc.cards import CardError, Deck, cards_str, parse_cards, parse_rank
 from oddscalc.games.ev import Choice, actions_section, counts_section
+from oddscalc.games.stud import dealer_settle
 from oddscalc.games.stud.count import LOSE, NOT_QUALIFIED, TIE, WIN
+from oddscalc.games.stud.dealer import ranking_table
 from oddscalc.games.stud.settle import net
 from oddscalc.games.stud.streets import categories, multipliers
-from oddscalc.games.stud.table import Decision, MainPays, StudRules, parse_qualifier
+from oddscalc.games.stud.table import CLASSES, Decision, MainPays, StudRules, dealer_up_seen, parse_qualifier
 from oddscalc.hands import colex_indices
 from oddscalc.hands.three import qualifier_value, three_card_key, three_card_table
 from oddscalc.protocol import OptionError
@@ -54,6 +62,7 @@ class HandEV:
     choices: tuple[Choice, ...]
     outcomes: tuple[tuple[str, str, int], ...]  # with a dealer: his hands by outcome; else empty
     hand_class: str  # with a dealer: the player's class; else ""
+    up: tuple[int, ...] = ()  # the dealer's up cards, where he shows some
 
 
 def _cards(deck: Deck, text: str, counts: Sequence[int], what: str) -> tuple[int, ...]:
@@ -96,6 +105,33 @@ def dealer_ev(rules: StudRun, cards: Sequence[int]) -> HandEV:
                 ("player_wins", "Player wins", counts[WIN]), ("push", "Push (equal hands)", counts[TIE]),
                 ("dealer_wins", "Dealer wins", counts[LOSE]))
     return HandEV(tuple(cards), 1, _choices(decision, evs, 1), outcomes, cls)
+
+
+def up_ev(rules: StudRun, cards: Sequence[int], up: Sequence[int]) -> HandEV:
+    """A game with a dealer counted per set of his up cards: the player's cards against the ``up`` cards and every
+    set of hole cards from the cards left (see the module)."""
+    r, pays = rules.model.rules, rules.model.pays.main
+    decision = next(s.decision for s in r.stages if s.decision is not None)
+    deck = rules.deck
+    table = ranking_table(deck, r.ranking, parse_qualifier(r.dealer_qualifier or "any", r.ranking))
+    position = {c: i for i, c in enumerate(deck.cards)}
+    mine = colex_indices(np.array([sorted(position[c] for c in cards)], dtype=np.int64))[0]
+    strength, cls = int(table.strength[mine]), int(table.hand_class[mine])
+    shown = [position[c] for c in up]
+    rest = [i for i in range(deck.size) if i not in {position[c] for c in (*cards, *up)}]
+    holes = np.array(list(itertools.combinations(rest, r.dealer_cards - len(up))), dtype=np.int64)
+    hands = np.sort(np.concatenate([np.tile(np.array(shown, dtype=np.int64), (len(holes), 1)), holes], axis=1), axis=1)
+    his = table.strength[colex_indices(hands)].astype(np.int64)
+    qualifies = his >= table.qualifies_from
+    counts = {NOT_QUALIFIED: int((~qualifies).sum()), WIN: int((qualifies & (his < strength)).sum()),
+              TIE: int((qualifies & (his == strength)).sum()), LOSE: int((qualifies & (his > strength)).sum())}
+    per = dealer_settle.Pays.of(pays, r.ranking)
+    evs = {b: sum((n * dealer_settle.net(pays, o, b, per.bet[cls], per.bonus[cls]) for o, n in counts.items()),
+                  Fraction(0)) / len(holes) for b in decision.bets}
+    outcomes = (("dealer_not_qualified", "Dealer does not qualify", counts[NOT_QUALIFIED]),
+                ("player_wins", "Player wins", counts[WIN]), ("push", "Push (equal hands)", counts[TIE]),
+                ("dealer_wins", "Dealer wins", counts[LOSE]))
+    return HandEV(tuple(cards), 1, _choices(decision, evs, 1), outcomes, CLASSES[r.ranking][cls], tuple(up))
 
 
 def stakes_at(r: StudRules, held: int) -> list[int]:
@@ -169,20 +205,40 @@ def streets_ev(rules: StudRun, cards: Sequence[int], stake: int) -> HandEV:
     return HandEV(tuple(cards), stake, _choices(decision, evs, stake), (), "")
 
 
-def hand_ev(rules: StudRun, hand: str, stake: int | None) -> HandEV:
+def _up_cards(rules: StudRun, cards: Sequence[int], up: str | None) -> tuple[int, ...]:
+    """The dealer's up cards given, as many as he shows at the decision, in the deck, none the player's."""
+    r, deck = rules.model.rules, rules.deck
+    shows = dealer_up_seen(r)
+    if not shows:
+        if up is not None:
+            raise OptionError(f"--up: the dealer shows no card before {r.name}'s decision")
+        return ()
+    if up is None:
+        raise OptionError(f"--up: give the dealer's {shows} up card{'s' if shows > 1 else ''} at {r.name} "
+                          "(e.g. --up Qc)")
+    shown = parse_cards(up)
+    if len(shown) != shows:
+        raise CardError(f"--up: {len(shown)} cards given; the dealer shows {shows} at {r.name}")
+    if any(c in cards for c in shown):
+        raise CardError(f"--up: {cards_str([c for c in shown if c in cards])} is one of the player's cards")
+    unknown = [c for c in shown if c not in deck.cards]
+    if unknown:
+        raise CardError(f"--up: {cards_str(unknown)} is not in the deck ({deck.describe()})")
+    return shown
+
+
+def hand_ev(rules: StudRun, hand: str, stake: int | None, up: str | None = None) -> HandEV:
     """The ``ev`` of a game file: the cards parsed and checked against the deck and the decisions, then
-    :func:`dealer_ev` or :func:`streets_ev`."""
+    :func:`up_ev`, :func:`dealer_ev` or :func:`streets_ev`."""
     r = rules.model.rules
     if r.dealer_qualifier is not None:
         from oddscalc.games.stud.game import by_up_cards
 
-        if by_up_cards(rules.model):
-            raise OptionError(f"ev: {r.name} is counted per set of the dealer's up cards or compares five-card hands; "
-                              "what a hand is worth there is not computed by this engine version (the report is)")
         if stake is not None:
             raise OptionError("--stake: a game with a dealer decides once, with the ante alone in play")
         cards = _cards(rules.deck, hand, [r.player_cards], f"{r.name} decides on the player's {r.player_cards}")
-        return dealer_ev(rules, cards)
+        shown = _up_cards(rules, cards, up)
+        return up_ev(rules, cards, shown) if by_up_cards(rules.model) else dealer_ev(rules, cards)
     decisions = _decisions(r)
     held = sorted(decisions)
     cards = _cards(rules.deck, hand, held, f"{r.name} decides holding {' or '.join(map(str, held))} cards")
@@ -199,7 +255,7 @@ def hand_ev(rules: StudRun, hand: str, stake: int | None) -> HandEV:
 
 
 def ev_sections(session: Session, table_ref: str | Table | None, hand: str | None,
-                stake: int | str | None = None) -> list[Section]:
+                stake: int | str | None = None, up: str | None = None) -> list[Section]:
     """The ``ev`` command for a game file (its declaration names it): the situation, with a dealer his hands by
     outcome, and each action's EV with the best (``stake`` as the command line gives it, or text from a form)."""
     if isinstance(stake, str):
@@ -213,13 +269,14 @@ def ev_sections(session: Session, table_ref: str | Table | None, hand: str | Non
     assert isinstance(rules, StudRun)
     if hand is None:
         raise OptionError("--hand: give the player's cards at the decision (e.g. --hand \"Qs 6d 4c\")")
-    ev = hand_ev(rules, hand, stake)
+    ev = hand_ev(rules, hand, stake, up)
     name = rules.model.rules.name
     sections = []
     intro: tuple[str, ...] = ()
     if ev.outcomes:
-        seen = (f"The player holds {cards_str(ev.cards)} ({ev.hand_class.replace('_', ' ')}) at {name}; counted "
-                 f"over every hand of the dealer's from the cards left: {sum(n for _, _, n in ev.outcomes):,}.",)
+        against = f" against the dealer's {cards_str(ev.up)}" if ev.up else ""
+        seen = (f"The player holds {cards_str(ev.cards)} ({ev.hand_class.replace('_', ' ')}){against} at {name}; "
+                f"counted over every hand of the dealer's from the cards left: {sum(n for _, _, n in ev.outcomes):,}.",)
         sections.append(counts_section("dealer_hands", "The dealer's hands", ev.outcomes, intro=seen))
     else:
         intro = (f"The player holds {cards_str(ev.cards)} at {name} with {ev.stake} ante{'s' if ev.stake > 1 else ''}"

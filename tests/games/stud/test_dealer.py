@@ -191,9 +191,10 @@ def test_a_bet_paid_by_hand_names_classes_of_the_ranking(game: StudGame, tmp_pat
     assert isinstance(model, StudTable) and model.pays.main.bet_win_by_hand is not None
 
 
-def test_what_a_hand_is_worth_is_refused_where_the_dealer_shows_cards(game: StudGame) -> None:
-    # ev's count is Three Card Poker's (every three-card dealer hand); a game counted per up card must not get it
+def test_what_a_hand_is_worth_needs_the_up_card_where_the_dealer_shows_one(game: StudGame) -> None:
+    # ev's three-card count must not answer a game counted per up card: without the up card it is refused (the
+    # answer with it is checked in test_stud_ev_up.py)
     rules = game.resolve(table(game, "us"), RunOptions(deck=DECKS[0]))
     assert isinstance(rules, StudRun)
-    with pytest.raises(OptionError, match="up cards or compares five-card hands"):
-        hand_ev(rules, "9s Ts Js Qs Ks", None)
+    with pytest.raises(OptionError, match="--up: give the dealer's 1 up card"):
+        hand_ev(rules, "9c Tc Jc Qc Kc", None)
