@@ -159,7 +159,8 @@ class MainPays(Strict):
     bet_win: Ratio = Fraction(1)  # each bet made at a decision when the player beats a qualifying dealer
     # equal hands against a qualifying dealer: both push (left out: the default, which keeps the published figures'
     # fingerprints of the files written before this key), or the player wins the ante and the bets (Four Card Poker)
-    tie: Literal["push", "win"] | None = None
+    tie: Literal["push", "win"] | None = Field(None, description='equal hands against a qualifying dealer: "push" '
+                                               '(left out: the same) or "win" (the ante and the bets paid)')
     ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
     bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
     ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer

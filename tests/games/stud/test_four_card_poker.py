@@ -16,10 +16,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from oracles.four_card_brute import brute
 
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, reduced_deck
+from oddscalc.cli.main import EXIT_TABLE, main
+from oddscalc.datafile import TableError
 from oddscalc.games.stud.capabilities import declared_in
 from oddscalc.games.stud.count import class_counts
 from oddscalc.games.stud.game import StudGame, build_class
@@ -30,6 +33,7 @@ from oddscalc.results import Analysis, RunOptions
 from oddscalc.tables import Table, load_table_file
 
 FILES = Path(__file__).resolve().parent / "files"
+ROOT = Path(__file__).resolve().parents[3]
 KEY = "four-card-poker"
 
 # the best four of the player's five on one deck (the counts tests/hands/test_four.py holds, there checked by the
@@ -106,3 +110,22 @@ def test_a_cold_full_deck_count_is_refused_at_once_naming_why(game: StudGame) ->
     assert "\n" not in line and line.startswith("four-card-poker: the count on one 52-card deck visits ")
     assert "134,459 player classes x 10,737,573 dealer hands" in line
     assert time.process_time() - start < 5  # refused before any count
+
+
+def test_keys_the_engine_cannot_settle_are_refused_with_their_key(game: StudGame, tmp_path: Path) -> None:
+    # a lowest pair paid is counted for the best four only: under five-card it is a bad file (exit 3, its key)
+    text = (FILES / KEY / "standard.toml").read_text()
+    bad = tmp_path / KEY / "five.toml"
+    bad.parent.mkdir()
+    bad.write_text(text.replace('ranking = "four-card"             # the best four', 'ranking = "five-card"  #', 1))
+    with pytest.raises(TableError) as refused:
+        load_table_file(bad, {game.key: game.table_model})
+    assert "pays.aces_up" in str(refused.value) and "pair_minimum" in str(refused.value)
+    # ties won by the player are settled by the up-card count: Three Card Poker's count (no up card) refuses them
+    three = ROOT / "tables" / "three-card-poker" / "standard.toml"
+    path = tmp_path / "three-card-poker" / "ties.toml"
+    path.parent.mkdir()
+    path.write_text(three.read_text().replace('bet_win = "1:1"\n', 'bet_win = "1:1"\ntie = "win"\n', 1))
+    result = CliRunner().invoke(main, ["report", "three-card-poker", "--table", str(path)])
+    assert result.exit_code == EXIT_TABLE, result.output
+    assert "pays.main.tie" in result.output and "Traceback" not in result.output
