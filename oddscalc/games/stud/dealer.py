@@ -13,6 +13,9 @@ cards it would show (each such (up set, hole set) split is one deal). So for eac
 counts of the hole completions are the dealer's hands by outcome, which with the class's hand and the pays are
 all the decision and the main bet need (settled in :mod:`oddscalc.games.stud.dealer_settle`).
 
+The ranking's table is of ``D``-card hands; for the four-card ranking it holds the best four of each (the player's
+``P`` cards and the dealer's ``D`` may differ: Four Card Poker's five and six), the same strengths on both sides.
+
 This is the plain count: it visits every dealer hand for every player class (C(47,5) = 1,533,939 hands a class on
 the full deck), with none of the shipped Caribbean count's inclusion-exclusion, which the files check (they agree
 to the unit). The player classes are independent, so they run in chunks whose integer results are concatenated:
