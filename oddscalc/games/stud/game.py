@@ -268,9 +268,9 @@ class StudGame:
         return ()
 
 
-# Dealer hands the plain count visits in a report (a player class at a time, every dealer hand of the cards left):
-# about 1e8 a second on one core here (benchmarks/four_card_plan.py), so a cold report stays within seconds.
-HEAVY = 10**9
+# Dealer hands the plain count may visit in a report (a player class at a time, every dealer hand of the cards left):
+# about 7.6e7 a second on one core here (benchmarks/four_card_plan.py), so a cold report stays within a few seconds.
+HEAVY = 3 * 10**8
 
 
 def refuse_heavy(key: str, deck: Deck, player: int, dealer: int) -> None:
