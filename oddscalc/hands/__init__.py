@@ -4,6 +4,9 @@
   what Caribbean Stud, Let It Ride and the stud family's five-card games are paid and compared on.
 - :mod:`oddscalc.hands.three`: three-card hands, where a straight beats a flush (three-card poker's ranking); what
   Let It Ride's three-card bonus, and Three Card Poker's ante, pair plus and dealer comparison use.
+- :mod:`oddscalc.hands.four`: four-card hands, where three of a kind beats a flush and four of a kind a straight
+  flush (Four Card Poker's ranking), and the best four of five or six cards; what Four Card Poker's hands and the
+  baccarat bets' four-card ``hand`` conditions are ranked by.
 
 The five-card names are re-exported here, so ``from oddscalc.hands import hand_table`` keeps working.
 """

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from oddscalc.hands import HandClass
+from oddscalc.hands.four import four_card_categories
 
 H = HandClass
 ORDER: dict[int, tuple[HandClass, ...]] = {
@@ -36,9 +37,15 @@ ACE = 12  # rank index (cards.RANK_CHARS: "2".."9", "T", "J", "Q", "K", "A")
 
 
 def hand_classes(ranks: NDArray[np.int64], suits: NDArray[np.int64]) -> NDArray[np.int64]:
-    """(rows,) the index into ``ORDER[k]`` of each row's class, for (rows, k) rank and suit indices, k = 3 or 4."""
+    """(rows,) the index into ``ORDER[k]`` of each row's class, for (rows, k) rank and suit indices, k = 3 or 4
+    (four: the ranking of ``hands.four``, its straight flushes to the ace apart as the royal flush)."""
     k = ranks.shape[1]
     r = np.sort(ranks, axis=1)
+    if k == 4:
+        cat = four_card_categories(ranks, suits)  # FOUR_CLASSES: ORDER[4] without the royal flush
+        royal = (cat == 1) & (r[:, 0] != 0) & (r[:, -1] == ACE)  # ace-high, not A-2-3-4
+        four: NDArray[np.int64] = np.where(cat == 0, 0, cat + 1) - royal
+        return four
     flush = (suits == suits[:, :1]).all(axis=1)
     distinct = 1 + (np.diff(r, axis=1) != 0).sum(axis=1)
     wheel = (r[:, -1] == ACE) & (r[:, :-1] == np.arange(k - 1)).all(axis=1)

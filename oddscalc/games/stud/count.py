@@ -23,6 +23,13 @@ import numpy as np
 from oddscalc.cards import Deck
 from oddscalc.hands import HAND_CLASSES, colex_indices, hand_table
 from oddscalc.hands.best import best_five_of_six_counts
+from oddscalc.hands.four import (
+    FOUR_CLASSES,
+    best_four_counts,
+    best_four_levels,
+    best_four_strength,
+    four_qualifier_value,
+)
 from oddscalc.hands.three import THREE_CLASSES, qualifier_value, three_card_table
 from oddscalc.symmetry import suit_classes
 
@@ -78,8 +85,20 @@ def count_three_card(deck: Deck, qualifier: tuple[str, tuple[int, ...]]) -> dict
             "player_class": np.asarray(table.hand_class[rows]), "outcomes": outcomes}
 
 
-def class_counts(deck: Deck, k: int, ranking: str) -> np.ndarray:
-    """(classes,) ``k``-card sets of ``deck`` by class of ``ranking`` (five-card: the best five of them)."""
+def class_counts(deck: Deck, k: int, ranking: str, pair_minimum: int | None = None) -> np.ndarray:
+    """(classes,) ``k``-card sets of ``deck`` by class of ``ranking`` (five-card: the best five of them; four-card:
+    the best four); with ``pair_minimum`` (a rank, four-card only) the pair class holds only the pairs of that rank
+    or higher, the lower pairs counted with the high cards (a bet that pays "a pair of aces or better")."""
+    if ranking == "four-card" and 4 <= k <= 6:
+        counts = best_four_counts(deck, k)
+        if pair_minimum is not None:
+            value = best_four_levels()[best_four_strength(deck, k)]
+            pair, high = FOUR_CLASSES.index("pair"), FOUR_CLASSES.index("high_card")
+            low = int(((value >= four_qualifier_value("pair")) &
+                       (value < four_qualifier_value("pair", (pair_minimum,)))).sum())
+            counts[pair] -= low
+            counts[high] += low
+        return counts
     if ranking == "three-card" and k == 3:
         return np.bincount(three_card_table(deck).hand_class, minlength=len(THREE_CLASSES)).astype(np.int64)
     if ranking == "five-card" and k == 5:

@@ -13,6 +13,9 @@ cards it would show (each such (up set, hole set) split is one deal). So for eac
 counts of the hole completions are the dealer's hands by outcome, which with the class's hand and the pays are
 all the decision and the main bet need (settled in :mod:`oddscalc.games.stud.dealer_settle`).
 
+The ranking's table is of ``D``-card hands; for the four-card ranking it holds the best four of each (the player's
+``P`` cards and the dealer's ``D`` may differ: Four Card Poker's five and six), the same strengths on both sides.
+
 This is the plain count: it visits every dealer hand for every player class (C(47,5) = 1,533,939 hands a class on
 the full deck), with none of the shipped Caribbean count's inclusion-exclusion, which the files check (they agree
 to the unit). The player classes are independent, so they run in chunks whose integer results are concatenated:
@@ -31,6 +34,7 @@ import numpy as np
 
 from oddscalc.cards import Deck
 from oddscalc.hands import HandClass, colex_indices, hand_table
+from oddscalc.hands.four import best_four_strength, four_qualifier_value, level_class, level_of
 from oddscalc.hands.three import qualifier_value, three_card_table
 from oddscalc.symmetry import suit_classes
 
@@ -49,9 +53,13 @@ class Ranking:
     qualifies_from: int  # the weakest strength that qualifies
 
 
-def ranking_table(deck: Deck, ranking: str, qualifier: tuple[str, tuple[int, ...]]) -> Ranking:
-    """The ranking's table on ``deck`` with the qualifier (``table.parse_qualifier``) as a strength."""
+def ranking_table(deck: Deck, ranking: str, qualifier: tuple[str, tuple[int, ...]], cards: int = 0) -> Ranking:
+    """The ranking's table on ``deck`` with the qualifier (``table.parse_qualifier``) as a strength; a ranking of
+    the best of more cards (four-card) tables the hands of ``cards`` cards by their best four."""
     cls, ranks = qualifier
+    if ranking == "four-card":
+        strength = best_four_strength(deck, cards)
+        return Ranking(strength, level_class()[strength], level_of(four_qualifier_value(cls, ranks)))
     if ranking == "five-card":
         ht = hand_table(deck)
         return Ranking(_compact(ht.strength), np.asarray(ht.hand_class),
@@ -122,7 +130,7 @@ def count_chunk(chunk: Chunk) -> np.ndarray:
     """(rows, C(n - P, U), 4) int64: the chunk's dealer hands by up set and outcome."""
     from oddscalc.games.stud.dealer_kernel import count_rows  # numba: loaded when a count is made
 
-    table = ranking_table(chunk.deck, chunk.ranking, chunk.qualifier)
+    table = ranking_table(chunk.deck, chunk.ranking, chunk.qualifier, chunk.dealer_cards)
     f = chunk.free.shape[1]
     # C(x, k) for every deck position x (the dealer hand's index in the table) and every free-card index (the up
     # set's index among the free cards)
@@ -139,7 +147,7 @@ def count_chunk(chunk: Chunk) -> np.ndarray:
 def chunks_of(deck: Deck, ranking: str, qualifier: tuple[str, tuple[int, ...]], player_cards: int,
               dealer_cards: int, up_cards: int, reps: np.ndarray, size: int = CHUNK) -> list[Chunk]:
     """The count's chunks: ``size`` player classes each, in order."""
-    table = ranking_table(deck, ranking, qualifier)
+    table = ranking_table(deck, ranking, qualifier, player_cards)  # the player's hands: his strengths
     pos = _positions(deck, reps)
     held = np.zeros((len(pos), deck.size), dtype=bool)
     np.put_along_axis(held, pos, True, axis=1)
@@ -161,14 +169,16 @@ def count_dealer(deck: Deck, ranking: str, player_cards: int, dealer_cards: int,
                  size: int = CHUNK) -> dict[str, np.ndarray]:
     """The counts (``DEALER_ARRAYS``, as the store keeps them), chunk by chunk: here, or by ``mapper`` (a
     cluster's map, results in chunk order); the same integers whatever ``size`` and wherever they run."""
-    if player_cards != dealer_cards:
-        raise ValueError("the player's and the dealer's hands are compared on the same number of cards")
+    if player_cards != dealer_cards and ranking != "four-card":
+        raise ValueError("the player's and the dealer's hands are compared on the same number of cards (a ranking "
+                         "of the best four compares the best four of any number)")
     reps, weights = suit_classes(player_cards, deck)
     chunks = chunks_of(deck, ranking, qualifier, player_cards, dealer_cards, up_cards, reps, size)
     parts = (mapper or _here)(count_chunk, chunks)
     rows = colex_indices(_positions(deck, reps))
     return {"reps": np.asarray(reps), "weights": np.asarray(weights, dtype=np.int64),
-            "player_class": np.asarray(ranking_table(deck, ranking, qualifier).hand_class[rows], dtype=np.int8),
+            "player_class": np.asarray(ranking_table(deck, ranking, qualifier, player_cards).hand_class[rows],
+                                       dtype=np.int8),
             "outcomes": np.concatenate(parts) if parts else np.zeros((0, 1, 4), dtype=np.int64)}
 
 

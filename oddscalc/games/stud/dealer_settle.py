@@ -7,9 +7,10 @@ completions (integers times exact pays):
 
 - fold: ``-H``;
 - bet ``b``: ``nq * (a_nq + b * b_nq) + w * (ante_win + b * bet_c) - l * (1 + b) + H * bonus_c`` (a tie pushes
-  both), with ``a_nq``, ``b_nq`` what the ante and each bet get when the dealer does not qualify (``ante_win`` or
-  0, ``bet_win`` or 0), ``bet_c`` what a bet wins with the player's class ``c`` (``bet_win_by_hand``'s pay for it,
-  else ``bet_win``) and ``bonus_c`` the ante bonus of his class, paid whatever the dealer holds.
+  both, or counts in ``w`` where the file says ``tie = "win"``), with ``a_nq``, ``b_nq`` what the ante and each
+  bet get when the dealer does not qualify (``ante_win`` or 0, ``bet_win`` or 0), ``bet_c`` what a bet wins with
+  the player's class ``c`` (``bet_win_by_hand``'s pay for it, else ``bet_win``) and ``bonus_c`` the ante bonus of
+  his class, paid whatever the dealer holds.
 
 Every pay is scaled by the least common denominator so that the EVs are compared as integers over millions of
 decisions at once (numpy int64: a row's counts are at most C(46, 4) = 163,185, far from overflow); the best is
@@ -91,6 +92,10 @@ def decide(counts: DealerCounts, pays: MainPays, decision: Decision, ranking: st
     bonus = np.array([int(b * scale) for b in per.bonus], dtype=np.int64)[counts.player_class.astype(np.int64)]
     bet = np.array([int(b * scale) for b in per.bet], dtype=np.int64)[counts.player_class.astype(np.int64)]
     o = counts.outcomes
+    if pays.tie == "win":  # equal hands win for the player (Four Card Poker): a tie is settled as a win
+        o = o.copy()
+        o[..., WIN] += o[..., TIE]
+        o[..., TIE] = 0
     nq, w, lose, holes = o[..., NOT_QUALIFIED], o[..., WIN], o[..., LOSE], counts.holes
     options: list[np.ndarray] = []
     codes: list[int] = []

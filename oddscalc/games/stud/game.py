@@ -29,10 +29,11 @@ from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
 from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
 from oddscalc.games.stud.streets import by_hand_section as streets_by_hand
 from oddscalc.games.stud.streets import rows as streets_rows
-from oddscalc.games.stud.table import StudTable, dealer_up_seen, engine_problems, parse_qualifier
+from oddscalc.games.stud.table import SideBet, StudTable, dealer_up_seen, engine_problems, parse_qualifier
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
 from oddscalc.results.verdict import rarity_from_rows
+from oddscalc.symmetry import suit_classes
 from oddscalc.tables import Table, TableModel
 
 
@@ -140,8 +141,12 @@ class StudGame:
         r = rules.model.rules
         assert r.dealer_qualifier is not None
         qualifier, up = parse_qualifier(r.dealer_qualifier, r.ranking), dealer_up_seen(r)
-        arrays = store.get(count_key(self, rules), lambda: count_dealer(
-            rules.deck, r.ranking, r.player_cards, r.dealer_cards, up, qualifier))
+
+        def build() -> dict[str, np.ndarray]:
+            refuse_heavy(self.key, rules.deck, r.player_cards, r.dealer_cards)  # only when the store lacks it
+            return count_dealer(rules.deck, r.ranking, r.player_cards, r.dealer_cards, up, qualifier)
+
+        arrays = store.get(count_key(self, rules), build)
         dealer = DealerCounts(rules.deck, r.player_cards, r.dealer_cards, up, **{k: arrays[k] for k in DEALER_ARRAYS})
         return StudCounts(None, None, self._sides(rules, store), dealer)
 
@@ -151,11 +156,12 @@ class StudGame:
         sides: dict[str, np.ndarray] = {}
         for bet in (rules.model.pays.model_extra or {}).values():
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
-            name = f"{k}/{bet.ranking}"
+            name = side_key(k, bet)
             if name not in sides:
                 key = {"game": "stud", "engine": self.engine_version, "side": name,
                        "deck": [list(rules.deck.ranks), rules.deck.n_suits]}
-                sides[name] = store.get(key, functools.partial(_side, rules.deck, k, bet.ranking))["sets"]
+                low = parse_rank(bet.pair_minimum) if bet.pair_minimum is not None else None
+                sides[name] = store.get(key, functools.partial(_side, rules.deck, k, bet.ranking, low))["sets"]
         return sides
 
     def settle(self, counts: StudCounts, rules: StudRun) -> Analysis:
@@ -165,7 +171,7 @@ class StudGame:
         sides = []
         for name, bet in (model.pays.model_extra or {}).items():
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
-            sets = counts.sides[f"{k}/{bet.ranking}"]
+            sets = counts.sides[side_key(k, bet)]
             sides.append(side_wager(name, bet, sets, counts.total // math.comb(rules.deck.size, k)))
         if counts.streets is not None:
             return self._settle_streets(counts.streets, rules, sides)
@@ -262,8 +268,29 @@ class StudGame:
         return ()
 
 
-def _side(deck: Deck, k: int, ranking: str) -> dict[str, np.ndarray]:
-    return {"sets": class_counts(deck, k, ranking)}
+# Dealer hands the plain count may visit in a report (a player class at a time, every dealer hand of the cards left):
+# about 7.6e7 a second on one core here (benchmarks/four_card_plan.py), so a cold report stays within a few seconds.
+HEAVY = 3 * 10**8
+
+
+def refuse_heavy(key: str, deck: Deck, player: int, dealer: int) -> None:
+    """Refuse (exit 4, one line) a count against a dealer too long for a report: the plan is measured apart."""
+    classes = len(suit_classes(player, deck)[1])
+    hands = math.comb(deck.size - player, dealer)
+    if classes * hands > HEAVY:
+        raise OptionError(
+            f"{key}: the count on {deck.describe()} visits {classes:,} player classes x {hands:,} dealer hands "
+            f"({classes * hands:.2e}), far more than a report's few seconds: the measured plans (the cluster's runs) "
+            "are in docs/game-files.md")
+
+
+def _side(deck: Deck, k: int, ranking: str, pair_minimum: int | None) -> dict[str, np.ndarray]:
+    return {"sets": class_counts(deck, k, ranking, pair_minimum)}
+
+
+def side_key(k: int, bet: SideBet) -> str:
+    """The side counts a bet is settled from: ``<k>/<ranking>``, and the lowest pair paid where it names one."""
+    return f"{k}/{bet.ranking}" + (f"/pair-{parse_rank(bet.pair_minimum)}" if bet.pair_minimum is not None else "")
 
 
 @functools.cache

@@ -150,13 +150,14 @@ def side_wager(name: str, bet: SideBet, counts: np.ndarray, per_set: int) -> Wag
         key = bet.paid_as(c)
         if key is not None:
             sets[key] = sets.get(key, 0) + int(counts[i])
-    rows = [Row(c, c.replace("_", " ").capitalize(), ratio_text(paid[c]), paid[c], sets[c] * per_set,
-                pay_ref=f"{name}.{c}", pay_coef=Fraction(1)) for c in names if c in sets]
+    lowest = f" of {bet.pair_minimum} or better" if bet.pair_minimum is not None else ""
+    rows = [Row(c, c.replace("_", " ").capitalize() + (lowest if c == "pair" else ""), ratio_text(paid[c]), paid[c],
+                sets[c] * per_set, pay_ref=f"{name}.{c}", pay_coef=Fraction(1)) for c in names if c in sets]
     won = sum(r.combinations for r in rows)
     total = int(counts.sum()) * per_set
     rows.append(Row("lose", "No paying hand", "", Fraction(-1), total - won))
     cards = "the player's cards" if bet.cards == "player" else "the player's and the dealer's cards"
-    how = "the best five of " if bet.ranking == "five-card" else ""
+    how = {"five-card": "the best five of ", "four-card": "the best four of "}.get(bet.ranking, "")
     return WagerResult(wager=name, title=name.replace("_", " ").capitalize(), strategy="none",
                        strategy_title="none (paid on the cards dealt, whatever the player decides)",
                        total_combinations=total, rows=tuple(rows), unit="unit staked",

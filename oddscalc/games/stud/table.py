@@ -16,15 +16,19 @@ from pydantic import ConfigDict, Field, ValidationInfo, field_validator, model_v
 
 from oddscalc.cards import parse_rank
 from oddscalc.hands import HAND_CLASSES
+from oddscalc.hands.four import FOUR_CLASSES
 from oddscalc.hands.three import THREE_CLASSES
 from oddscalc.tables import Ratio, Strict, TableModel
 
-RANKINGS = ("three-card", "five-card")
+RANKINGS = ("three-card", "four-card", "five-card")
+Ranking = Literal["three-card", "four-card", "five-card"]
 CLASSES: dict[str, tuple[str, ...]] = {  # each ranking's hand classes, best first (the pay keys)
     "three-card": THREE_CLASSES,
+    "four-card": FOUR_CLASSES,  # Four Card Poker's order: four of a kind > straight flush > three of a kind > ...
     "five-card": tuple(c.value for c in HAND_CLASSES),
 }
-HAND_SIZE = {"three-card": 3, "five-card": 5}
+HAND_SIZE = {"three-card": 3, "four-card": 4, "five-card": 5}
+BEST_OF = {"four-card": range(4, 7)}  # a ranking compared on the best of more cards: the hand sizes counted
 
 
 def parse_qualifier(text: str, ranking: str) -> tuple[str, tuple[int, ...]]:
@@ -84,7 +88,7 @@ class StudRules(Strict):
     family: Literal["stud"]
     name: str = Field(min_length=1, max_length=80, description="the game's name, as reports and the CLI show it")
     deck: Literal["standard"] = "standard"
-    ranking: Literal["three-card", "five-card"]
+    ranking: Ranking
     stages: list[Stage] = Field(min_length=1)
     dealer_qualifier: str | None = Field(None, description="the lowest hand the dealer plays with; none: no dealer")
 
@@ -153,6 +157,10 @@ class MainPays(Strict):
 
     ante_win: Ratio = Fraction(1)  # the ante when the player beats a qualifying dealer
     bet_win: Ratio = Fraction(1)  # each bet made at a decision when the player beats a qualifying dealer
+    # equal hands against a qualifying dealer: both push (left out: the default, which keeps the published figures'
+    # fingerprints of the files written before this key), or the player wins the ante and the bets (Four Card Poker)
+    tie: Literal["push", "win"] | None = Field(None, description='equal hands against a qualifying dealer: "push" '
+                                               '(left out: the same) or "win" (the ante and the bets paid)')
     ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
     bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
     ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer
@@ -194,7 +202,17 @@ class SideBet(BonusPays):
     """A side bet paid by the class of some cards, regardless of the dealer and of the player's decisions."""
 
     cards: Literal["player", "player_and_dealer"] = "player"
-    ranking: Literal["three-card", "five-card"]  # five-card: the best five of the cards
+    ranking: Ranking  # five-card: the best five of the cards; four-card: the best four
+    # the lowest pair the bet pays (a rank, "aces": Four Card Poker's Aces Up); lower pairs lose. Four-card only.
+    pair_minimum: str | None = Field(None, description='the lowest pair "pair" pays: a rank, e.g. "aces"')
+
+    @model_validator(mode="after")
+    def _pair(self) -> SideBet:
+        if self.pair_minimum is not None:
+            parse_rank(self.pair_minimum)
+            if self.ranking != "four-card":
+                raise ValueError("pair_minimum on a side bet is counted for the four-card ranking only")
+        return self
 
 
 class StudPays(Strict):
@@ -249,12 +267,20 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
     first = decisions[0] if decisions else 0
     if any(0 in d.bets for s in rules.stages if (d := s.decision) is not None):
         out.append(("rules.stages", "a check (bet 0) against a dealer is not counted by this engine version yet"))
+    if pays.tie == "win" and dealer_up_seen(rules) == 0:
+        out.append(("pays.main.tie", "a tie won by the player is counted for a dealer with up cards only (the "
+                                     "three-card count settles equal hands as a push)"))
     if any(s.community for s in rules.stages):
         out.append(("rules.stages", "community cards beside a dealer are not counted by this engine version yet"))
     if any(s.player for s in rules.stages[first + 1:]):
         out.append(("rules.stages", "player cards after the decision are not counted by this engine version yet"))
     size = HAND_SIZE[rules.ranking]
-    if rules.player_cards != size or rules.dealer_cards != size:
+    best = BEST_OF.get(rules.ranking)
+    if best is not None:
+        if rules.player_cards not in best or rules.dealer_cards not in best:
+            out.append(("rules.ranking", f"the {rules.ranking} ranking compares the best {size} of {best.start} to "
+                                         f"{best.stop - 1} cards: the player and the dealer each get that many"))
+    elif rules.player_cards != size or rules.dealer_cards != size:
         out.append(("rules.ranking", f"the {rules.ranking} ranking compares hands of {size} cards: the player and "
                                      f"the dealer each get {size} (best-of-more hands are not counted yet)"))
     return out

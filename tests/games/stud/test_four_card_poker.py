@@ -1,0 +1,131 @@
+"""Four Card Poker from its game file alone (tests/games/stud/files/four-card-poker/standard.toml): each hand the
+best four of its cards (the player's five, the dealer's six, one of them face up), ties to the player, the ante
+bonus, Aces Up.
+
+On reduced decks the engine's main game (the play per hand and up card by exact EV) and Aces Up equal a brute force
+written apart (tests/oracles/four_card_brute.py, its own ranking), deal by deal; on the full deck Aces Up is
+counted over the 2,598,960 hands of the player, and the main game (134,459 player classes x 10,737,573 dealer
+hands, 5.3 CPU hours: benchmarks/four_card_plan.py) is refused with one line naming why, at once. The file is a
+check file, not under tables/, while its full-deck count is refused (docs/game-files.md says why)."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from oracles.four_card_brute import brute
+
+from oddscalc.cache import Store
+from oddscalc.cards import FULL_DECK, Deck, reduced_deck
+from oddscalc.cli.main import EXIT_TABLE, main
+from oddscalc.datafile import TableError
+from oddscalc.games.stud.capabilities import declared_in
+from oddscalc.games.stud.count import class_counts
+from oddscalc.games.stud.game import StudGame, build_class
+from oddscalc.games.stud.settle import side_wager
+from oddscalc.games.stud.table import SideBet, StudTable
+from oddscalc.protocol import OptionError
+from oddscalc.results import Analysis, RunOptions
+from oddscalc.tables import Table, load_table_file
+
+FILES = Path(__file__).resolve().parent / "files"
+ROOT = Path(__file__).resolve().parents[3]
+KEY = "four-card-poker"
+
+# the best four of the player's five on one deck (the counts tests/hands/test_four.py holds, there checked by the
+# closed form of four of a kind and a brute force over every hand, deep); a pair pays from aces
+ACES_UP = {"four_of_a_kind": 624, "straight_flush": 2_072, "three_of_a_kind": 58_656, "flush": 114_616,
+           "straight": 101_808, "two_pair": 123_552, "pair": 81_096}
+# 12 cards, C(12,5) x 7 x C(6,5) = 33,264 deals each: flushes and straights (9 to ace, two suits); A-2-3-4 (two
+# suits); straight flushes and three of a kind (jack to ace, three suits); four of a kind (queen to ace, four suits)
+DECKS = [reduced_deck("9", 2), reduced_deck("Q", 4),
+         pytest.param(Deck((0, 1, 2, 3, 11, 12), 2), marks=pytest.mark.deep),
+         pytest.param(reduced_deck("J", 3), marks=pytest.mark.deep)]
+
+
+@pytest.fixture(scope="module")
+def game() -> StudGame:
+    (found,) = [c for c in declared_in(FILES) if c.key == KEY]  # beside the other check files
+    return build_class(found)()
+
+
+def table(game: StudGame) -> Table:
+    return load_table_file(FILES / KEY / "standard.toml", {game.key: game.table_model})
+
+
+def model() -> StudTable:
+    m = load_table_file(FILES / KEY / "standard.toml", {KEY: StudTable}).model
+    assert isinstance(m, StudTable)
+    return m
+
+
+def aces_up() -> SideBet:
+    bet = (model().pays.model_extra or {})["aces_up"]
+    assert isinstance(bet, SideBet)
+    return bet
+
+
+def analyze(game: StudGame, deck: Deck) -> Analysis:
+    rules = game.resolve(table(game), RunOptions(deck=deck))
+    return game.settle(game.count(rules, Store(None)), rules)
+
+
+@pytest.mark.parametrize("deck", DECKS, ids=["9-to-ace-2-suits", "queen-to-ace-4-suits", "wheel-2-suits",
+                                             "jack-to-ace-3-suits"])
+def test_the_main_game_and_aces_up_equal_a_brute_force_deal_by_deal(game: StudGame, deck: Deck) -> None:
+    analysis = analyze(game, deck)
+    bonus = model().pays.main.ante_bonus
+    assert bonus is not None
+    main, side, won = brute(deck, bonus.pays(), aces_up().pays())
+    got: Counter[tuple[Fraction, Fraction]] = Counter()
+    for row in analysis.wager("main").rows:
+        got[(row.units, row.stake)] += row.combinations
+    assert +got == main  # every deal: its net antes and what was staked
+    assert analysis.wager("main").total_combinations == sum(main.values()) == 33_264
+    assert analysis.wager("main").expected_value == won / sum(main.values())
+    assert {r.event: r.combinations for r in analysis.wager("aces_up").rows if r.combinations} == dict(+side)
+    # the deck means something: folds, plays of each size, ties won by the player
+    assert {stake for (_, stake) in main} >= {Fraction(1), Fraction(2), Fraction(4)}
+
+
+def test_aces_up_on_the_full_deck_from_the_file() -> None:
+    counts = class_counts(FULL_DECK, 5, "four-card", 12)
+    wager = side_wager("aces_up", aces_up(), counts, 1)
+    rows = {r.event: r.combinations for r in wager.rows}
+    assert rows == ACES_UP | {"lose": 2_598_960 - sum(ACES_UP.values())}
+    assert wager.expected_value == Fraction(-1376, 32487)  # -4.2355%: 50-40-8-6-4-2-1
+    assert next(r.label for r in wager.rows if r.event == "pair") == "Pair of aces or better"
+
+
+def test_a_cold_full_deck_count_is_refused_at_once_naming_why(game: StudGame) -> None:
+    start = time.process_time()
+    rules = game.resolve(table(game), RunOptions())
+    with pytest.raises(OptionError) as refused:  # the command line's exit 4, one line
+        game.count(rules, Store(None))
+    line = str(refused.value)
+    assert "\n" not in line and line.startswith("four-card-poker: the count on one 52-card deck visits ")
+    assert "134,459 player classes x 10,737,573 dealer hands" in line
+    assert time.process_time() - start < 5  # refused before any count
+
+
+def test_keys_the_engine_cannot_settle_are_refused_with_their_key(game: StudGame, tmp_path: Path) -> None:
+    # a lowest pair paid is counted for the best four only: under five-card it is a bad file (exit 3, its key)
+    text = (FILES / KEY / "standard.toml").read_text()
+    bad = tmp_path / KEY / "five.toml"
+    bad.parent.mkdir()
+    bad.write_text(text.replace('ranking = "four-card"             # the best four', 'ranking = "five-card"  #', 1))
+    with pytest.raises(TableError) as refused:
+        load_table_file(bad, {game.key: game.table_model})
+    assert "pays.aces_up" in str(refused.value) and "pair_minimum" in str(refused.value)
+    # ties won by the player are settled by the up-card count: Three Card Poker's count (no up card) refuses them
+    three = ROOT / "tables" / "three-card-poker" / "standard.toml"
+    path = tmp_path / "three-card-poker" / "ties.toml"
+    path.parent.mkdir()
+    path.write_text(three.read_text().replace('bet_win = "1:1"\n', 'bet_win = "1:1"\ntie = "win"\n', 1))
+    result = CliRunner().invoke(main, ["report", "three-card-poker", "--table", str(path)])
+    assert result.exit_code == EXIT_TABLE, result.output
+    assert "pays.main.tie" in result.output and "Traceback" not in result.output
