@@ -119,6 +119,9 @@ class Dealt:
                               f"allows {', '.join(map(str, decision.bets))} antes (not yet)")
         up = sum(s.dealer_up for s in r.stages[:first + 1])
         sides = tuple((model.pays.model_extra or {}).items())
+        # the evaluator here ranks three cards and the best five: a four-card hand would be ranked as five, wrongly
+        if "four-card" in (r.ranking, *(side.ranking for _, side in sides)):
+            raise OptionError(f"simulate ranks three-card and five-card hands; {r.name} ranks the best four (not yet)")
         return cls(r.player_cards, r.dealer_cards, up, r.ranking, floor_of(r.dealer_qualifier, r.ranking),
                    model.pays.main, decision.bets[0], sides)
 
@@ -126,7 +129,8 @@ class Dealt:
         """Every bet of each round: ``cards`` (n, P + D) the player's then the dealer's (up cards first), ``play``
         (n,) whether the player bets. The main bet per ante (fold -1; a dealer who does not qualify pays the ante
         and the bets as the file says; a win pays the ante, and each bet by the player's class where the file
-        names it; equal hands push both; the ante bonus paid by his class whenever he plays); each side bet by
+        names it; equal hands push both, or win where the file's ``tie`` says so; the ante bonus paid by his class
+        whenever he plays); each side bet by
         the class of its cards."""
         names = THREE if self.ranking == "three-card" else FIVE
         player, dealer = cards[:, :self.player], cards[:, self.player:self.player + self.dealer]
@@ -138,7 +142,8 @@ class Dealt:
         nq = (float(p.ante_win) if p.ante_when_dealer_does_not_qualify == "win" else 0.0) + (
             b * float(p.bet_win) if p.bets_when_dealer_does_not_qualify == "win" else 0.0)
         qualifies = his >= self.floor
-        net = np.select([~qualifies, mine > his, mine == his],
+        wins = (mine > his) | ((mine == his) & (p.tie == "win"))  # Four Card Poker's ties go to the player
+        net = np.select([~qualifies, wins, mine == his],
                         [nq + bonus, float(p.ante_win) + b * bet_pay + bonus, bonus], bonus - 1 - b)
         net = np.where(play, net, -1.0)
         out = {"main": Outcome(net, stake=np.where(play, 1.0 + b, 1.0))}

@@ -35,6 +35,7 @@ class Rules:
     ante_bonus: Mapping[str, Fraction] = field(default_factory=dict)
     bet_by_hand: Mapping[str, Fraction] = field(default_factory=dict)  # a won bet's pay by the player's class
     ante_pushes_when_not_qualified: bool = False  # else the ante wins 1:1
+    tie_wins: bool = False  # equal hands against a qualifying dealer: the player wins (else both push)
     # side bets: name -> (cards: "player" or "player_and_dealer", ranking, pays by class)
     sides: Mapping[str, tuple[str, str, Mapping[str, Fraction]]] = field(default_factory=dict)
 
@@ -60,9 +61,10 @@ def settle(rules: Rules, player: Sequence[int], dealer: Sequence[int], plays: bo
     bonus = _paid(rules.ante_bonus, mine[0]) or Fraction(0)
     if theirs[1] < rules.qualifier:
         event, ante, bet = "not_qualified", Fraction(0 if rules.ante_pushes_when_not_qualified else 1), Fraction(0)
-    elif mine[1] > theirs[1]:
+    elif mine[1] > theirs[1] or (mine[1] == theirs[1] and rules.tie_wins):
         win = _paid(rules.bet_by_hand, mine[0])
-        event, ante, bet = "win", Fraction(1), rules.bet * (win if win is not None else Fraction(1))
+        event = "win" if mine[1] > theirs[1] else "tie_won"
+        ante, bet = Fraction(1), rules.bet * (win if win is not None else Fraction(1))
     elif mine[1] == theirs[1]:
         event, ante, bet = "tie", Fraction(0), Fraction(0)
     else:

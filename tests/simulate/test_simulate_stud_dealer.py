@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -123,6 +124,21 @@ def test_each_round_settles_as_the_rules_say_caribbean_file(caribbean: StudGame)
         assert sim == {w: float(v) for w, v in nets.items()}, (p, d)
     assert [s["main"] for s in simulated] == [1.0, 3.0, 0.0, -3.0, 9.0, 41.0, -1.0]  # quads' raise 20:1 (Spain)
     assert simulated[0]["jackpot"] == 49999.0
+
+
+def test_a_tie_the_file_gives_the_player_is_paid_as_a_win_and_a_four_card_ranking_is_refused() -> None:
+    model = resolve_table("three-card-poker").model
+    assert isinstance(model, StudTable)
+    tie_wins = model.model_copy(update={"pays": model.pays.model_copy(
+        update={"main": model.pays.main.model_copy(update={"tie": "win"})})})
+    oracle = replace(_oracle_rules(model, QUEEN_HIGH), tie_wins=True)
+    simulated = _settled(tie_wins, TCP_DEALS)
+    for (p, d, plays, _), sim in zip(TCP_DEALS, simulated, strict=True):
+        assert sim == {w: float(v) for w, v in settle(oracle, parse_cards(p), parse_cards(d), plays)[1].items()}
+    assert simulated[3]["main"] == 2.0 and _settled(model, TCP_DEALS)[3]["main"] == 0.0  # A-9-5 against A-9-5
+    four = model.model_copy(update={"rules": model.rules.model_copy(update={"ranking": "four-card"})})
+    with pytest.raises(OptionError, match="best four"):
+        Dealt.of(four)
 
 
 def test_the_solved_strategy_is_played_three_card_poker(sessions: Callable[[str], Session]) -> None:

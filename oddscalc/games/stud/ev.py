@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -107,21 +108,31 @@ def dealer_ev(rules: StudRun, cards: Sequence[int]) -> HandEV:
     return HandEV(tuple(cards), 1, _choices(decision, evs, 1), outcomes, cls)
 
 
+def _colex(rows: np.ndarray, n: int) -> np.ndarray:
+    """Each row's colex rank among the sets of its size of ``n`` positions (any size: a dealer may hold six)."""
+    k = rows.shape[1]
+    binom = np.array([[math.comb(i, j) for j in range(k + 1)] for i in range(n)], dtype=np.int64)
+    return np.asarray(binom[rows, np.arange(1, k + 1)].sum(axis=1), dtype=np.int64)
+
+
 def up_ev(rules: StudRun, cards: Sequence[int], up: Sequence[int]) -> HandEV:
     """A game with a dealer counted per set of his up cards: the player's cards against the ``up`` cards and every
     set of hole cards from the cards left (see the module)."""
     r, pays = rules.model.rules, rules.model.pays.main
     decision = next(s.decision for s in r.stages if s.decision is not None)
     deck = rules.deck
-    table = ranking_table(deck, r.ranking, parse_qualifier(r.dealer_qualifier or "any", r.ranking))
+    qualifier = parse_qualifier(r.dealer_qualifier or "any", r.ranking)
+    # a ranking of the best four tables hands by their size: the player's five and the dealer's six apart
+    table = ranking_table(deck, r.ranking, qualifier, r.dealer_cards)
+    own = ranking_table(deck, r.ranking, qualifier, len(cards)) if r.ranking == "four-card" else table
     position = {c: i for i, c in enumerate(deck.cards)}
-    mine = colex_indices(np.array([sorted(position[c] for c in cards)], dtype=np.int64))[0]
-    strength, cls = int(table.strength[mine]), int(table.hand_class[mine])
+    mine = _colex(np.array([sorted(position[c] for c in cards)], dtype=np.int64), deck.size)[0]
+    strength, cls = int(own.strength[mine]), int(own.hand_class[mine])
     shown = [position[c] for c in up]
     rest = [i for i in range(deck.size) if i not in {position[c] for c in (*cards, *up)}]
     holes = np.array(list(itertools.combinations(rest, r.dealer_cards - len(up))), dtype=np.int64)
     hands = np.sort(np.concatenate([np.tile(np.array(shown, dtype=np.int64), (len(holes), 1)), holes], axis=1), axis=1)
-    his = table.strength[colex_indices(hands)].astype(np.int64)
+    his = table.strength[_colex(hands, deck.size)].astype(np.int64)
     qualifies = his >= table.qualifies_from
     counts = {NOT_QUALIFIED: int((~qualifies).sum()), WIN: int((qualifies & (his < strength)).sum()),
               TIE: int((qualifies & (his == strength)).sum()), LOSE: int((qualifies & (his > strength)).sum())}

@@ -10,6 +10,7 @@ check file, not under tables/, while its full-deck count is refused (docs/game-f
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import Counter
 from fractions import Fraction
@@ -17,15 +18,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from oracles.four_card_brute import brute
+from oracles.four_card_brute import best, brute
 
 from oddscalc.cache import Store
-from oddscalc.cards import FULL_DECK, Deck, reduced_deck
+from oddscalc.cards import FULL_DECK, Deck, parse_cards, reduced_deck
 from oddscalc.cli.main import EXIT_TABLE, main
 from oddscalc.datafile import TableError
 from oddscalc.games.stud.capabilities import declared_in
 from oddscalc.games.stud.count import class_counts
-from oddscalc.games.stud.game import StudGame, build_class
+from oddscalc.games.stud.ev import hand_ev
+from oddscalc.games.stud.game import StudGame, StudRun, build_class
 from oddscalc.games.stud.settle import side_wager
 from oddscalc.games.stud.table import SideBet, StudTable
 from oddscalc.protocol import OptionError
@@ -90,6 +92,25 @@ def test_the_main_game_and_aces_up_equal_a_brute_force_deal_by_deal(game: StudGa
     assert {r.event: r.combinations for r in analysis.wager("aces_up").rows if r.combinations} == dict(+side)
     # the deck means something: folds, plays of each size, ties won by the player
     assert {stake for (_, stake) in main} >= {Fraction(1), Fraction(2), Fraction(4)}
+
+
+@pytest.mark.parametrize(("hand", "up"), [("Ac Ad Kc Kd Qc", "Jd"), ("9c Tc Jc Qc 9d", "Ac")])
+def test_ev_with_the_up_card_equals_a_brute_force(game: StudGame, hand: str, up: str) -> None:
+    # the player's five and the dealer's six are tabled apart (a best four of five, of six): each action's EV
+    # from every five hole cards left, by the oracle's own ranking (the second hand wins some and loses some)
+    deck = reduced_deck("9", 2)
+    rules = game.resolve(table(game), RunOptions(deck=deck))
+    assert isinstance(rules, StudRun)
+    ev = hand_ev(rules, hand, None, up)
+    mine, shown = parse_cards(hand), parse_cards(up)
+    key = best(frozenset(mine))
+    holes = list(itertools.combinations([c for c in deck.cards if c not in (*mine, *shown)], 5))
+    wins = sum(key[1] >= best(frozenset((*shown, *h)))[1] for h in holes)  # ties go to the player
+    bonus = model().pays.main.ante_bonus
+    extra = (bonus.pay_of(key[0]) if bonus is not None else None) or Fraction(0)
+    expected = {"fold": Fraction(-1)} | {f"bet_{b}x": ((1 + b) * (2 * wins - len(holes)) + len(holes) * extra)
+                                          / len(holes) for b in (1, 2, 3)}
+    assert {c.action: c.ev for c in ev.choices} == expected
 
 
 def test_aces_up_on_the_full_deck_from_the_file() -> None:
