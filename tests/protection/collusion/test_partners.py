@@ -106,6 +106,13 @@ def test_every_situation_counted_gives_the_game_to_the_unit_for_the_ordinary_pla
     assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output
 
 
+def test_an_exact_count_too_large_for_one_machine_is_refused() -> None:
+    # the fast tier's case of the refusal above (whose exact count of every situation is deep): 20 cards, about
+    # 2,000 core-seconds, on a deck whose ordinary game is counted in a moment
+    r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "T:4"])
+    assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output, r.output
+
+
 @pytest.mark.deep  # the same count as the test above, through the command
 def test_the_exact_collusion_command_reports_every_situation() -> None:
     r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "T:3", "--format", "json"])
