@@ -72,6 +72,12 @@ def test_the_caribbean_collusion_command() -> None:
     assert r.exit_code == 0 and "| 6 | 40 |" in r.output and "exact EV is -5.2243%" in r.output, r.output
 
 
+def test_the_caribbean_collusion_command_on_a_few_situations() -> None:
+    # the fast tier's run of the command above: the same table and partners, five situations sampled, not forty
+    r = CliRunner().invoke(main, ["collusion", "caribbean", "--partners", "6", "--situations", "5", "--table", "us"])
+    assert r.exit_code == 0 and "| 6 | 5 |" in r.output and "exact EV is -5.2243%" in r.output, r.output
+
+
 def test_every_situation_counted_against_a_plain_count_per_player_hand() -> None:
     deck = reduced_deck("T", 3)  # 15 cards: the player, one partner, the up card and four hole cards
     reps, _ = suit_classes(5, deck)
