@@ -46,6 +46,10 @@ HEAVY = {
     # the sort search: tests/protection/test_information.py runs it (--search-sorts 2, edge-sort-first-card), and the
     # README line before this one reads the edge-sort-first-four model without it
     "oddscalc glimpse punto-banco --model edge-sort-first-four --search-sorts 5": "every sort of ten values, 3 s",
+    # tests/cli/test_careless.py::test_a_card_is_named_and_the_closest_decisions_say_whose: this card on the us table
+    "oddscalc report caribbean --strategy cards/caribbean/matching-rank.toml": "a report played by a card, 1.6 s",
+    # tests/cli/test_tools.py::test_hold_as_json_and_csv_has_the_rows_of_the_table: these stakes, jackpot=1
+    "oddscalc hold caribbean --stake main=5 --stake jackpot=0.50": "the hold of a seat playing both bets, 1.1 s",
 }
 
 

@@ -48,6 +48,18 @@ def test_full_deck_hand_plus_card() -> None:
     assert not (reps == extra[:, None]).any()
 
 
+@pytest.mark.parametrize("deck", [reduced_deck("J", 4), SMALL_DECKS[2]], ids=lambda d: d.describe())
+def test_hand_plus_card_rows_name_their_hands_class(deck: Deck) -> None:
+    # the fast tier's case of the full-deck test above: the same index and sums on small decks
+    reps, extra, weights = hand_plus_card_classes(deck)
+    hand_reps, hand_weights = suit_classes(5, deck)
+    idx = hand_plus_card_hand_index(deck)
+    assert (hand_reps[idx] == reps).all()
+    per_hand = np.bincount(idx, weights=weights.astype(np.float64), minlength=len(hand_reps))
+    assert (per_hand == hand_weights * (deck.size - 5)).all()
+    assert not (reps == extra[:, None]).any()
+
+
 @pytest.mark.parametrize("deck", SMALL_DECKS, ids=lambda d: d.describe())
 @pytest.mark.parametrize("k", [2, 3, 5])
 def test_brute_force_classes(deck: Deck, k: int) -> None:
@@ -105,9 +117,7 @@ hands_k = st.integers(1, 7).flatmap(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(hands_k, st.permutations(range(4)))
-def test_canonical_invariant_under_suit_permutation(hand: list[int], perm: list[int]) -> None:
+def _invariant(hand: list[int], perm: list[int]) -> None:
     moved = [card(c >> 2, perm[c & 3]) for c in hand]
     rep = canonical(hand)
     assert canonical(moved) == rep
@@ -116,11 +126,35 @@ def test_canonical_invariant_under_suit_permutation(hand: list[int], perm: list[
 
 
 @settings(max_examples=300, deadline=None)
-@given(hands_k, st.integers(0, 51), st.permutations(range(4)))
-def test_canonical_pair_invariant(hand: list[int], x: int, perm: list[int]) -> None:
+@given(hands_k, st.permutations(range(4)))
+def test_canonical_invariant_under_suit_permutation(hand: list[int], perm: list[int]) -> None:
+    _invariant(hand, perm)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hands_k, st.permutations(range(4)))
+def test_canonical_invariant_under_suit_permutation_in_few_examples(hand: list[int], perm: list[int]) -> None:
+    # the fast tier's run of the property above (its 300 examples are deep)
+    _invariant(hand, perm)
+
+
+def _pair_invariant(hand: list[int], x: int, perm: list[int]) -> None:
     if x in hand:
         return
     moved = [card(c >> 2, perm[c & 3]) for c in hand]
     rep = canonical_hand_plus_card(hand, x)
     assert canonical_hand_plus_card(moved, card(x >> 2, perm[x & 3])) == rep
     assert rep[0] == canonical(hand)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands_k, st.integers(0, 51), st.permutations(range(4)))
+def test_canonical_pair_invariant(hand: list[int], x: int, perm: list[int]) -> None:
+    _pair_invariant(hand, x, perm)
+
+
+@settings(max_examples=40, deadline=None)
+@given(hands_k, st.integers(0, 51), st.permutations(range(4)))
+def test_canonical_pair_invariant_in_few_examples(hand: list[int], x: int, perm: list[int]) -> None:
+    # the fast tier's run of the property above (its 300 examples are deep)
+    _pair_invariant(hand, x, perm)

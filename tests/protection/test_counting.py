@@ -63,6 +63,24 @@ def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Call
         assert f"{w} {cov[0, 1] / math.sqrt(cov[0, 0] * cov[1, 1]):.4f}" in notes
 
 
+def test_removal_effects_balance_and_their_tags_are_balanced(dragon: PuntoBancoRules,
+                                                             sessions: Callable[[str], Session]) -> None:
+    # the fast tier's case of the test above, without its three recounts of a whole shoe: each effect is the
+    # per-coup EV of the shoe less one card, which test_the_per_coup_ev_equals_a_full_recount_of_the_depleted_shoe
+    # checks against a recount of shoes dealt unevenly
+    fx = counting.removal_effects(dragon)
+    assert set(fx.wagers) == {"banker", "player", "tie", "dragon_bonus_player", "dragon_bonus_banker"}
+    assert all(fx.balance(w) == 0 for w in fx.wagers)
+    pairs = counting.removal_effects(_rules(sessions, "standard"))
+    assert set(pairs.effect["player_pair"]) == {0}
+    notes = " ".join(counting.tags_section(fx).notes)
+    for w in fx.wagers:
+        tags = counting.balanced_tags(fx.effect[w], fx.cards)
+        assert sum(n * t for n, t in zip(fx.cards, tags)) == 0 and max(map(abs, tags)) <= 4
+        cov = np.cov(np.array([[float(e) for e in fx.effect[w]], tags]), fweights=list(fx.cards))
+        assert f"{w} {cov[0, 1] / math.sqrt(cov[0, 0] * cov[1, 1]):.4f}" in notes
+
+
 @pytest.mark.deep  # about 0.8 s a rank
 @pytest.mark.parametrize("rank", range(1, 9))
 def test_every_other_ranks_removal_effect_against_a_recount(dragon: PuntoBancoRules, rank: int) -> None:

@@ -83,6 +83,15 @@ def test_colour_counts_every_hand_against_a_brute_force() -> None:
     assert (got.ev, got.deals, got.ride1, got.changed) == (want.ev, want.deals, want.raised, want.changed)
 
 
+def test_colour_counts_every_hand_against_a_brute_force_on_twelve_cards() -> None:
+    # the fast tier's case of the test above: the same answer against the same brute force on 9 to ace of two
+    # suits (one red, one black: the colour is the suit), 15,840 deals
+    got = answer(DECK, TENS, PAYS, _model(Glimpse("community_1", "colour")))
+    want = let_it_ride(DECK, _value, (lambda c: c & 3 in (1, 2), None), None)
+    assert (got.ev, got.deals, got.ride1, got.changed) == (want.ev, want.deals, want.raised, want.changed)
+    assert got.changed  # seeing the colour changes some decisions
+
+
 def test_the_ordinary_game_is_the_game_s_own_figure() -> None:
     counts = count_holdings(DECK, TENS)
     plain = answer(DECK, TENS, PAYS, _model())

@@ -140,6 +140,16 @@ def test_other_qualifier_equals_brute_force() -> None:
     assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(brute)
 
 
+def test_other_qualifier_equals_brute_force_on_twelve_cards() -> None:
+    # the fast tier's case of the test above: the same count against the same brute force, on 9 to ace of two suits
+    deck = reduced_deck("9", 2)
+    dc = dealer_counts_of(deck, "pair of tens").table()
+    w = main_wager(dc, PAYS, settle_counts(dc, PAYS, "always-raise"))
+    brute = _brute(deck, (HandClass.PAIR, (8,)), "always-raise")
+    assert {r.event: r.combinations for r in w.rows if r.combinations} == dict(brute)
+    assert brute["dealer_not_qualified"] and brute["push"]  # the qualifier decides some deals, some tie
+
+
 @pytest.mark.parametrize("deck,qualifier", [(SMALL, "ace-king"), (reduced_deck("7", 3), "pair of nines"),
                                              (Deck((0, 1, 2, 3, 11, 12), 4), "any")])
 def test_sweep_equals_search(deck: Deck, qualifier: str) -> None:

@@ -66,3 +66,20 @@ def test_every_frontier_split_covers_both_decisions_and_costs_what_the_report_co
         assert _report_cost(sessions("let-it-ride"), path) == whole.cost == sum(c.cost for c in split)
     assert result.frontier[-1].cost == 0
     assert any(all(c.rules for c in split) for split in result.splits)
+
+
+def test_the_frontier_splits_cover_both_decisions_and_one_costs_what_the_report_computes(
+        result: Synthesis, sessions: Callable[[str], Session], tmp_path: Path) -> None:
+    # the fast tier's case of the test above: every split's shape, and one card with rules on both decisions
+    # written and played by the report (the test above plays every frontier card)
+    assert len(result.splits) == len(result.frontier) >= 3
+    for whole, split in zip(result.frontier, result.splits):
+        assert [len(c.rules) for c in split] and sum(len(c.rules) for c in split) == len(whole.rules)
+    assert result.frontier[-1].cost == 0
+    i = next(i for i, split in enumerate(result.splits) if all(c.rules for c in split))
+    whole, split = result.frontier[i], result.splits[i]
+    path = tmp_path / "split.toml"
+    path.write_text(card_toml("let-it-ride", "t", "s", list(zip(("bet1", "bet2"), split)), ()), encoding="utf-8")
+    card = load_card(path)
+    assert (len(card.model.bet1.rules), len(card.model.bet2.rules)) == tuple(len(c.rules) for c in split)
+    assert _report_cost(sessions("let-it-ride"), path) == whole.cost == sum(c.cost for c in split)

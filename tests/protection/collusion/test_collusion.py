@@ -86,6 +86,16 @@ def test_the_partners_cards_seen_against_a_brute_force() -> None:
     assert (p.bet1_rides, p.bet1_situations, p.bet2_rides, p.bet2_situations) == _rides(deck, king)
 
 
+def test_the_partners_cards_seen_against_a_brute_force_on_eight_cards() -> None:
+    # the fast tier's case of the test above: the same sums against the same brute force, on J-A of two suits
+    deck, king = reduced_deck("J", 2), 11  # 8 cards: C(8,3) x C(5,3) x 2 x 1 = 1,120 deals; kings or aces pay
+    p = collusion.partner_seen(count_holdings(deck, king), PAYS, king)
+    assert p.ev == _brute(deck, king, seen=True)
+    assert p.ev_unseen == _brute(deck, king, seen=False)
+    assert p.ev > p.ev_unseen and 0 < p.bet1_rides < p.bet1_situations
+    assert (p.bet1_rides, p.bet1_situations, p.bet2_rides, p.bet2_situations) == _rides(deck, king)
+
+
 @pytest.mark.deep
 def test_one_partner_on_the_full_deck() -> None:
     r = CliRunner().invoke(main, ["collusion", "let-it-ride", "--partners", "1"])

@@ -72,6 +72,12 @@ def test_the_caribbean_collusion_command() -> None:
     assert r.exit_code == 0 and "| 6 | 40 |" in r.output and "exact EV is -5.2243%" in r.output, r.output
 
 
+def test_the_caribbean_collusion_command_on_a_few_situations() -> None:
+    # the fast tier's run of the command above: the same table and partners, five situations sampled, not forty
+    r = CliRunner().invoke(main, ["collusion", "caribbean", "--partners", "6", "--situations", "5", "--table", "us"])
+    assert r.exit_code == 0 and "| 6 | 5 |" in r.output and "exact EV is -5.2243%" in r.output, r.output
+
+
 def test_every_situation_counted_against_a_plain_count_per_player_hand() -> None:
     deck = reduced_deck("T", 3)  # 15 cards: the player, one partner, the up card and four hole cards
     reps, _ = suit_classes(5, deck)
@@ -104,6 +110,13 @@ def test_every_situation_counted_gives_the_game_to_the_unit_for_the_ordinary_pla
     assert sum(map(sum, ex.seen)) == sum(map(sum, ex.ordinary)) == partners.situations(15, 1)
     r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "8:3"])
     assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output
+
+
+def test_an_exact_count_too_large_for_one_machine_is_refused() -> None:
+    # the fast tier's case of the refusal above (whose exact count of every situation is deep): 20 cards, about
+    # 2,000 core-seconds, on a deck whose ordinary game is counted in a moment
+    r = CliRunner().invoke(main, ["collusion", "caribbean", "--exact", "--reduced-deck", "T:4"])
+    assert r.exit_code == EXIT_INPUT and "core-hours; run it on a cluster" in r.output, r.output
 
 
 @pytest.mark.deep  # the same count as the test above, through the command
