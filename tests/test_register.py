@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from oracles import tiers
+
 ROOT = Path(__file__).resolve().parents[1]
 REGISTER = ROOT / "docs" / "hardening.md"
 PLACEHOLDER = "PENDING"
@@ -70,7 +72,10 @@ def functions_of(source: str) -> dict[str, Found]:
 
 
 def problems(text: str, root: Path) -> list[str]:
-    """What is wrong with a register's node ids, read against the test files under ``root``."""
+    """What is wrong with a register's node ids, read against the test files under ``root`` and the deep tier's
+    list there (``tests/tiers.toml``: a function covered whole is deep, and so are the ids it does not keep fast)."""
+    listed = root / "tests" / "tiers.toml"
+    tiered = {e.test: e for e in tiers.read(listed)} if listed.is_file() else {}
     wrong = []
     for c in cited(text):
         path = root / c.module
@@ -82,6 +87,9 @@ def problems(text: str, root: Path) -> list[str]:
             wrong.append(f"{c}: no such test function")
             continue
         deep = fn.deep or (c.param is not None and c.param in fn.deep_params)
+        entry = tiered.get(f"{c.module}::{c.function}")
+        if entry is not None:
+            deep = deep or bool(entry.covered_by) or (c.param is not None and c.param not in entry.fast)
         if deep != c.said_deep:
             wrong.append(f"{c}: {'deep' if deep else 'not deep'}, said {'deep' if c.said_deep else 'not deep'}")
     return wrong
@@ -147,6 +155,7 @@ def test_no_class_is_left_without_its_test_id() -> None:
 
 TOY = '''
 import pytest
+from oracles import tiers
 
 def test_plain() -> None: ...
 
@@ -176,6 +185,13 @@ def test_the_checks_find_a_missing_test_a_wrong_deep_and_an_unnamed_test(tmp_pat
     ]
     assert unnamed("`tests/test_toy.py::test_plain`", tmp_path, ("tests/test_toy.py",)) == [
         "tests/test_toy.py::test_slow", "tests/test_toy.py::test_sized"]
+    # the tier list sends a test deep as its mark does
+    (tmp_path / "tests" / "tiers.toml").write_text(
+        '[[deep]]\ntest = "tests/test_toy.py::test_plain"\ncovered_by = "tests/test_toy.py::test_sized"\nwhy = "w"\n'
+        '[[deep]]\ntest = "tests/test_toy.py::test_sized"\nfast = ["1"]\nwhy = "w"\n')
+    assert problems("`tests/test_toy.py::test_plain`, `tests/test_toy.py::test_sized[2]`", tmp_path) == [
+        "tests/test_toy.py::test_plain: deep, said not deep", "tests/test_toy.py::test_sized[2]: deep, said not deep"]
+    assert problems("`tests/test_toy.py::test_plain` *(deep)*, `tests/test_toy.py::test_sized[1]`", tmp_path) == []
 
 
 def test_rows_are_read_by_campaign_and_a_placeholder_is_seen() -> None:
