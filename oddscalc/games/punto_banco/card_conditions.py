@@ -277,21 +277,36 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
             repeats = _repeats(at, passing, n_rows)
             if memo is not None:
                 memo[key] = repeats
-        for i, want in enumerate(cond.kinds):
-            ok = ok & (repeats[:, i] >= want)
+        for t in set(cond.kinds):  # the i-th most repeated rank t times or more, for each i: see _repeats
+            ok = ok & (repeats[:, t] >= sum(k >= t for k in cond.kinds))
     if cond.reads_hand:
         ok = ok & _hand_holds(cond, at, [a for _, a in passing], n_rows)
     return np.asarray(ok)
 
 
 def _repeats(at: Atoms, passing: Sequence[tuple[np.ndarray, np.ndarray | None]], n_rows: int) -> np.ndarray:
-    """(N, 13) int8: how often each rank is among the passing cards of each row, most first."""
-    per_rank = np.zeros((n_rows, len(RANK_NAMES)), dtype=np.int8)
-    ranks = np.arange(len(RANK_NAMES), dtype=np.int8)
-    for p, a in passing:
-        if a is not None:
-            per_rank += (at.rank[a].astype(np.int8)[:, None] == ranks) & p[:, None]
-    return -np.sort(-per_rank, axis=1)
+    """(N, 7) int8: column t, how many ranks are among the passing cards of each row t times or more.
+
+    The i-th most repeated rank is there ``kinds[i]`` times or more for every i (kinds most first) exactly when,
+    for each t in kinds, at least as many ranks are there t times or more as kinds has entries t or more (two
+    lists sorted most first, one above the other term by term). A rank is counted at its first passing card,
+    with how many passing cards share it: pairwise comparisons of the few named cards, no sort of every row."""
+    cards = [(p, at.rank[a]) for p, a in passing if a is not None]
+    out = np.zeros((n_rows, 7), dtype=np.int8)
+    same = {(i, j): cards[i][0] & cards[j][0] & (cards[i][1] == cards[j][1])
+            for i in range(len(cards)) for j in range(i + 1, len(cards))}
+    for i, (p, _) in enumerate(cards):
+        many = p.astype(np.int8)
+        first = p
+        for j in range(len(cards)):
+            if j != i:
+                e = same[min(i, j), max(i, j)]
+                many = many + e
+                if j < i:
+                    first = first & ~e
+        for t in range(1, out.shape[1]):
+            out[:, t] += first & (many >= t)
+    return out
 
 
 def _hand_holds(cond: CardCondition, at: Atoms, cards: list[np.ndarray | None], n_rows: int) -> np.ndarray:

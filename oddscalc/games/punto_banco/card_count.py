@@ -62,9 +62,11 @@ def _state_of_outcomes() -> np.ndarray:
 
 
 def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
-                     conditions: Sequence[CardCondition]) -> tuple[np.ndarray, np.ndarray]:
+                     conditions: Sequence[CardCondition], plain: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(OUTCOMES, P) object exact counts of six-card sequences by outcome and pattern, and the (P,) patterns
-    (bit k set: condition k holds). ``copies`` per card class; ``infinite`` draws with replacement."""
+    (bit k set: condition k holds). ``copies`` per card class; ``infinite`` draws with replacement. ``plain``:
+    conditions reading all six slots are counted over every atom sequence of six, as before the pass by draw
+    state (``every_slot``), the slower second method the tests hold it to."""
     if infinite:
         g = math.gcd(*copies)
         copies = tuple(n // g for n in copies)
@@ -73,6 +75,8 @@ def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
     a, r = len(at.copies), len(slots)
     if (sum(copies) ** r) >= 2**62:
         raise ValueError("a shoe too large to count card conditions exactly here")
+    if r == 6 and not plain:
+        return every_slot(at, conditions, sum(copies), drawing, infinite)
     grid = np.indices((a,) * r, dtype=np.int8).reshape(r, -1).T if r else np.zeros((1, 0), dtype=np.int8)
     weight = np.ones(len(grid), dtype=np.int64)
     for i in range(r):
@@ -176,3 +180,160 @@ def _outcome_table(drawing: Drawing) -> np.ndarray:
     pt, bt, x, y = np.indices((10,) * 4)
     zero = np.zeros_like(pt)
     return play(pt, bt, zero, zero, x, y, drawing)  # a two-card total t is dealt here as the values (t, 0)
+
+
+# --- every slot read: the pass by draw state over canonical rank labels ----------------------------------------
+#
+# A coup deals four to six cards, so a sequence of six atoms is read only as far as the coup deals it: where
+# neither side draws, the fifth and sixth atoms change neither the outcome nor a condition (a third card not dealt
+# never passes), and the (n - 4)(n - 5) ways the other cards can lie are one factor. The pass grows prefixes of
+# four atoms, ends those whose coup ends there, and grows only the others, a slot at a time.
+#
+# Ranks that no condition tells apart except by "same rank?" (``same = "rank"``, ``kinds``: the ten, jack, queen
+# and king under Lucky Match) are interchangeable: permuting them maps atoms to atoms of the same point value,
+# copies and filters, so every count is unchanged. Each orbit of prefixes under those permutations is counted once,
+# by its representative whose ranks of each class first appear in the class's order (restricted-growth labels),
+# times its size: the falling product g (g - 1) ... (g - m + 1) for a class of g ranks of which m are used.
+# A ``hand`` condition reads the order of ranks (straights), so with one nothing is interchangeable.
+
+
+def rank_classes(at: Atoms, conditions: Sequence[CardCondition]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per atom, its class of interchangeable ranks (the dummy class ``len(sizes)`` when its rank is its own, or not
+    read) and its rank's label in that class (-1: none); per class its number of ranks."""
+    n = len(at.copies)
+    by_rank: dict[int, list[int]] = {}
+    if not any(c.reads_hand for c in conditions):
+        for a in range(n):
+            if at.rank[a] >= 0:
+                by_rank.setdefault(int(at.rank[a]), []).append(a)
+    # ranks r and r' are interchangeable when swapping them maps r's atoms onto r''s, equal in all else
+    groups: dict[frozenset[tuple[int, ...]], list[int]] = {}
+    for r in sorted(by_rank):
+        sig = frozenset((int(at.value[a]), int(at.suit[a]), int(at.colour[a]), int(at.copies[a]),
+                         *(int(p) for p in at.passes[:, a])) for a in by_rank[r])
+        groups.setdefault(sig, []).append(r)
+    classes = [ranks for ranks in groups.values() if len(ranks) > 1]
+    cls = np.full(n, len(classes), dtype=np.int64)
+    label = np.full(n, -1, dtype=np.int64)
+    for c, ranks in enumerate(classes):
+        for i, r in enumerate(ranks):
+            cls[by_rank[r]] = c
+            label[by_rank[r]] = i
+    return cls, label, np.array([len(r) for r in classes], dtype=np.int64)
+
+
+class _Prefixes:
+    """Canonical prefixes of atom sequences: the atoms (n, k), each orbit's ordered card sequences (its falling
+    product times the orbit's size) and how many ranks of each class it uses (n, classes + 1)."""
+
+    def __init__(self, at: Atoms, conditions: Sequence[CardCondition], infinite: bool) -> None:
+        self.copies = at.copies
+        self.infinite = infinite
+        self.cls, self.label, self.sizes = rank_classes(at, conditions)
+        self.seq = np.zeros((1, 0), dtype=np.int64)
+        self.weight = np.ones(1, dtype=np.int64)
+        self.used = np.zeros((1, len(self.sizes) + 1), dtype=np.int64)  # the dummy class: never a new label
+
+    def take(self, rows: np.ndarray) -> _Prefixes:
+        """The prefixes of ``rows`` only (a new object sharing the atoms)."""
+        out = object.__new__(_Prefixes)
+        out.copies, out.infinite, out.cls, out.label, out.sizes = (self.copies, self.infinite, self.cls,
+                                                                   self.label, self.sizes)
+        out.seq, out.weight, out.used = self.seq[rows], self.weight[rows], self.used[rows]
+        return out
+
+    def grow(self) -> None:
+        """Every prefix one atom longer: an atom of a used rank or of its class's next label (then the orbit
+        grows by the ranks of the class not yet used), weighted by the copies the earlier atoms left."""
+        atom = np.arange(len(self.copies))
+        left = np.broadcast_to(self.copies, (len(self.seq), len(atom)))
+        if not self.infinite:
+            left = left - (self.seq[:, :, None] == atom).sum(axis=1)
+        used = self.used[:, self.cls]  # (n, A) ranks used so far of each atom's class
+        new = self.label == used
+        factor = np.where(new, np.append(self.sizes, 1)[self.cls] - used, 1) * (self.label <= used)
+        w = self.weight[:, None] * np.maximum(left, 0) * factor
+        rows, picked = np.nonzero(w > 0)
+        self.seq = np.concatenate([self.seq[rows], picked[:, None]], axis=1)
+        self.weight = w[rows, picked]
+        self.used = self.used[rows]
+        grew = new[rows, picked]
+        self.used[np.flatnonzero(grew), self.cls[picked[grew]]] += 1
+
+
+def every_slot(at: Atoms, conditions: Sequence[CardCondition], cards: int, drawing: Drawing,
+               infinite: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The count when the conditions read all six slots, ``cards`` in the shoe: prefixes grown by draw state,
+    over canonical rank labels (see above); the same counts as the plain pass, exactly."""
+    table = _outcome_table(drawing)
+    state_of = _state_of_outcomes()
+    ended: list[tuple[_Prefixes, np.ndarray]] = []  # prefixes whose coup ended, and their outcomes
+
+    def rest(k: int) -> int:  # the ways the 6 - k cards not dealt can lie, whatever the k dealt
+        return cards ** (6 - k) if infinite else math.perm(cards - k, 6 - k)
+
+    def values(p: _Prefixes, s: int) -> np.ndarray:
+        return np.asarray(at.value[p.seq[:, s]]) if s < p.seq.shape[1] else np.zeros(len(p.seq), dtype=np.int64)
+
+    def outcome(p: _Prefixes) -> np.ndarray:
+        return np.asarray(table[(values(p, 0) + values(p, 2)) % 10, (values(p, 1) + values(p, 3)) % 10,
+                                values(p, 4), values(p, 5)])
+
+    def end_or_grow(p: _Prefixes) -> _Prefixes:
+        """End the prefixes whose coup ends at their length (the draw state settled without the next card);
+        the others one card longer."""
+        o = outcome(p)
+        state = state_of[o]
+        k = p.seq.shape[1]
+        # at four cards a side that stands has stood; at five, punto drew and banca's draw is settled too
+        done = (state == 0) if k == 4 else np.ones(len(o), dtype=bool) if k == 6 else (state != 3)
+        if done.any():
+            fin = p.take(np.flatnonzero(done))
+            fin.weight = fin.weight * rest(k)
+            ended.append((fin, o[done]))
+        more = p.take(np.flatnonzero(~done))
+        more.grow()
+        return more
+
+    p = _Prefixes(at, conditions, infinite)
+    for _ in range(4):
+        p.grow()
+    p = end_or_grow(end_or_grow(p))
+    end_or_grow(p)
+    return _by_pattern(at, conditions, ended)
+
+
+def _by_pattern(at: Atoms, conditions: Sequence[CardCondition],
+                ended: list[tuple[_Prefixes, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Each ended prefix's conditions tried in its draw state, its weight summed into (outcome, pattern)."""
+    state_of = _state_of_outcomes()
+    cells: list[np.ndarray] = []
+    bits: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    for p, o in ended:
+        state = state_of[o]
+        for si, (pd, bd) in enumerate(STATES):
+            rows = np.flatnonzero(state == si)
+            if not len(rows):
+                continue
+            dealt = {s: p.seq[rows, s] for s in range(p.seq.shape[1])}
+            memo: dict[object, np.ndarray] = {}
+            b = np.zeros(len(rows), dtype=np.int64)
+            for k, cond in enumerate(conditions):
+                b |= holds(k, cond, at, dealt, pd, bd, memo).astype(np.int64) << k
+            cells.append(o[rows])
+            bits.append(b)
+            weights.append(p.weight[rows])
+    outcome, bits_of, weight = np.concatenate(cells), np.concatenate(bits), np.concatenate(weights)
+    seen = np.bincount(bits_of)
+    patterns = np.flatnonzero(seen)
+    lookup = np.zeros(len(seen), dtype=np.int64)
+    lookup[patterns] = np.arange(len(patterns))
+    cell = outcome * len(patterns) + lookup[bits_of]
+    size = OUTCOMES * len(patterns)
+    if int(weight.sum()) < 2**53:  # every partial sum an integer below 2**53: exact in float64
+        flat = np.rint(np.bincount(cell, weights=weight.astype(np.float64), minlength=size)).astype(np.int64)
+    else:
+        flat = np.zeros(size, dtype=np.int64)
+        np.add.at(flat, cell, weight)
+    return flat.astype(object).reshape(OUTCOMES, len(patterns)), patterns
