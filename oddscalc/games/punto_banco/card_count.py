@@ -72,23 +72,19 @@ def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
         copies = tuple(n // g for n in copies)
     at = atoms(conditions, copies)
     slots = read_slots(conditions)
-    a, r = len(at.copies), len(slots)
+    r = len(slots)
     if (sum(copies) ** r) >= 2**62:
         raise ValueError("a shoe too large to count card conditions exactly here")
     if r == 6 and not plain:
         return every_slot(at, conditions, sum(copies), drawing, infinite)
-    grid = np.indices((a,) * r, dtype=np.int8).reshape(r, -1).T if r else np.zeros((1, 0), dtype=np.int8)
-    weight = np.ones(len(grid), dtype=np.int64)
-    for i in range(r):
-        earlier = 0 if infinite else (grid[:, :i] == grid[:, i:i + 1]).sum(axis=1)
-        weight = weight * np.maximum(at.copies[grid[:, i]] - earlier, 0)
-    keep = weight > 0
-    grid, weight = grid[keep], weight[keep]
+    grid, weight = _sequences(at, conditions, r, infinite, plain)
     if r == 6:  # every card read: each sequence's outcome is its own, no other slot to sum over
         return _every_slot_read(at, conditions, grid, weight, drawing)
     dealt = {s: grid[:, i] for i, s in enumerate(slots)}
-    bits = np.zeros((len(STATES), len(grid)), dtype=np.int64)
-    for si, (pd, bd) in enumerate(STATES):
+    # a condition on a third card depends on who drew; without one, the patterns are the same in every state
+    states = STATES if max(slots, default=0) >= 4 or plain else STATES[:1]
+    bits = np.zeros((len(states), len(grid)), dtype=np.int64)
+    for si, (pd, bd) in enumerate(states):
         memo: dict[object, np.ndarray] = {}
         for k, cond in enumerate(conditions):
             bits[si] |= holds(k, cond, at, dealt, pd, bd, memo).astype(np.int64) << k
@@ -98,16 +94,49 @@ def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
     group = group.ravel()
     patterns = np.unique(bits)
     pidx = np.searchsorted(patterns, bits)
-    w = np.zeros((len(STATES), len(groups), len(patterns)), dtype=np.int64)
-    for si in range(len(STATES)):
+    w = np.zeros((len(states), len(groups), len(patterns)), dtype=np.int64)
+    for si in range(len(states)):
         np.add.at(w[si], (group, pidx[si]), weight)
-    fsum = _draws(np.asarray(copies), drawing, infinite, slots, groups)  # (OUTCOMES, groups)
+    if plain or max(slots, default=0) >= 4:
+        fsum = _draws(np.asarray(copies), drawing, infinite, slots, groups)  # (OUTCOMES, groups)
+    else:
+        fsum = _free_by_state(np.asarray(copies), drawing, infinite, slots, groups)
+    cards = sum(copies)
+    small = (cards**6 if infinite else math.perm(cards, 6)) < 2**53 and not plain
+    return _product(fsum, w, small), patterns
+
+
+def _sequences(at: Atoms, conditions: Sequence[CardCondition], r: int, infinite: bool,
+               plain: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The atom sequences of the ``r`` read slots (N, r) and the ordered card sequences each stands for (N,):
+    ``plain``, every one; else one per orbit of interchangeable ranks, weighted by its size (see every_slot)."""
+    if not plain:
+        prefixes = _Prefixes(at, conditions, infinite)
+        for _ in range(r):
+            prefixes.grow()
+        return prefixes.seq, prefixes.weight
+    grid = np.indices((len(at.copies),) * r, dtype=np.int8).reshape(r, -1).T if r else np.zeros((1, 0), dtype=np.int8)
+    weight = np.ones(len(grid), dtype=np.int64)
+    for i in range(r):
+        earlier = 0 if infinite else (grid[:, :i] == grid[:, i:i + 1]).sum(axis=1)
+        weight = weight * np.maximum(at.copies[grid[:, i]] - earlier, 0)
+    keep = weight > 0
+    return grid[keep], weight[keep]
+
+
+def _product(fsum: np.ndarray, w: np.ndarray, small: bool) -> np.ndarray:
+    """(OUTCOMES, P) object: each outcome row of ``fsum`` (OUTCOMES, groups) times the group weights by pattern of
+    its draw state, ``w`` (states, groups, P) (one state: the same in every one). ``small``: every count of the
+    shoe is below 2**53, so every partial sum of the product is an integer float64 holds exactly."""
     state = _state_of_outcomes()
-    out = np.zeros((OUTCOMES, len(patterns)), dtype=object)
-    for si in range(len(STATES)):
-        rows = np.flatnonzero(state == si)
-        out[rows] = np.asarray(exact_matmul(fsum[rows], w[si]), dtype=object)
-    return out, patterns
+    out = np.zeros((OUTCOMES, w.shape[2]), dtype=object)
+    for si in range(len(w)):
+        rows = np.flatnonzero(state == si) if len(w) > 1 else np.arange(OUTCOMES)
+        if small:
+            out[rows] = np.rint(fsum[rows].astype(np.float64) @ w[si].astype(np.float64)).astype(np.int64)
+        else:
+            out[rows] = np.asarray(exact_matmul(fsum[rows], w[si]), dtype=object)
+    return out
 
 
 def _every_slot_read(at: Atoms, conditions: Sequence[CardCondition], grid: np.ndarray, weight: np.ndarray,
@@ -173,6 +202,88 @@ def _draws(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: tuple[in
     exact = np.zeros(OUTCOMES * len(groups), dtype=np.int64)
     np.add.at(exact, cell, f.ravel())
     return exact.reshape(OUTCOMES, len(groups))
+
+
+def _per_value(copies: np.ndarray) -> np.ndarray:
+    """(10,) the cards of each point value, from copies per card class (rank index * 4 + suit)."""
+    per_value = np.zeros(10, dtype=np.int64)
+    np.add.at(per_value, np.array([1 if r == 12 else 0 if r >= 8 else r + 2 for r in range(13)]).repeat(4),
+              copies)
+    return per_value
+
+
+def _free_by_state(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: tuple[int, ...],
+                   groups: np.ndarray) -> np.ndarray:
+    """``_draws`` when the read slots are among the first four: the other slots' values grown a slot at a time,
+    the first four first, and a coup that ends after four or five cards not grown further (the cards not dealt
+    lie in (n - k)P(6 - k) ways, whatever the k before them, or n^(6 - k) drawn with replacement)."""
+    per_value = _per_value(copies)
+    cards = int(per_value.sum())
+    r, n = len(slots), len(groups)
+    read_vals = np.asarray((groups[:, None] // (10 ** np.arange(r)[::-1])) % 10 if r
+                           else np.zeros((n, 0), dtype=np.int64))
+    base = np.tile(per_value, (n, 1))  # (groups, 10) the cards of each value the read cards left
+    if not infinite:
+        for i in range(r):
+            np.subtract.at(base, (np.arange(n), read_vals[:, i]), 1)
+    group = np.arange(n)
+    weight = np.ones(n, dtype=np.int64)
+    value = {s: read_vals[:, i] for i, s in enumerate(slots)}
+    grown: list[int] = []  # the free slots placed so far, in order
+    flat_table = _outcome_table(drawing).ravel()
+    state_of = _state_of_outcomes()
+    cells: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+
+    def choices() -> np.ndarray:  # (rows, 10) the ordered ways to place the next free card, by its value
+        left = base[group]
+        if not infinite:
+            for t in grown:
+                left[np.arange(len(group)), value[t]] -= 1
+        return np.asarray(weight[:, None] * np.maximum(left, 0))
+
+    def grow(s: int, keep: np.ndarray) -> None:
+        nonlocal group, weight, value
+        group, weight = group[keep], weight[keep]
+        value = {t: v[keep] for t, v in value.items()}
+        w = choices()
+        rows, v = np.nonzero(w > 0)
+        group, weight = group[rows], w[rows, v]
+        value = {t: u[rows] for t, u in value.items()}
+        value[s] = v
+        grown.append(s)
+
+    def outcome(x: np.ndarray | int = 0, y: np.ndarray | int = 0) -> np.ndarray:
+        first = ((value[0] + value[2]) % 10 * 10 + (value[1] + value[3]) % 10) * 100
+        return np.asarray(flat_table[first + value.get(4, x) * 10 + value.get(5, y)])
+
+    def end(done: np.ndarray, o: np.ndarray, k: int) -> None:
+        cells.append(o[done] * n + group[done])
+        weights.append(weight[done] * (cards ** (6 - k) if infinite else math.perm(cards - k, 6 - k)))
+
+    for s in range(4):
+        if s not in value:
+            grow(s, np.ones(len(group), dtype=bool))
+    o = outcome()
+    state = state_of[o]
+    end(state == 0, o, 4)  # neither side drew
+    grow(4, state != 0)
+    o = outcome()
+    state = state_of[o]
+    end(state != 3, o, 5)  # one side drew: the fifth card was its third
+    both = state == 3  # the sixth card, banca's third: every value at once, without growing the rows
+    group, weight = group[both], weight[both]
+    value = {t: v[both] for t, v in value.items()}
+    last = outcome(y=np.arange(10)[:, None])  # (10, rows)
+    cells.append((last * n + group).T.ravel())
+    weights.append(choices().ravel())
+    cell, wt = np.concatenate(cells), np.concatenate(weights)
+    if float(wt.astype(np.float64).sum()) < 2**52:  # every partial sum exact in float64
+        flat = np.rint(np.bincount(cell, weights=wt.astype(np.float64), minlength=OUTCOMES * n)).astype(np.int64)
+    else:
+        flat = np.zeros(OUTCOMES * n, dtype=np.int64)
+        np.add.at(flat, cell, wt)
+    return flat.reshape(OUTCOMES, n)
 
 
 def _outcome_table(drawing: Drawing) -> np.ndarray:
