@@ -257,11 +257,19 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
     """Whether condition ``k`` (``cond``) holds on each row of dealt atoms (slot -> (N,) atom indices), in coups
     where each side drew as given (``memo``: what conditions on the same cards and filter share, per draw state)."""
     n_rows = len(next(iter(dealt.values())))
-    passing = []
-    for pos in cond.cards:
-        s = slot(pos, punto_drew, banca_drew)
-        passing.append((np.zeros(n_rows, dtype=bool), None) if s is None else (at.passes[k][dealt[s]], dealt[s]))
-    n = sum(p.astype(np.int64) for p, _ in passing)
+    memo = {} if memo is None else memo
+    filtered = (cond.cards, cond.ranks, cond.values, cond.suits, cond.colours, punto_drew, banca_drew)
+    if ("passing", *filtered) not in memo:  # conditions with the same cards and filter share which cards pass
+        many = np.zeros(n_rows, dtype=np.int8)
+        for pos in cond.cards:
+            s = slot(pos, punto_drew, banca_drew)
+            memo["passing", *filtered, pos] = (np.zeros(n_rows, dtype=bool) if s is None
+                                               else at.passes[k][dealt[s]])
+            many += memo["passing", *filtered, pos]
+        memo["passing", *filtered] = many
+    passing = [(memo["passing", *filtered, pos], None if (s := slot(pos, punto_drew, banca_drew)) is None
+                else dealt[s]) for pos in cond.cards]
+    n = memo["passing", *filtered]
     ok = (n == cond.count if cond.count is not None else n >= cond.at_least if cond.at_least is not None
           else n == len(cond.cards))
     if cond.same is not None:
@@ -271,12 +279,10 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
                 if ai is not None and aj is not None:
                     ok = ok & ~(pi & pj & (attr[ai] != attr[aj]))
     if cond.kinds is not None:
-        key = ("kinds", cond.cards, cond.ranks, cond.values, cond.suits, cond.colours, punto_drew, banca_drew)
-        repeats = (memo or {}).get(key)
+        key = ("kinds", *filtered)
+        repeats = memo.get(key)
         if repeats is None:
-            repeats = _repeats(at, passing, n_rows)
-            if memo is not None:
-                memo[key] = repeats
+            repeats = memo[key] = _repeats(at, passing, n_rows)
         for t in set(cond.kinds):  # the i-th most repeated rank t times or more, for each i: see _repeats
             ok = ok & (repeats[:, t] >= sum(k >= t for k in cond.kinds))
     if cond.reads_hand:

@@ -112,8 +112,8 @@ def _sequences(at: Atoms, conditions: Sequence[CardCondition], r: int, infinite:
     ``plain``, every one; else one per orbit of interchangeable ranks, weighted by its size (see every_slot)."""
     if not plain:
         prefixes = _Prefixes(at, conditions, infinite)
-        for _ in range(r):
-            prefixes.grow()
+        for i in range(r):
+            prefixes.grow(last=i == r - 1)
         return prefixes.seq, prefixes.weight
     grid = np.indices((len(at.copies),) * r, dtype=np.int8).reshape(r, -1).T if r else np.zeros((1, 0), dtype=np.int8)
     weight = np.ones(len(grid), dtype=np.int64)
@@ -334,42 +334,52 @@ def rank_classes(at: Atoms, conditions: Sequence[CardCondition]) -> tuple[np.nda
 
 
 class _Prefixes:
-    """Canonical prefixes of atom sequences: the atoms (n, k), each orbit's ordered card sequences (its falling
-    product times the orbit's size) and how many ranks of each class it uses (n, classes + 1)."""
+    """Canonical prefixes of atom sequences: the atoms of each slot (k columns of n), each orbit's ordered card
+    sequences (its falling product times the orbit's size), how many ranks of each class it uses (n, classes + 1)
+    and how often it holds each atom (n, A), what the next slot's copies are left from."""
 
     def __init__(self, at: Atoms, conditions: Sequence[CardCondition], infinite: bool) -> None:
         self.copies = at.copies
         self.infinite = infinite
         self.cls, self.label, self.sizes = rank_classes(at, conditions)
-        self.seq = np.zeros((1, 0), dtype=np.int64)
+        self.cols: list[np.ndarray] = []
         self.weight = np.ones(1, dtype=np.int64)
-        self.used = np.zeros((1, len(self.sizes) + 1), dtype=np.int64)  # the dummy class: never a new label
+        self.used = np.zeros((1, len(self.sizes) + 1), dtype=np.int8)  # the dummy class: never a new label
+        self.held = np.zeros((1, len(at.copies)), dtype=np.int8)
+
+    @property
+    def seq(self) -> np.ndarray:
+        """(n, k) the atoms of each prefix."""
+        return np.stack(self.cols, axis=1) if self.cols else np.zeros((len(self.weight), 0), dtype=np.int64)
 
     def take(self, rows: np.ndarray) -> _Prefixes:
         """The prefixes of ``rows`` only (a new object sharing the atoms)."""
         out = object.__new__(_Prefixes)
         out.copies, out.infinite, out.cls, out.label, out.sizes = (self.copies, self.infinite, self.cls,
                                                                    self.label, self.sizes)
-        out.seq, out.weight, out.used = self.seq[rows], self.weight[rows], self.used[rows]
+        out.cols = [c[rows] for c in self.cols]
+        out.weight, out.used, out.held = self.weight[rows], self.used[rows], self.held[rows]
         return out
 
-    def grow(self) -> None:
+    def grow(self, last: bool = False) -> None:
         """Every prefix one atom longer: an atom of a used rank or of its class's next label (then the orbit
-        grows by the ranks of the class not yet used), weighted by the copies the earlier atoms left."""
-        atom = np.arange(len(self.copies))
-        left = np.broadcast_to(self.copies, (len(self.seq), len(atom)))
-        if not self.infinite:
-            left = left - (self.seq[:, :, None] == atom).sum(axis=1)
-        used = self.used[:, self.cls]  # (n, A) ranks used so far of each atom's class
+        grows by the ranks of the class not yet used), weighted by the copies the earlier atoms left (``last``:
+        no slot comes after, so what each uses and holds is not kept)."""
+        left = self.copies if self.infinite else self.copies - self.held
+        used = self.used[:, self.cls].astype(np.int64)  # (n, A) ranks used so far of each atom's class
         new = self.label == used
         factor = np.where(new, np.append(self.sizes, 1)[self.cls] - used, 1) * (self.label <= used)
         w = self.weight[:, None] * np.maximum(left, 0) * factor
         rows, picked = np.nonzero(w > 0)
-        self.seq = np.concatenate([self.seq[rows], picked[:, None]], axis=1)
+        self.cols = [c[rows] for c in self.cols] + [picked]
         self.weight = w[rows, picked]
-        self.used = self.used[rows]
+        if last:
+            self.used, self.held = self.used[:0], self.held[:0]
+            return
+        self.used, self.held = self.used[rows], self.held[rows]
         grew = new[rows, picked]
         self.used[np.flatnonzero(grew), self.cls[picked[grew]]] += 1
+        self.held[np.arange(len(rows)), picked] += 1
 
 
 def every_slot(at: Atoms, conditions: Sequence[CardCondition], cards: int, drawing: Drawing,
@@ -384,7 +394,7 @@ def every_slot(at: Atoms, conditions: Sequence[CardCondition], cards: int, drawi
         return cards ** (6 - k) if infinite else math.perm(cards - k, 6 - k)
 
     def values(p: _Prefixes, s: int) -> np.ndarray:
-        return np.asarray(at.value[p.seq[:, s]]) if s < p.seq.shape[1] else np.zeros(len(p.seq), dtype=np.int64)
+        return np.asarray(at.value[p.cols[s]]) if s < len(p.cols) else np.zeros(len(p.weight), dtype=np.int64)
 
     def outcome(p: _Prefixes) -> np.ndarray:
         return np.asarray(table[(values(p, 0) + values(p, 2)) % 10, (values(p, 1) + values(p, 3)) % 10,
@@ -395,15 +405,19 @@ def every_slot(at: Atoms, conditions: Sequence[CardCondition], cards: int, drawi
         the others one card longer."""
         o = outcome(p)
         state = state_of[o]
-        k = p.seq.shape[1]
+        k = len(p.cols)
         # at four cards a side that stands has stood; at five, punto drew and banca's draw is settled too
         done = (state == 0) if k == 4 else np.ones(len(o), dtype=bool) if k == 6 else (state != 3)
+        if done.all():
+            p.weight = p.weight * rest(k)
+            ended.append((p, o))
+            return p.take(np.zeros(0, dtype=np.int64))
         if done.any():
             fin = p.take(np.flatnonzero(done))
             fin.weight = fin.weight * rest(k)
             ended.append((fin, o[done]))
         more = p.take(np.flatnonzero(~done))
-        more.grow()
+        more.grow(last=k == 5)
         return more
 
     p = _Prefixes(at, conditions, infinite)
@@ -427,7 +441,7 @@ def _by_pattern(at: Atoms, conditions: Sequence[CardCondition],
             rows = np.flatnonzero(state == si)
             if not len(rows):
                 continue
-            dealt = {s: p.seq[rows, s] for s in range(p.seq.shape[1])}
+            dealt = {s: c if len(rows) == len(c) else c[rows] for s, c in enumerate(p.cols)}
             memo: dict[object, np.ndarray] = {}
             b = np.zeros(len(rows), dtype=np.int64)
             for k, cond in enumerate(conditions):
