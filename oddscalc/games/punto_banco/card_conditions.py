@@ -297,8 +297,9 @@ def _repeats(at: Atoms, passing: Sequence[tuple[np.ndarray, np.ndarray | None]],
     for each t in kinds, at least as many ranks are there t times or more as kinds has entries t or more (two
     lists sorted most first, one above the other term by term). A rank is counted at its first passing card,
     with how many passing cards share it: pairwise comparisons of the few named cards, no sort of every row."""
-    cards = [(p, at.rank[a]) for p, a in passing if a is not None]
-    out = np.zeros((n_rows, 7), dtype=np.int8)
+    rank = at.rank.astype(np.int8)  # 13 ranks and -1: narrow, so each comparison of millions moves less
+    cards = [(p, rank[a]) for p, a in passing if a is not None]
+    out = np.zeros((7, n_rows), dtype=np.int8)  # by column, each written contiguously
     same = {(i, j): cards[i][0] & cards[j][0] & (cards[i][1] == cards[j][1])
             for i in range(len(cards)) for j in range(i + 1, len(cards))}
     for i, (p, _) in enumerate(cards):
@@ -310,9 +311,9 @@ def _repeats(at: Atoms, passing: Sequence[tuple[np.ndarray, np.ndarray | None]],
                 many = many + e
                 if j < i:
                     first = first & ~e
-        for t in range(1, out.shape[1]):
-            out[:, t] += first & (many >= t)
-    return out
+        for t in range(1, len(cards) + 1):
+            out[t] += first & (many >= t)
+    return out.T
 
 
 def _hand_holds(cond: CardCondition, at: Atoms, cards: list[np.ndarray | None], n_rows: int) -> np.ndarray:
