@@ -1,8 +1,9 @@
 """The card count's fast passes equal the plain pass over every atom sequence of the read slots
 (``count_conditions(..., plain=True)``) for random condition lists, finite and infinite: conditions reading all six
-slots (``card_count.every_slot``: prefixes grown by draw state, interchangeable ranks counted once per orbit), the
-first four only (the other slots' values grown by draw state, one product) and any other slots; and the brute force
-over every ordered deal of a small shoe whose ranks are interchangeable (so the orbits are exercised)."""
+slots (``card_count.every_slot``: prefixes grown by draw state, one per orbit of interchangeable ranks and of a
+hand's two first cards' orders, ``card_orbits``), the first four only (the other slots' values grown by draw
+state, one product) and any other slots; and the brute force over every ordered deal of a small shoe whose ranks
+are interchangeable (so the orbits are exercised)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from oracles.baccarat_cards_brute import settle as brute_settle
 from pydantic import ValidationError
 
 from oddscalc.games.punto_banco.card_conditions import CardCondition, atoms
-from oddscalc.games.punto_banco.card_count import count_conditions, rank_classes, read_slots
+from oddscalc.games.punto_banco.card_count import count_conditions, read_slots
+from oddscalc.games.punto_banco.card_orbits import rank_classes
 from oddscalc.games.punto_banco.coup_features import Cards
 from oddscalc.games.punto_banco.game import TableRules
 from oddscalc.games.punto_banco.side_bets import SideBet, card_rule_lines
