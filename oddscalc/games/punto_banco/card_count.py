@@ -36,6 +36,7 @@ from oddscalc.games.punto_banco.card_conditions import FIRST_FOUR, Atoms, CardCo
 from oddscalc.games.punto_banco.card_orbits import Prefixes, hand_swaps
 from oddscalc.games.punto_banco.coup_features import CLASSES, OUTCOMES, Drawing, play
 from oddscalc.games.shoe import exact_matmul
+from oddscalc.protocol import OptionError
 
 LIMIT = 8_000_000  # atom sequences one bet's pass may read (the time of about one second on one core)
 STATES = ((False, False), (False, True), (True, False), (True, True))  # (punto drew, banca drew)
@@ -82,8 +83,12 @@ def count_conditions(copies: Sequence[int], drawing: Drawing, infinite: bool,
     at = atoms(conditions, copies)
     slots = read_slots(conditions)
     r = len(slots)
-    if (sum(copies) ** r) >= 2**62:
-        raise ValueError("a shoe too large to count card conditions exactly here")
+    if (sum(copies) ** r) >= 2**62:  # a sequence's weight must fit int64 (infinite: per deck)
+        most = math.isqrt(2**62 - 1) if r == 2 else int(2 ** (62 / r))
+        while most**r >= 2**62:
+            most -= 1
+        raise OptionError(f"a shoe of {sum(copies):,} cards is too large to count this table's card conditions "
+                          f"exactly: they read {r} cards, so at most {most:,} cards ({most // 52} decks)")
     if r == 6 and not plain:
         return every_slot(at, conditions, sum(copies), drawing, infinite)
     grid, weight = _sequences(at, conditions, slots, infinite, plain)

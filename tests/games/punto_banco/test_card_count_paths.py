@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from oracles.baccarat_cards_brute import deals
 from oracles.baccarat_cards_brute import settle as brute_settle
 from pydantic import ValidationError
 
+from oddscalc.cli.main import main
 from oddscalc.games.punto_banco.card_conditions import CardCondition, atoms
 from oddscalc.games.punto_banco.card_count import count_conditions, read_slots
 from oddscalc.games.punto_banco.card_orbits import rank_classes
@@ -184,3 +187,15 @@ def test_every_slot_read_equals_the_brute_force(rules: list[dict[str, Any]]) -> 
     assert +got == +want
     assert sum(want.values()) == math.perm(len(SMALL), 6)
     assert all(want[r["event"]] for r in rules), want  # every rule is paid on some deal
+
+
+@pytest.mark.parametrize(("table", "decks", "most"), [("lucky-match", "25", "at most 1,290 cards (24 decks)"),
+                                                      ("lucky-nines", "900", "at most 46,340 cards (891 decks)")])
+def test_a_shoe_too_large_to_count_the_cards_is_one_line_exit_4(tmp_path: Path, table: str, decks: str,
+                                                                 most: str) -> None:
+    """``--decks`` past what a sequence's weight holds in int64 (every card of six read: 24 decks) is refused
+    in one line naming the largest shoe, not a traceback; exit 4, a bad option."""
+    r = CliRunner().invoke(main, ["report", "punto-banco", "--table", table, "--decks", decks, "-o",
+                                  str(tmp_path / "r.json")])
+    assert r.exit_code == 4, r.output
+    assert r.output.startswith("oddscalc: ") and r.output.count("\n") == 1 and most in r.output, r.output
