@@ -137,6 +137,11 @@ class Prefixes:
         """(n,) int64 code of each sequence's representative: its ranks of each class relabelled in the order they
         first appear (restricted-growth labels)."""
         n = len(self.weight)
+        if not len(self.sizes):  # no interchangeable ranks: each sequence is its own representative
+            code = np.zeros(n, dtype=np.int64)
+            for col in cols:
+                code = code * len(self.copies) + col
+            return code
         r = np.arange(n)
         mapping = np.full((n, len(self.sizes) + 1, self.relabel.shape[1]), -1, dtype=np.int64)
         count = np.zeros((n, len(self.sizes) + 1), dtype=np.int64)
