@@ -4,7 +4,8 @@
   play solved), nothing stored (``ODDSCALC_NO_CACHE=1``): targets 0.3 s and 0.4 s;
 - settling one more side bet from the stored coup-feature cells: target 50 ms;
 - ``report punto-banco`` with a side bet on the cards (Lucky Nines: four cards read by rank and suit;
-  Perfect 9 Bonus: two), nothing stored: target 1 s; the bet's own pass (``card_count``) alone, and settling
+  Perfect 9 Bonus: two; Lucky Match: all six by rank), nothing stored: target 1 s each (its CPU seconds and
+  peak RSS beside it: the machine may be shared); each bet's own pass (``card_count``) alone, and settling
   such a bet from its stored count: target 50 ms;
 - every wager's exact EV from a depleted shoe, as a counting study needs at each coup: target 5 ms;
 - the house game's per-coup exact EV (one seat, best play re-solved): target 5 ms;
@@ -23,17 +24,19 @@
   shown (13 evaluations of 30 to 50 s, about 8 minutes and 9 GB): 900 s; one evaluation of seat 1 of six
   with third cards shown, in passes of 11 GB at most: 600 s.
 
-Run: ``python benchmarks/bench_baccarat.py [repeats] [--limit] [--long]``
+Run: ``python benchmarks/bench_baccarat.py [repeats] [--limit] [--long] [--cards]`` (``--cards``: the bets on the
+cards only, their reports and passes, a few seconds)
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 import time
 
-from common import ROOT, Targets, best_cli, cli
+from common import ROOT, Targets, best_cli, cli, peak
 
 LIMIT_PROBE = """
 import time
@@ -82,16 +85,19 @@ from oddscalc.results import RunOptions
 session = Session("punto-banco", RunOptions(brief=True))
 def _timed(f):
     t = time.perf_counter(); f(); return time.perf_counter() - t
+passes = []
+for table, name in (("lucky-nines", "lucky_nines"), ("perfect-9", "perfect_9"), ("lucky-match", "lucky_match")):
+    rules = session.resolve(table)
+    bet = rules.model.pays.side_bets[name]
+    passes.append(min(_timed(lambda: count_conditions(rules.cards.copies, rules.drawing, False,
+                                                      bet.card_conditions())) for _ in range(3)))
 rules = session.resolve("lucky-nines")
-bet = rules.model.pays.side_bets["lucky_nines"]
-count = min(_timed(lambda: count_conditions(rules.cards.copies, rules.drawing, False, bet.card_conditions()))
-            for _ in range(3))
 counts = session.counts(rules)
 with_bet = min(_timed(lambda: session.game.settle(counts, rules)) for _ in range(7))
 plain = session.resolve("standard")
 cells = session.counts(plain)
 main = min(_timed(lambda: session.game.settle(cells, plain)) for _ in range(7))  # 3 main bets and 2 pair bets
-print(count, with_bet - main * 3 / 5)
+print(*passes, with_bet - main * 3 / 5)
 """
 COUP_PROBE = """
 import random, time
@@ -132,6 +138,34 @@ def report(*args: str) -> list[str]:
     return ["report", *args, "--format", "json"]
 
 
+def cpu_seconds(args: list[str], env: dict[str, str]) -> float:
+    """CPU seconds (user and system) of one new process running ``oddscalc ARGS``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cli(args, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def cards(out: Targets, repeats: int) -> None:
+    """The bets on the cards: each table's cold report (wall, CPU, peak RSS) beside the standard table's (the
+    same report without them), each bet's pass, a settle."""
+    for table in ("standard", "lucky-nines", "perfect-9", "lucky-match"):  # lucky-match: every card, by rank
+        args = report("punto-banco", "--table", table)
+        best, _ = best_cli(repeats, args, COLD)
+        cpu = min(cpu_seconds(args, COLD) for _ in range(repeats))
+        what = "no bet on the cards" if table == "standard" else "a bet on the cards"
+        out.seconds(f"report punto-banco --table {table} ({what}), nothing stored", best,
+                    None if table == "standard" else 1.0,
+                    f"CPU {cpu:.2f} s ({cpu / out.reference:.2f} ref), peak {peak(args, COLD):.0f} MB")
+    probe = subprocess.run([sys.executable, "-c", CARD_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
+    *passes, settle_card = (float(x) for x in probe.stdout.split())
+    for (what, shape), seconds in zip((("lucky-nines", "4 cards by rank and suit"), ("perfect-9", "2 cards"),
+                                       ("lucky-match", "all 6 cards by rank")), passes, strict=True):
+        out.seconds(f"count the {what} bet on the cards (its own pass, {shape})", seconds, None)
+    out.seconds("settle a bet on the cards from its stored count (lucky-nines' beyond 3 main bets)", settle_card,
+                0.05)
+
+
 def main() -> int:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     repeats = int(args[0]) if args else 3
@@ -140,6 +174,9 @@ def main() -> int:
 
     out = Targets("baccarat")
     cli(report("punto-banco"), COLD)  # untimed: the OS file cache, so the first figure is not the disk's
+    if "--cards" in sys.argv[1:]:
+        cards(out, repeats)
+        return out.finish()
     for table in ("standard", "ez-baccarat", "super-6", "seed"):
         best, _ = best_cli(repeats, report("punto-banco", "--table", table), COLD)
         out.seconds(f"report punto-banco --table {table}, nothing stored", best, 0.3)
@@ -148,14 +185,7 @@ def main() -> int:
     out.seconds("settle punto-banco standard from stored cells (3 wagers)", float(base), None)
     out.seconds(f"settle one more side bet from stored cells (each of winning-total's {bets} beyond standard's)",
                 float(per_bet), 0.05)
-    for table in ("lucky-nines", "perfect-9", "lucky-match"):  # lucky-match: every card of the coup, by rank
-        best, _ = best_cli(repeats, report("punto-banco", "--table", table), COLD)
-        out.seconds(f"report punto-banco --table {table} (a bet on the cards), nothing stored", best, 1.0)
-    probe = subprocess.run([sys.executable, "-c", CARD_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
-    count, settle_card = (float(x) for x in probe.stdout.split())
-    out.seconds("count lucky-nines' bet on the cards (its own pass, 4 cards by rank and suit)", count, None)
-    out.seconds("settle a bet on the cards from its stored count (lucky-nines' beyond 3 main bets)", settle_card,
-                0.05)
+    cards(out, repeats)
     probe = subprocess.run([sys.executable, "-c", COUP_PROBE], check=True, capture_output=True, text=True, cwd=ROOT)
     per_coup = float(probe.stdout)
     out.seconds("exact EV of every dragon-bonus wager from a depleted shoe (per coup)", per_coup, 0.005,

@@ -257,11 +257,19 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
     """Whether condition ``k`` (``cond``) holds on each row of dealt atoms (slot -> (N,) atom indices), in coups
     where each side drew as given (``memo``: what conditions on the same cards and filter share, per draw state)."""
     n_rows = len(next(iter(dealt.values())))
-    passing = []
-    for pos in cond.cards:
-        s = slot(pos, punto_drew, banca_drew)
-        passing.append((np.zeros(n_rows, dtype=bool), None) if s is None else (at.passes[k][dealt[s]], dealt[s]))
-    n = sum(p.astype(np.int64) for p, _ in passing)
+    memo = {} if memo is None else memo
+    filtered = (cond.cards, cond.ranks, cond.values, cond.suits, cond.colours, punto_drew, banca_drew)
+    if ("passing", *filtered) not in memo:  # conditions with the same cards and filter share which cards pass
+        many = np.zeros(n_rows, dtype=np.int8)
+        for pos in cond.cards:
+            s = slot(pos, punto_drew, banca_drew)
+            memo["passing", *filtered, pos] = (np.zeros(n_rows, dtype=bool) if s is None
+                                               else at.passes[k][dealt[s]])
+            many += memo["passing", *filtered, pos]
+        memo["passing", *filtered] = many
+    passing = [(memo["passing", *filtered, pos], None if (s := slot(pos, punto_drew, banca_drew)) is None
+                else dealt[s]) for pos in cond.cards]
+    n = memo["passing", *filtered]
     ok = (n == cond.count if cond.count is not None else n >= cond.at_least if cond.at_least is not None
           else n == len(cond.cards))
     if cond.same is not None:
@@ -271,27 +279,41 @@ def holds(k: int, cond: CardCondition, at: Atoms, dealt: dict[int, np.ndarray], 
                 if ai is not None and aj is not None:
                     ok = ok & ~(pi & pj & (attr[ai] != attr[aj]))
     if cond.kinds is not None:
-        key = ("kinds", cond.cards, cond.ranks, cond.values, cond.suits, cond.colours, punto_drew, banca_drew)
-        repeats = (memo or {}).get(key)
+        key = ("kinds", *filtered)
+        repeats = memo.get(key)
         if repeats is None:
-            repeats = _repeats(at, passing, n_rows)
-            if memo is not None:
-                memo[key] = repeats
-        for i, want in enumerate(cond.kinds):
-            ok = ok & (repeats[:, i] >= want)
+            repeats = memo[key] = _repeats(at, passing, n_rows)
+        for t in set(cond.kinds):  # the i-th most repeated rank t times or more, for each i: see _repeats
+            ok = ok & (repeats[:, t] >= sum(k >= t for k in cond.kinds))
     if cond.reads_hand:
         ok = ok & _hand_holds(cond, at, [a for _, a in passing], n_rows)
     return np.asarray(ok)
 
 
 def _repeats(at: Atoms, passing: Sequence[tuple[np.ndarray, np.ndarray | None]], n_rows: int) -> np.ndarray:
-    """(N, 13) int8: how often each rank is among the passing cards of each row, most first."""
-    per_rank = np.zeros((n_rows, len(RANK_NAMES)), dtype=np.int8)
-    ranks = np.arange(len(RANK_NAMES), dtype=np.int8)
-    for p, a in passing:
-        if a is not None:
-            per_rank += (at.rank[a].astype(np.int8)[:, None] == ranks) & p[:, None]
-    return -np.sort(-per_rank, axis=1)
+    """(N, 7) int8: column t, how many ranks are among the passing cards of each row t times or more.
+
+    The i-th most repeated rank is there ``kinds[i]`` times or more for every i (kinds most first) exactly when,
+    for each t in kinds, at least as many ranks are there t times or more as kinds has entries t or more (two
+    lists sorted most first, one above the other term by term). A rank is counted at its first passing card,
+    with how many passing cards share it: pairwise comparisons of the few named cards, no sort of every row."""
+    rank = at.rank.astype(np.int8)  # 13 ranks and -1: narrow, so each comparison of millions moves less
+    cards = [(p, rank[a]) for p, a in passing if a is not None]
+    out = np.zeros((7, n_rows), dtype=np.int8)  # by column, each written contiguously
+    same = {(i, j): cards[i][0] & cards[j][0] & (cards[i][1] == cards[j][1])
+            for i in range(len(cards)) for j in range(i + 1, len(cards))}
+    for i, (p, _) in enumerate(cards):
+        many = p.astype(np.int8)
+        first = p
+        for j in range(len(cards)):
+            if j != i:
+                e = same[min(i, j), max(i, j)]
+                many = many + e
+                if j < i:
+                    first = first & ~e
+        for t in range(1, len(cards) + 1):
+            out[t] += first & (many >= t)
+    return out.T
 
 
 def _hand_holds(cond: CardCondition, at: Atoms, cards: list[np.ndarray | None], n_rows: int) -> np.ndarray:
