@@ -20,8 +20,8 @@ Side bets on the cards (``cards_when``). One settled on the first four cards alo
 Lucky Nines) is counted exactly from the shoe by card class in about 0.1 ms a coup (``counting_cards``): its
 removal effects, count and study sit beside the other wagers'. Any other is left out, and said: the report lists
 it (``left_out``) and ``--wager`` of one is refused (exit 4): its EV from a composition needs a pass of
-``card_count`` (0.35 s CPU for Lucky Nines' full pass at 8 decks, so some 7 CPU hours for a study of 1,000 shoes
-of about 75 coups each).
+``card_count`` (about 0.05 s CPU for Lucky Nines' full pass at 8 decks, so an hour of CPU for a study of 1,000
+shoes of about 75 coups each).
 """
 
 from __future__ import annotations
@@ -340,8 +340,8 @@ def with_ranks(cards: Cards) -> list[int]:
 
 LEFT_OUT_WHY = ("a bet on the first four cards alone (as Lucky Nines) is counted from the shoe by card class "
                 "(counting_cards), but these read a third card or the coup too, and need a count of their own per "
-                "composition (a pass of card_count: 0.35 s CPU for Lucky Nines' 40 atoms at 8 decks, hours for a "
-                "study of a thousand shoes). They have no removal effects, count or study here.")
+                "composition (a pass of card_count: about 0.05 s CPU at 8 decks, an hour of CPU for a study of a "
+                "thousand shoes). They have no removal effects, count or study here.")
 
 
 def left_out(rules: PuntoBancoRules) -> dict[str, str]:
