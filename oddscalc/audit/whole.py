@@ -25,7 +25,7 @@ from oddscalc.audit.conformance import judge as judge_conformance
 from oddscalc.audit.evidence import Evidence, Reading, join
 from oddscalc.audit.evidence_log import GAMES, default_models, read_log
 from oddscalc.audit.observed import Observed
-from oddscalc.audit.reader import observed, rounds
+from oddscalc.audit.reader import observed_all, rounds
 from oddscalc.audit.resettle import units_by_event
 from oddscalc.audit.sections import Part, Request, conformance_charts, conformance_sections
 from oddscalc.audit.sections import verdict as conformance_verdict
@@ -66,8 +66,7 @@ def _read(path: Path, game: str, table: Table, units: dict[str, dict[str, Fracti
     def decisions() -> Iterator[Observed]:
         for batch in chunks(rounds(path, part)):
             tallier.take(batch)
-            for line, r in batch:
-                yield from observed(game, line, r)
+            yield from observed_all(game, batch)
 
     found = decisions()
     first = next(found, None)
