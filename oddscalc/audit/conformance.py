@@ -233,14 +233,18 @@ class Tallier:
             c = out.counts.setdefault(wager, Counter())
             c.update(e for e in events if e is not None)
             out.settled[wager] += sum(e is not None for e in events)
+        money: list[tuple[str, int | str, int | str]] = []  # counted at once after the loop (Counter.update)
+        events_of = done.events
         for i, (line, r) in enumerate(batch):
+            paid_of = r.paid
             for wager, stake in r.stakes.items():
                 if wager not in units:
                     out.unknown[wager] += 1
                     continue
-                paid = r.paid.get(wager, 0)
-                out.money[wager, stake, paid] += 1  # summed once per distinct amount at the end: a log has few
-                event = done.events[wager][i] if wager in done.events else None
+                paid = paid_of.get(wager, 0)
+                money.append((wager, stake, paid))  # summed once per distinct amount at the end: a log has few
+                column = events_of.get(wager)
+                event = None if column is None else column[i]
                 if event is None:
                     continue
                 key = (wager, event, stake, paid)
@@ -252,6 +256,7 @@ class Tallier:
                     out.mispaid_count += 1
                     if len(out.mispaid) < MOST_LISTED:
                         out.mispaid.append(Mispaid(line, r.round, wager, event, amount(paid), due))
+        out.money.update(money)
         out.rounds += len(batch)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from oddscalc.protocol import OptionError
 
 GAME = "caribbean"
 ACTIONS = ("fold", "raise")  # a tie goes to the first: fold
+EVERY_HOLE = (0, 1, 2, 3)  # the hole cards' positions: all five dealer cards known
 
 
 def knows_hole_cards(k: int) -> Model:
@@ -148,8 +149,10 @@ def reading(rules: CaribbeanRules, decisions: Iterable[Observed], models: Sequen
     d = deals(rules.deck, decisions)
     positions = [hole_positions(m, rules.deck) for m in models]
     honest = assess(rules, d, ())
-    suspects = [assess(rules, d, p, m.id, m.title) for m, p in zip(models, positions)]
-    dealt = assess(rules, d, (0, 1, 2, 3), "dealt", "Every dealer card known")
+    dealt = assess(rules, d, EVERY_HOLE, "dealt", "Every dealer card known")
+    # a model that sees every hole card reads the decisions as the cards dealt do: the same counts, not made twice
+    suspects = [replace(dealt, model=m.id, title=m.title) if p == EVERY_HOLE else assess(rules, d, p, m.id, m.title)
+                for m, p in zip(models, positions)]
     realised = dealt.gain(dealt.taken(d.actions), honest.best)
     return Reading(GAME, d.lines, d.actions, honest, tuple(suspects), realised)
 

@@ -12,6 +12,8 @@ halves give when each reads the log on its own (the tests hold them equal).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 from collections.abc import Iterator
 from fractions import Fraction
@@ -23,7 +25,7 @@ from oddscalc.audit.conformance import judge as judge_conformance
 from oddscalc.audit.evidence import Evidence, Reading, join
 from oddscalc.audit.evidence_log import GAMES, default_models, read_log
 from oddscalc.audit.observed import Observed
-from oddscalc.audit.reader import observed, rounds
+from oddscalc.audit.reader import observed_all, rounds
 from oddscalc.audit.resettle import units_by_event
 from oddscalc.audit.sections import Part, Request, conformance_charts, conformance_sections
 from oddscalc.audit.sections import verdict as conformance_verdict
@@ -39,13 +41,32 @@ def read_part(job: Job) -> tuple[Tally, Reading | None]:
     """One part of the log read once: its conformance tally, and its decisions read under the models (None: no
     decision, or no evidence for the game)."""
     path, game, table, units, table_ref, models, part = job
+    with _collector_seldom():
+        return _read(path, game, table, units, table_ref, models, part)
+
+
+@contextlib.contextmanager
+def _collector_seldom() -> Iterator[None]:
+    """Python's cycle collector run seldom while a part is read: a chunk of rounds is some 500,000 live objects
+    (``conformance.CHUNK`` rounds, each a few pydantic models, tuples and dicts), and at the default thresholds the
+    collector scanned them again and again: a fifth of reading a log, for no cycle (a round holds none). It still
+    runs, after 100,000 allocations instead of 700; the thresholds are put back after."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def _read(path: Path, game: str, table: Table, units: dict[str, dict[str, Fraction]], table_ref: str,
+          models: tuple[Model, ...] | None, part: spread.Part) -> tuple[Tally, Reading | None]:
     tallier = Tallier(game, table, units)
 
     def decisions() -> Iterator[Observed]:
         for batch in chunks(rounds(path, part)):
             tallier.take(batch)
-            for line, r in batch:
-                yield from observed(game, line, r)
+            yield from observed_all(game, batch)
 
     found = decisions()
     first = next(found, None)

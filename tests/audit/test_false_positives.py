@@ -23,16 +23,10 @@ def test_the_upper_bound_is_where_the_lower_tail_is_2_5_percent(k: int, n: int) 
     assert _cdf(k, n, u - Fraction(1, 10**9)) > Fraction(1, 40) > _cdf(k, n, u + Fraction(1, 10**9))
 
 
-NOT_MEASURED = ("let-it-ride",)  # its honest logs' false-positive rate was not measured: no figure is given
-
-
 def test_every_default_model_has_its_measured_rate() -> None:
     for game in GAMES:
         for m in default_models(game):
             r = rate(game, m.id)
-            if game in NOT_MEASURED:  # the report says "not measured" (test_let_it_ride_log checks it says so)
-                assert r is None, (game, m.id)
-                continue
             assert r is not None and r.runs >= 200 and r.rounds >= 10_000, (game, m.id)
             assert "honest logs of" in r.describe() and "95% upper bound" in r.describe()
     assert rate("caribbean", "a-model-of-my-own") is None
@@ -65,3 +59,27 @@ def test_the_report_states_the_rate_beside_each_verdict() -> None:
     assert summary.intro[0].startswith("FLAGGED") and f"false positives of the rule: {r.describe()}" in \
         summary.intro[0]
     assert "Clopper-Pearson" in summary.intro[-1] and r.honest_play in summary.intro[-1]
+
+
+def test_the_let_it_ride_measurement_tells_a_flash_from_honest_play() -> None:
+    """The honest logs of the measurement are not flagged, and the same deals played with the flash are: the
+    measured rate is of a rule that can fire on these logs (the deep test measures the 200 logs again)."""
+    from oracles.evidence_deals import let_it_ride_deals, play
+
+    from oddscalc.analysis import Session
+    from oddscalc.audit import evidence_let_it_ride as lir
+    from oddscalc.audit.evidence import weigh
+    from oddscalc.games.let_it_ride.game import LetItRideRules
+
+    rules = Session("let-it-ride").resolve(None)
+    assert isinstance(rules, LetItRideRules)
+    (flash,) = default_models("let-it-ride")
+    values, vocabulary = lir.Values(rules), lir.actions(rules)
+    d = let_it_ride_deals(rules.deck, 500, seed=5)
+    assert (d.seen == [3, 4] * 500).all() and (d.lines[::2] == d.lines[1::2]).all()
+    assert all(len(set(row)) == 5 for row in d.cards[::2].tolist())
+    honest = lir.assess(values, vocabulary, d, ())
+    model = lir.assess(values, vocabulary, d, lir.community_positions(flash), flash.id, flash.title)
+    lines = d.lines.tolist()
+    assert not weigh("let-it-ride", lines, play(honest, 0.01, 6, vocabulary), honest, [model]).suspects[0].flagged
+    assert weigh("let-it-ride", lines, play(model, 0.01, 6, vocabulary), honest, [model]).suspects[0].flagged

@@ -88,13 +88,17 @@ def test_a_player_who_sees_the_first_community_card_is_flagged(logs: dict[str, P
     assert header["generator"]["knows"] == FLASH
 
 
-def test_the_report_says_the_false_positive_rate_was_not_measured(logs: dict[str, Path]) -> None:
-    from oddscalc.audit import evidence_sections
+def test_the_report_states_the_measured_false_positive_rate(logs: dict[str, Path]) -> None:
+    from oddscalc.audit import evidence_sections, false_positives
 
+    r = false_positives.rate("let-it-ride", FLASH)
+    assert r is not None and r.runs >= 100 and r.rounds >= 10_000  # measured (tests/oracles/false_positives.py)
     ev = weighed(logs["flash"])
-    assert "false positives of the rule: not measured for this model" in evidence_sections.verdict(ev)
+    assert f"false positives of the rule: {r.describe()}" in evidence_sections.verdict(ev)
+    assert "not measured" not in evidence_sections.verdict(ev)
     (row,) = evidence_sections.summary_section(ev).rows
-    assert row[-2:] == ("not measured for this model", None)  # no rate, no bound: no figure is invented
+    bound = row[-1]
+    assert row[-2] == r.describe() and isinstance(bound, Fraction) and bound >= Fraction(r.upper)
 
 
 def test_a_mispaid_round_is_listed_by_its_line(logs: dict[str, Path]) -> None:

@@ -126,3 +126,23 @@ def test_decisions_are_observed_as_documented(tmp_path: Path) -> None:
     (d,) = decisions(log)
     assert (d.game, d.seen, d.hidden, d.action, d.won) == ("punto-banco", (), parse_cards("Qc Kh 6h 7d 2s"),
                                                           "banker", Fraction(19, 20))
+
+
+def test_a_chunk_is_observed_as_its_rounds_one_by_one(tmp_path: Path) -> None:
+    from oddscalc.audit.reader import observed, observed_all
+
+    lir = resolve_table("let-it-ride", None)
+    bets = {"round": 1, "seat": 1, "cards": {"player": ["As", "Kd", "Jh"], "community": ["8c", "3s"]},
+            "decisions": [{"decision": "ride_1", "action": "pull", "seen": ["As", "Kd", "Jh"]},
+                          {"decision": "ride_2", "action": "ride", "seen": ["As", "Kd", "Jh", "8c"]}],
+            "stakes": {"main": 1}, "paid": {"main": -2}}
+    log = write(tmp_path / "l.jsonl", head(game="let-it-ride", table=lir.id, table_sha256=lir.sha256), bets,
+                {**bets, "round": 2, "paid": {"main": 2}})
+    chunk = list(rounds(log))
+    got = observed_all("let-it-ride", chunk)
+    assert got == [d for line, r in chunk for d in observed("let-it-ride", line, r)] == list(decisions(log))
+    assert [(d.line, d.seen, d.hidden, d.action, d.won) for d in got] == [
+        (2, parse_cards("As Kd Jh"), parse_cards("8c 3s"), "pull", Fraction(-2)),
+        (2, parse_cards("As Kd Jh 8c"), parse_cards("3s"), "ride", Fraction(-2)),  # the first community card seen
+        (3, parse_cards("As Kd Jh"), parse_cards("8c 3s"), "pull", Fraction(2)),
+        (3, parse_cards("As Kd Jh 8c"), parse_cards("3s"), "ride", Fraction(2))]

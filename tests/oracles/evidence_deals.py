@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from oddscalc.audit import evidence_let_it_ride as lir
 from oddscalc.audit.evidence import Assessed
 from oddscalc.audit.evidence_caribbean import ACTIONS, Deals, assess
 from oddscalc.audit.observed import Observed
@@ -62,3 +63,14 @@ def coups(rounds: int, seed: int, decks: int = 8) -> list[tuple[int, ...]]:
 def punto_banco_log(cards: list[tuple[int, ...]], actions: tuple[str, ...]) -> list[Observed]:
     """The coups as decisions with the given bets (nothing seen; the log's winnings left at 0)."""
     return [Observed(i + 1, "punto-banco", (), c, a, Fraction(0)) for i, (c, a) in enumerate(zip(cards, actions))]
+
+
+def let_it_ride_deals(deck: Deck, rounds: int, seed: int) -> lir.Deals:
+    """``rounds`` deals of five cards (the player's three, then the two community cards), shuffled by ``seed``, as
+    the round's two decisions: bet 1 seeing three cards, bet 2 seeing four (both on the round's line; the actions
+    left to the caller)."""
+    rng = np.random.default_rng(seed)
+    cards = np.array(deck.cards, dtype=np.int64)
+    dealt = cards[np.argsort(rng.random((rounds, len(cards))), axis=1)[:, :5]]
+    return lir.Deals(np.repeat(np.arange(1, rounds + 1, dtype=np.int64), 2), np.repeat(dealt, 2, axis=0),
+                     np.tile(np.array([3, 4], dtype=np.int64), rounds), ("pull",) * (2 * rounds))
