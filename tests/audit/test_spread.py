@@ -91,6 +91,19 @@ def test_a_bad_line_in_a_later_part_is_refused_by_its_line(tmp_path: Path, logs:
     assert two.value.what == one.value.what
 
 
+def test_a_bad_line_in_a_later_chunk_on_a_cluster_is_refused_by_its_line(tmp_path: Path, logs: dict[str, Path],
+                                                                         threads: Any) -> None:
+    lines = logs["punto-banco"].read_text().splitlines(keepends=True)
+    lines[50] = lines[50].replace('"action"', '"actoin"', 1)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(lines))
+    with pytest.raises(TableError) as one:
+        weigh_log("punto-banco", None, decisions(bad))
+    with pytest.raises(TableError) as two:  # the same guard as the processes' (spread._Guarded), in threads
+        weigh_path("punto-banco", None, bad, parts=split(bad, 3), mapper=cluster.mapper(threads))
+    assert two.value.problems == one.value.problems and two.value.problems[0].line == 51
+
+
 def _audit(*args: str) -> tuple[int, dict[str, Any]]:
     r = CliRunner().invoke(main, ["audit", *args, "--format", "json"])
     assert "Traceback" not in r.output, r.output
