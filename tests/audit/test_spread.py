@@ -78,30 +78,29 @@ def test_the_evidence_read_in_parts_is_the_one_readers(game: str, logs: dict[str
     _same(one, weigh_path(game, None, path, parts=parts, mapper=cluster.mapper(threads)))  # chunks on a cluster
 
 
-def test_a_bad_line_in_a_later_part_is_refused_by_its_line(tmp_path: Path, logs: dict[str, Path]) -> None:
-    lines = logs["caribbean"].read_text().splitlines(keepends=True)
+def _a_bad_line_is_refused_by_its_line(game: str, log: Path, tmp_path: Path, mapper: Any = None) -> None:
+    """Line 51 of ``log`` spoilt: one reader and the log's three parts (processes, or ``mapper``'s chunks) refuse
+    it alike, by its line."""
+    lines = log.read_text().splitlines(keepends=True)
     lines[50] = lines[50].replace('"action"', '"actoin"', 1)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("".join(lines))
     with pytest.raises(TableError) as one:
-        weigh_log("caribbean", None, decisions(bad))
+        weigh_log(game, None, decisions(bad))
     with pytest.raises(TableError) as two:
-        weigh_path("caribbean", None, bad, parts=split(bad, 3))
+        weigh_path(game, None, bad, parts=split(bad, 3), mapper=mapper)
     assert two.value.problems == one.value.problems and two.value.problems[0].line == 51
     assert two.value.what == one.value.what
 
 
+def test_a_bad_line_in_a_later_part_is_refused_by_its_line(tmp_path: Path, logs: dict[str, Path]) -> None:
+    _a_bad_line_is_refused_by_its_line("caribbean", logs["caribbean"], tmp_path)  # three worker processes
+
+
 def test_a_bad_line_in_a_later_chunk_on_a_cluster_is_refused_by_its_line(tmp_path: Path, logs: dict[str, Path],
                                                                          threads: Any) -> None:
-    lines = logs["punto-banco"].read_text().splitlines(keepends=True)
-    lines[50] = lines[50].replace('"action"', '"actoin"', 1)
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text("".join(lines))
-    with pytest.raises(TableError) as one:
-        weigh_log("punto-banco", None, decisions(bad))
-    with pytest.raises(TableError) as two:  # the same guard as the processes' (spread._Guarded), in threads
-        weigh_path("punto-banco", None, bad, parts=split(bad, 3), mapper=cluster.mapper(threads))
-    assert two.value.problems == one.value.problems and two.value.problems[0].line == 51
+    # the same guard as the processes' (spread._Guarded), on a dask cluster in threads
+    _a_bad_line_is_refused_by_its_line("punto-banco", logs["punto-banco"], tmp_path, cluster.mapper(threads))
 
 
 def _audit(*args: str) -> tuple[int, dict[str, Any]]:

@@ -44,14 +44,11 @@ def _recount(cards: Cards, rules: PuntoBancoRules) -> dict[str, Fraction]:
     return {w.wager: w.expected_value for w in settle(count_cells(cards, rules.drawing), rules.model.pays)}
 
 
-def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Callable[[str], Session]) -> None:
+def _effects_balance_and_tags_are_balanced(dragon: PuntoBancoRules,
+                                           sessions: Callable[[str], Session]) -> counting.Effects:
     fx = counting.removal_effects(dragon)
     assert set(fx.wagers) == {"banker", "player", "tie", "dragon_bonus_player", "dragon_bonus_banker"}
     assert all(fx.balance(w) == 0 for w in fx.wagers)  # burning a random card changes nothing
-    assert fx.base == _recount(dragon.cards, dragon)
-    for rank in (0, 9):  # the ace, and the ten for every card worth 0: against a recount of the depleted shoe
-        depleted = _recount(counting._without(dragon.cards, rank), dragon)
-        assert {w: fx.base[w] + fx.effect[w][rank] for w in fx.wagers} == depleted
     pairs = counting.removal_effects(_rules(sessions, "standard"))
     assert set(pairs.effect["player_pair"]) == {0}  # every rank alike: one card cannot tilt a pair bet
     notes = " ".join(counting.tags_section(fx).notes)
@@ -61,6 +58,15 @@ def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Call
         # the printed betting correlation, against numpy's with the cards as frequency weights
         cov = np.cov(np.array([[float(e) for e in fx.effect[w]], tags]), fweights=list(fx.cards))
         assert f"{w} {cov[0, 1] / math.sqrt(cov[0, 0] * cov[1, 1]):.4f}" in notes
+    return fx
+
+
+def test_removal_effects_balance_exactly(dragon: PuntoBancoRules, sessions: Callable[[str], Session]) -> None:
+    fx = _effects_balance_and_tags_are_balanced(dragon, sessions)
+    assert fx.base == _recount(dragon.cards, dragon)
+    for rank in (0, 9):  # the ace, and the ten for every card worth 0: against a recount of the depleted shoe
+        depleted = _recount(counting._without(dragon.cards, rank), dragon)
+        assert {w: fx.base[w] + fx.effect[w][rank] for w in fx.wagers} == depleted
 
 
 def test_removal_effects_balance_and_their_tags_are_balanced(dragon: PuntoBancoRules,
@@ -68,17 +74,7 @@ def test_removal_effects_balance_and_their_tags_are_balanced(dragon: PuntoBancoR
     # the fast tier's case of the test above, without its three recounts of a whole shoe: each effect is the
     # per-coup EV of the shoe less one card, which test_the_per_coup_ev_equals_a_full_recount_of_the_depleted_shoe
     # checks against a recount of shoes dealt unevenly
-    fx = counting.removal_effects(dragon)
-    assert set(fx.wagers) == {"banker", "player", "tie", "dragon_bonus_player", "dragon_bonus_banker"}
-    assert all(fx.balance(w) == 0 for w in fx.wagers)
-    pairs = counting.removal_effects(_rules(sessions, "standard"))
-    assert set(pairs.effect["player_pair"]) == {0}
-    notes = " ".join(counting.tags_section(fx).notes)
-    for w in fx.wagers:
-        tags = counting.balanced_tags(fx.effect[w], fx.cards)
-        assert sum(n * t for n, t in zip(fx.cards, tags)) == 0 and max(map(abs, tags)) <= 4
-        cov = np.cov(np.array([[float(e) for e in fx.effect[w]], tags]), fweights=list(fx.cards))
-        assert f"{w} {cov[0, 1] / math.sqrt(cov[0, 0] * cov[1, 1]):.4f}" in notes
+    _effects_balance_and_tags_are_balanced(dragon, sessions)
 
 
 @pytest.mark.deep  # about 0.8 s a rank
