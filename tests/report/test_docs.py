@@ -151,7 +151,10 @@ def _section_ids() -> set[str]:
     package = Path(catalog.__file__).resolve().parent
     found: set[str] = set()
     for path in package.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        text = path.read_text()
+        if "Section(" not in text:  # parsing only the modules that can make one: a sixth of the package
+            continue
+        for node in ast.walk(ast.parse(text)):
             if not (isinstance(node, ast.Call) and node.args
                     and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Section"):
                 continue
