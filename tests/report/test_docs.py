@@ -47,7 +47,9 @@ def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     proc = subprocess.Popen([sys.executable, "-m", "oddscalc.report.site", "--game", GAME, "--out", str(outs[0])],
                             env={**os.environ, "PYTHONHASHSEED": seed}, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    here = docs.main(["--game", GAME, "--out", str(outs[1])])
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(docs, "build_game", _built)  # this process's build, made once for the tests below that read it
+        here = docs.main(["--game", GAME, "--out", str(outs[1])])
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0 == here, err
     return outs[0], outs[1]
