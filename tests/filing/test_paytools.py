@@ -143,12 +143,14 @@ def test_compare_shows_a_side_bets_rules_as_a_table_file_says_them() -> None:
     assert "Rule(" not in r.output and "Fraction(" not in r.output
 
 
-# 9 to ace, three suits (the suite's): royals, a pair of tens and one of jacks all occur; 8 to ace is deep
-@pytest.mark.parametrize("low", ["9", pytest.param("8", marks=pytest.mark.deep)])
-def test_compare_changed_rows_are_each_tables_brute_force_counts(low: str) -> None:
+# 8 to ace in two suits (the suite's, 14 cards): royals, a pair of tens and one of jacks all occur, ten rows or more
+# change; three suits (9 or 8 to ace) are deep
+@pytest.mark.parametrize("low,suits", [("8", 2), pytest.param("9", 3, marks=pytest.mark.deep),
+                                       pytest.param("8", 3, marks=pytest.mark.deep)], ids=["8-2", "9-3", "8-3"])
+def test_compare_changed_rows_are_each_tables_brute_force_counts(low: str, suits: int) -> None:
     """The rows a comparison says change are, table by table, the deals a plain brute force counts on a reduced
     deck (each bet decided from the plain average of its outcomes): the rows left out are those it counts alike."""
-    deck = reduced_deck(low, 3)
+    deck = reduced_deck(low, suits)
     session = Session("let-it-ride", RunOptions(deck=deck, brief=True))
     names = ("standard", "jacks-or-better", "royal-500")
     tables = [resolve_table("let-it-ride", n) for n in names]

@@ -108,19 +108,24 @@ def best_sort(shoe: Sequence[Card], positions: Sequence[str]) -> tuple[Fraction,
 RANKS13 = "A23456789TJQK"
 
 
-def rank_sorts(shoe: Sequence[Card], positions: Sequence[str]) -> dict[frozenset[str], Fraction]:
+def every_rank_sort() -> list[frozenset[str]]:
+    """The 8,191 sorts of the thirteen ranks: each non-empty subset, the marked group."""
+    return [frozenset(m) for size in range(1, 14) for m in itertools.combinations(RANKS13, size)]
+
+
+def rank_sorts(shoe: Sequence[Card], positions: Sequence[str],
+               sorts: Sequence[frozenset[str]] | None = None) -> dict[frozenset[str], Fraction]:
     """The EV of every sort of the thirteen ranks seen at ``positions`` (the marked group of ranks, each of the
-    8,191 non-empty subsets): the coups dealt grouped by the ranks seen, then by which of them are marked."""
+    8,191 non-empty subsets, or those of ``sorts``): the coups dealt grouped by the ranks seen, then by which of
+    them are marked."""
     by_ranks = patterns(shoe, {p: (lambda c: c[0]) for p in positions})
     total = sum(sum(w.values()) for w in by_ranks.values())
     out: dict[frozenset[str], Fraction] = {}
-    for size in range(1, 14):
-        for marked in itertools.combinations(RANKS13, size):
-            grouped: dict[tuple[bool, ...], Won] = {}
-            for key, won in by_ranks.items():
-                acc = grouped.setdefault(tuple(r in marked for r in key), {"player": 0, "banker": 0, "tie": 0})
-                for w, n in won.items():
-                    acc[w] += n
-            out[frozenset(marked)] = sum((max(choice_returns(w).values()) for w in grouped.values()),
-                                         Fraction(0)) / total
+    for marked in every_rank_sort() if sorts is None else sorts:
+        grouped: dict[tuple[bool, ...], Won] = {}
+        for key, won in by_ranks.items():
+            acc = grouped.setdefault(tuple(r in marked for r in key), {"player": 0, "banker": 0, "tie": 0})
+            for w, n in won.items():
+                acc[w] += n
+        out[marked] = sum((max(choice_returns(w).values()) for w in grouped.values()), Fraction(0)) / total
     return out

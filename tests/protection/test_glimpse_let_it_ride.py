@@ -123,8 +123,11 @@ def test_the_shipped_models_read_as_the_cases_tested_here() -> None:
     flash = files["let-it-ride-flash-first-community"]
     assert flash.glimpses == FLASH and flash.game == "let-it-ride"
     assert files["let-it-ride-first-community-group-ak"].glimpses == (Glimpse("community_1", "group", AK, "first"),)
-    # answer() reads a model's game and glimpses, asserted here: the file's figure is the full deck's flash, answered
-    # once for this test and the one above (the collusion report's figure)
+
+
+def test_the_shipped_flash_model_is_worth_the_readme_s_figure() -> None:
+    # answer() reads a model's game and glimpses, asserted above: the file's figure is the full deck's flash, answered
+    # once for this test and the collusion report's (test_the_first_community_card_seen_is_the_collusion_report_s_flash)
     assert f"{float(_full_deck_flash()):.4%}" == "8.4358%"
 
 

@@ -49,7 +49,7 @@ def _cli_pdf(tmp_path: Path, args: list[str]) -> list[str]:
 
 def test_a_control_character_in_a_title_is_shown_and_markup_is_printed_as_it_is(tmp_path: Path) -> None:
     title = "Dragon\x07\x1b\x00\x9b 7 <script>alert(1)</script> **bold**\n- House edge: 0.0000% of the stake"
-    pages = _cli_pdf(tmp_path, ["report", "punto-banco", "--table", str(_ez(tmp_path, "ctrl", title)), "--no-cache"])
+    pages = _cli_pdf(tmp_path, ["report", "punto-banco", "--table", str(_ez(tmp_path, "ctrl", title))])
     text = "\n".join(pages)
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", text)  # none reaches the page, not even C1
     # each of the four shown where it was (the font has no U+FFFD: "?" is its mark for a character it cannot show),
@@ -61,8 +61,7 @@ def test_a_control_character_in_a_title_is_shown_and_markup_is_printed_as_it_is(
 
 def test_a_twenty_thousand_word_label_is_cut_with_a_note(tmp_path: Path) -> None:
     label = " ".join(f"w{i}" for i in range(WORDS))  # each word different: what is shown is the label's beginning
-    pages = _cli_pdf(tmp_path, ["report", "punto-banco", "--table", str(_ez(tmp_path, "long", label=label)),
-                                "--no-cache"])
+    pages = _cli_pdf(tmp_path, ["report", "punto-banco", "--table", str(_ez(tmp_path, "long", label=label))])
     text = " ".join(" ".join(pages).split())
     note = re.search(r"\[cut: ([\d,]+) characters, the first ([\d,]+) shown\]", text)
     assert note is not None and int(note[1].replace(",", "")) == len(label)

@@ -69,7 +69,7 @@ def test_reduced_deck_sample_equals_a_plain_count(table: str, sample: int) -> No
 def test_the_game_is_the_average_of_the_best_action_over_every_deal() -> None:
     """The engine's optimal EV (its count and settlement) equals the mean over every hand and up card of the
     better of folding and raising here: two methods, one figure."""
-    deck = reduced_deck("9", 2)  # 12 cards: 792 hands x 7 up cards
+    deck = reduced_deck("T", 2)  # 10 cards: 252 hands x 5 up cards
     rules = rules_of("us", deck)
     pays = rules.model.pays.main
     rt = dealer_counts_of(deck, rules.qualifier).table()

@@ -156,16 +156,26 @@ def _linear_boxes(dealt: Sequence[int]) -> list[tuple[Draws, Draws]]:
     return [(low, high) for low, high in boxes if len(high - low) >= 2]
 
 
-def _linear_holds(search: CommonSearch, value: dict[Draws, int]) -> None:
-    """``linear``'s maxima over each of ``_linear_boxes``, and with each composition stood or drawn, are at least
-    every such strategy's value in it."""
+def _linear_holds(search: CommonSearch, value: dict[Draws, int], drawing_on_none: bool = False) -> None:
+    """``linear``'s maxima over each of ``_linear_boxes`` (with ``drawing_on_none``, those drawing on no composition
+    only), and with each composition stood or drawn, are at least every such strategy's value in it."""
     for low, high in _linear_boxes(sorted(search.dealt)):
+        if drawing_on_none and low:
+            continue
         box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
         top, side = search.linear(low, high, value[low], value[high])
         assert top >= max(value[s] for s in box) and set(side) == high - low
         for i, (stood, drawn) in side.items():
             assert stood >= max(value[s] for s in box if i not in s)
             assert drawn >= max(value[s] for s in box if i in s)
+
+
+def test_the_linear_bound_holds_every_strategy_of_the_boxes_of_three_seats() -> None:
+    """The small case of the test below (deep): the linear bound holds every strategy of the boxes drawing on no
+    composition (the root, and each with one composition stood on), three seats on a small shoe, each strategy's
+    value counted plainly."""
+    search = CommonSearch(seat_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
+    _linear_holds(search, every_value(3, SMALL, PAY), drawing_on_none=True)
 
 
 def test_the_linear_bound_holds_every_strategy_of_its_boxes_and_is_below_the_quadratic_in_some() -> None:
