@@ -10,6 +10,7 @@ from oddscalc.cache import Store
 from oddscalc.games.house_baccarat.count import HouseBaccaratRules, SeatCounter
 from oddscalc.games.house_baccarat.game import HouseBaccarat
 from oddscalc.games.shoe import Shoe
+from oddscalc.protocol import Rules
 from oddscalc.results import RunOptions
 
 
@@ -26,6 +27,12 @@ class SmallShoe(HouseBaccaratRules):
         return self.small
 
 
+def on_shoe(rules: Rules, shoe: Shoe) -> SmallShoe:
+    """The house game's ``rules`` (resolved from a table) with ``shoe`` in place of the table's decks."""
+    assert isinstance(rules, HouseBaccaratRules)
+    return SmallShoe(**{f.name: getattr(rules, f.name) for f in fields(rules)}, small=shoe)
+
+
 def seat_counter(decks: int, players: int, shoe: Shoe | None = None) -> SeatCounter:
     """The seed table's seat counter for ``players`` seats on ``decks`` decks, or on ``shoe`` when given; it
     stores nothing (each test counts afresh)."""
@@ -33,7 +40,7 @@ def seat_counter(decks: int, players: int, shoe: Shoe | None = None) -> SeatCoun
     rules = session.resolve("seed")
     assert isinstance(rules, HouseBaccaratRules)
     if shoe is not None:
-        rules = SmallShoe(**{f.name: getattr(rules, f.name) for f in fields(rules)}, small=shoe)
+        rules = on_shoe(rules, shoe)
     game = session.game
     assert isinstance(game, HouseBaccarat)
     return SeatCounter(rules, Store(None), game)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from oracles.seat_fixtures import seat_counter
+from oracles.seat_fixtures import on_shoe, seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
@@ -107,14 +107,18 @@ def test_the_best_common_strategy_of_two_seats_on_eight_decks(sessions: Callable
     assert (proven.draws, again) == (best.draws, ev) and search.best[1] != frozenset()  # a second method, from "never"
 
 
-def test_the_others_counts_are_stored_for_the_next_search(tmp_path: Path) -> None:
+# one deck, and a small shoe of three ranks (five compositions dealt: a few evaluations, the same store)
+@pytest.mark.parametrize("shoe", [None, Shoe.from_ranks({"3": 5, "9": 3, "7": 6})], ids=["one-deck", "small"])
+def test_the_others_counts_are_stored_for_the_next_search(tmp_path: Path, shoe: Shoe | None) -> None:
     session = Session("house-baccarat", RunOptions(decks=1, players=3), Store(tmp_path))
     rules = session.resolve("seed")
+    if shoe is not None:
+        rules = on_shoe(rules, shoe)
     first = session.counts(rules)
     assert isinstance(first, SeatCounter)
     found, search = all_equilibria(first, 3, Fraction(1))
     stored = len(list(tmp_path.glob("*.counts")))
-    assert stored >= search.evaluations  # every evaluation, and the counts of each equilibrium
+    assert stored >= search.evaluations > 1  # every evaluation, and the counts of each equilibrium
     again = Session("house-baccarat", RunOptions(decks=1, players=3), Store(tmp_path)).counts(rules)
     assert isinstance(again, SeatCounter)
     repeat, _ = all_equilibria(again, 3, Fraction(1))
