@@ -30,6 +30,7 @@ TWO6 = Shoe.from_ranks({"3": 11, "9": 11})  # 22 cards of two values: 2**21 valu
 Job = tuple[object, ...]
 Rows = tuple[Mods, list[np.ndarray]]
 PAY = Fraction(1)
+SMALL4 = Shoe.from_ranks({"3": 6, "9": 4, "7": 6})  # 16 cards: four seats and the house take 15 slots
 SMALL6 = Shoe.from_ranks({"3": 8, "9": 6, "7": 8})  # 22 cards: six seats and the house take 21 slots
 SMALL7 = Shoe.from_ranks({"3": 9, "9": 6, "7": 9})  # 24 cards: seven seats and the house take 24 slots
 
@@ -122,8 +123,10 @@ def test_a_scheduler_is_refused_with_third_cards_hidden() -> None:
     assert r.exit_code == EXIT_INPUT and "applies to third cards shown" in r.output, r.output
 
 
-def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int]) -> None:
-    plays = [random_late(seed) for seed in range(30, 36)]
+# four seats on 16 cards split into as many passes as six on 22 (four per seat axis)
+@pytest.mark.parametrize(("shoe", "seats", "k"), [(SMALL6, 6, 3), (SMALL4, 4, 1)], ids=["six-seats", "four-seats"])
+def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int], shoe: Shoe, seats: int, k: int) -> None:
+    plays = [random_late(seed) for seed in range(30, 30 + seats)]
     jobs: list[int] = []
 
     def runner(fn: Callable[[Job], Rows], chunks: Sequence[Job]) -> list[Rows]:
@@ -131,6 +134,6 @@ def test_passes_mapped_by_a_runner_count_the_same(narrow: list[int]) -> None:
         shipped = [pickle.loads(pickle.dumps(c)) for c in chunks]
         return [fn(c) for c in reversed(shipped)][::-1]
 
-    here = ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never")
-    assert np.array_equal(ss.seat_counts(SMALL6, plays, 3, SHEET_TABLEAU, "never", sp.Spread(runner)), here)
+    here = ss.seat_counts(shoe, plays, k, SHEET_TABLEAU, "never")
+    assert np.array_equal(ss.seat_counts(shoe, plays, k, SHEET_TABLEAU, "never", sp.Spread(runner)), here)
     assert jobs == [4] and narrow == [4, 4]
