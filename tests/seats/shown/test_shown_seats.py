@@ -80,15 +80,14 @@ FOUR = [random_late(6), random_late(7), random_late(8), random_late(9)]
 
 
 @functools.cache
-def _exact_four() -> list[np.ndarray]:
-    # counted once for the run's workers: the tests below, on either worker, read it
-    return shared("shown exact four", lambda: [ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never")
-                                               for k in range(4)])
+def _exact_four(k: int) -> np.ndarray:
+    # seat k's, counted once for the run's workers: the tests below, on either worker, read it
+    return shared(f"shown exact four {k}", lambda: ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never"))
 
 
 @pytest.mark.parametrize("exact_below", [pytest.param(0, marks=pytest.mark.deep), 10**6])  # 10**6 joins residues too
 def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.MonkeyPatch, exact_below: int) -> None:
-    plays, exact = FOUR, _exact_four()
+    plays, exact = FOUR, [_exact_four(k) for k in range(4)]
     assert all(sum(e[WIN].ravel()) > 0 for e in exact)
     # 0: every level by residues; 10**6: one and two seats exact (at most 10P6 = 151,200 sequences), three by
     # residues over exact halves, as a full table of four on 8 decks
@@ -97,9 +96,12 @@ def test_counting_by_residues_equals_counting_exactly(monkeypatch: pytest.Monkey
                for k, e in enumerate(exact))
 
 
+# seat 2 of four: two seats after it (the seats after counted from every start, the last writing its class out),
+# one before; seat 3: one after, two before
+@pytest.mark.parametrize("k", [1, 2], ids=["second", "third"])
 @pytest.mark.parametrize("exact_below", [2**63, 10**6])
-def test_seats_on_both_sides_count_the_same_stacked(monkeypatch: pytest.MonkeyPatch, exact_below: int) -> None:
-    exact = _exact_four()  # seats 2 and 3: the one seat on a side counted first, its class written out
+def test_seats_on_both_sides_count_the_same_stacked(monkeypatch: pytest.MonkeyPatch, exact_below: int, k: int) -> None:
+    exact = _exact_four(k)  # the one seat on a side counted first, its class written out
     rows = shown_chain._rows
 
     def stacked(counts: np.ndarray, keys: np.ndarray, n_top: int, plays: Sequence[np.ndarray], k: int,
@@ -111,8 +113,7 @@ def test_seats_on_both_sides_count_the_same_stacked(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(shown_chain, "_rows", stacked)
     monkeypatch.setattr(shown_chain, "_EXACT_BELOW", exact_below)  # 10**6: residues over exact halves
-    for k in (1, 2):
-        assert np.array_equal(ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never"), exact[k]), k
+    assert np.array_equal(ss.seat_counts(SMALL4, FOUR, k, SHEET_TABLEAU, "never"), exact)
 
 
 def test_joining_halves_modulo_primes_at_the_extremes() -> None:
