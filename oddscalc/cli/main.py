@@ -191,8 +191,10 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
     request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
     card = (Path(strategy),) if strategy and is_path(strategy) else ()
     # a profile's verdict sets the exit code, so a run with one is always settled, never replayed; nor is a report
-    # that carries its date
-    key = None if fresh or profiles or prepared else replay.key(game, table_path(game, table_ref), request, card)
+    # that carries its date; with the store off there is nothing to look up or keep, so no key (it digests every
+    # source file of the package: tens of milliseconds of a cold run)
+    stored = not (fresh or profiles or prepared) and replay.folder() is not None
+    key = replay.key(game, table_path(game, table_ref), request, card) if stored else None
     text = replay.lookup(key) if key is not None else None
     failed = 0
     if text is None:
