@@ -5,17 +5,19 @@ Exit codes: 0 ok · 1 internal error (a bug: traceback shown) · 2 usage (click)
 6 a compliance check fails · 130 interrupted.
 Errors become exit codes in one place (:class:`Commands`); options shared by several commands are defined once,
 in ``cli.options``. This module holds the group and ``report``; the other commands live by concern and are
-registered here, each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate, verify, compare, solve,
-check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash), ``cli.information``
-(glimpse: what seeing cards is worth), ``cli.seats``
-(seats, proof), ``cli.ev`` (ev: what a hand is worth), ``cli.card`` (card: a strategy card synthesised),
-``cli.midcoup`` (midcoup: mid-coup tables), ``cli.serve`` (serve: the web workbench) and ``cli.housekeeping``
-(cache). What a command offers or refuses for a game comes from the game's declaration
-(``oddscalc/games/<game>/capabilities.py``), never from its key.
+registered here by name (:data:`LAZY`), each module listing its ``COMMANDS``: ``cli.tools`` (tables, validate,
+verify, compare, solve, check, hold, profiles, simulate), ``cli.protection`` (exposure, counting, collusion, flash),
+``cli.information`` (glimpse: what seeing cards is worth), ``cli.seats`` (seats, proof), ``cli.ev`` (ev: what a hand
+is worth), ``cli.card`` (card: a strategy card synthesised), ``cli.midcoup`` (midcoup: mid-coup tables),
+``cli.serve`` (serve: the web workbench), ``cli.housekeeping`` (cache) and ``cli.audit`` (audit: hand logs). A
+command's module is imported only when that command runs or help lists it (click's lazy group), so a cold
+``report`` does not import the other modules and what they import. What a command offers or refuses for a game
+comes from the game's declaration (``oddscalc/games/<game>/capabilities.py``), never from its key.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 import sys
 from pathlib import Path
@@ -25,7 +27,6 @@ import click
 
 from oddscalc import __version__
 from oddscalc.cards import CardError
-from oddscalc.cli import audit, card, ev, housekeeping, information, midcoup, protection, seats, serve, tools
 from oddscalc.cli.options import (
     EXIT_CHECK,
     EXIT_INPUT,
@@ -55,7 +56,26 @@ from oddscalc.protocol import OptionError
 if TYPE_CHECKING:
     from oddscalc.report.document import Prepared
 
-__all__ = ["EXIT_CHECK", "EXIT_INPUT", "EXIT_INTERRUPTED", "EXIT_MISMATCH", "EXIT_TABLE", "Commands", "Failure", "main"]
+__all__ = ["EXIT_CHECK", "EXIT_INPUT", "EXIT_INTERRUPTED", "EXIT_MISMATCH", "EXIT_TABLE", "LAZY", "Commands", "Failure",
+           "main"]
+
+# Each command registered here by name with the module that defines it (in its ``COMMANDS``), imported the first time
+# the command is asked for: importing every command module up front cost a cold ``report`` about a tenth of a second
+# (the seats, audit, tools and protection commands and what they import). tests/cli/test_lazy.py holds this list to
+# the modules' own ``COMMANDS``.
+LAZY: dict[str, str] = {
+    **dict.fromkeys(("check", "hold", "profiles", "tables", "validate", "verify", "compare", "solve", "simulate"),
+                    "oddscalc.cli.tools"),
+    **dict.fromkeys(("exposure", "counting", "collusion", "flash"), "oddscalc.cli.protection"),
+    "glimpse": "oddscalc.cli.information",
+    **dict.fromkeys(("seats", "proof"), "oddscalc.cli.seats"),
+    "ev": "oddscalc.cli.ev",
+    "card": "oddscalc.cli.card",
+    "serve": "oddscalc.cli.serve",
+    "cache": "oddscalc.cli.housekeeping",
+    "midcoup": "oddscalc.cli.midcoup",
+    "audit": "oddscalc.cli.audit",
+}
 
 
 def _fail(message: str, code: int) -> None:
@@ -74,7 +94,34 @@ def _showable_streams() -> None:
 
 
 class Commands(click.Group):
-    """The oddscalc group: every user error of every command becomes its exit code here."""
+    """The oddscalc group: every user error of every command becomes its exit code here. Commands named in
+    :data:`LAZY` are loaded from their module when first asked for (click's documented lazy group)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, sorted as click sorts them, without importing any command module."""
+        return sorted({*self.commands, *LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command named ``cmd_name`` (its module imported now if it is a lazy one), or None."""
+        if cmd_name not in self.commands and cmd_name in LAZY:
+            for command in importlib.import_module(LAZY[cmd_name]).COMMANDS:
+                self.add_command(command)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command ``args`` names; for a name that is none, click's usage error suggests the close ones among
+        every command (click draws them from the loaded commands only: all are loaded first, on this error path)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand:
+            self.loaded()
+            return super().resolve_command(ctx, args)
+
+    def loaded(self) -> dict[str, click.Command]:
+        """Every command by name, each lazy module imported (for a caller that walks them all: help, tests)."""
+        ctx = click.Context(self)
+        return {name: command for name in self.list_commands(ctx) if (command := self.get_command(ctx, name))}
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the command line, its output streams set up first (so usage errors and help are covered too)."""
@@ -144,8 +191,10 @@ def report(game: str, table_ref: str | None, fmt: str, output: Path | None, stra
     request = {"format": fmt, "strategy": strategy, "decks": decks, "players": players, "symbolic": symbolic}
     card = (Path(strategy),) if strategy and is_path(strategy) else ()
     # a profile's verdict sets the exit code, so a run with one is always settled, never replayed; nor is a report
-    # that carries its date
-    key = None if fresh or profiles or prepared else replay.key(game, table_path(game, table_ref), request, card)
+    # that carries its date; with the store off there is nothing to look up or keep, so no key (it digests every
+    # source file of the package: tens of milliseconds of a cold run)
+    stored = not (fresh or profiles or prepared) and replay.folder() is not None
+    key = replay.key(game, table_path(game, table_ref), request, card) if stored else None
     text = replay.lookup(key) if key is not None else None
     failed = 0
     if text is None:
@@ -245,11 +294,6 @@ def _document(game: str, table_ref: str | None, fmt: str, output: Path | None, s
         sys.stdout.flush()
     if failed:
         raise Failure(f"{failed} compliance check(s) fail (see the report's compliance section)", EXIT_CHECK)
-
-
-for _command in (*tools.COMMANDS, *protection.COMMANDS, *information.COMMANDS, *seats.COMMANDS, *ev.COMMANDS,
-                 *card.COMMANDS, *serve.COMMANDS, *housekeeping.COMMANDS, *midcoup.COMMANDS, *audit.COMMANDS):
-    main.add_command(_command)
 
 
 if __name__ == "__main__":  # pragma: no cover

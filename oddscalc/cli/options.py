@@ -226,6 +226,8 @@ def warn(text: str) -> None:
 
 def with_checks(analysis: Any, profiles: list[Any]) -> tuple[Any, int]:
     """The analysis with each profile's section, and how many checks fail."""
+    if not profiles:  # most runs: the compliance module (tens of milliseconds to import) is not needed
+        return analysis, 0
     from oddscalc.filing.compliance import FAIL, with_profile
 
     failed = 0

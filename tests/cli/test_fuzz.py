@@ -42,6 +42,8 @@ from oddscalc.games.shoe import Shoe
 from oddscalc.report.xlsx_sheet import own_formula
 from oddscalc.seats.proof.search import best_common
 
+COMMANDS = main.loaded()  # every command, its module imported (the group loads them lazily)
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTED = {0, 2, 3, 4, 5, 6}  # README "Exit codes", less 1 (internal error) and 130 (interrupted)
 SOFT_LIMIT = 60  # seconds a case may take: the slowest legitimate case here is a cold Caribbean count
@@ -165,7 +167,7 @@ TABLE_FILES = sorted((ROOT / "tables").glob("*/*.toml"))
 CARD_FILES = sorted((ROOT / "cards").glob("*/*.toml"))
 PROFILE_FILES = sorted((ROOT / "profiles").glob("*.toml"))
 FILES = TABLE_FILES + CARD_FILES + PROFILE_FILES
-REPORT_FORMATS = tuple(str(c) for p in main.commands["report"].params if "--format" in p.opts
+REPORT_FORMATS = tuple(str(c) for p in COMMANDS["report"].params if "--format" in p.opts
                        for c in getattr(p.type, "choices", ()))
 BINARY = ("html", "xlsx", "pdf")
 
@@ -183,7 +185,7 @@ def editable_lines(text: str) -> list[int]:
 
 
 def games_of(command: str) -> tuple[str, ...]:
-    cmd = main.commands[command]
+    cmd = COMMANDS[command]
     return tuple(next(p.type for p in cmd.params if isinstance(p.type, GameChoice)).choices)
 
 
@@ -373,7 +375,7 @@ def _value(draw: st.DrawFn, param: click.Parameter, places: dict[str, Path]) -> 
 def option_cases(draw: st.DrawFn, folder: Path) -> Case:
     """A command's cheap run with one to three of its parameters replaced by hostile values."""
     name = draw(st.sampled_from(sorted(BASES)))
-    command = main.commands[name]
+    command = COMMANDS[name]
     base = BASES[name]
     game = base[1] if len(base) > 1 and not base[1].startswith("@") else "caribbean"
     places = _materialise(folder, game)
@@ -456,4 +458,4 @@ def test_fuzzed_options_fail_cleanly_deep(data: st.DataObject) -> None:
 
 
 def test_every_command_has_a_cheap_run_to_fuzz() -> None:
-    assert sorted(BASES) == sorted(main.commands)
+    assert sorted(BASES) == sorted(COMMANDS)
