@@ -187,27 +187,35 @@ def _every_slot_read(at: Atoms, conditions: Sequence[CardCondition], grid: np.nd
         memo: dict[object, np.ndarray] = {}
         for k, cond in enumerate(conditions):
             bits_of[rows] |= holds(k, cond, at, dealt, pd, bd, memo).astype(np.int64) << k
+    return _by_outcome_and_pattern(outcome, bits_of, weight)
+
+
+def _by_outcome_and_pattern(outcome: np.ndarray, bits_of: np.ndarray,
+                            weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(OUTCOMES, P) object: the weights summed by (outcome, pattern), and the (P,) patterns seen."""
     seen = np.bincount(bits_of)  # patterns are below 2**MAX_CONDITIONS: a lookup, not a sort of millions
     patterns = np.flatnonzero(seen)
     lookup = np.zeros(len(seen), dtype=np.int64)
     lookup[patterns] = np.arange(len(patterns))
-    cell = outcome * len(patterns) + lookup[bits_of]
-    size = OUTCOMES * len(patterns)
-    if int(weight.sum()) < 2**53:  # every partial sum an integer below 2**53: exact in float64, and far faster
-        flat = np.rint(np.bincount(cell, weights=weight.astype(np.float64), minlength=size)).astype(np.int64)
-    else:
-        flat = np.zeros(size, dtype=np.int64)
-        np.add.at(flat, cell, weight)
+    flat = _exact_sums(outcome * len(patterns) + lookup[bits_of], weight, OUTCOMES * len(patterns))
     return flat.astype(object).reshape(OUTCOMES, len(patterns)), patterns
+
+
+def _exact_sums(cell: np.ndarray, weight: np.ndarray, size: int) -> np.ndarray:
+    """(size,) int64: ``weight`` summed by ``cell``, exactly: by float64 where the total is below 2**52 (every
+    partial sum is then an integer float64 holds exactly, and bincount is far faster), else by int64."""
+    if float(weight.astype(np.float64).sum()) < 2**52:
+        return np.rint(np.bincount(cell, weights=weight.astype(np.float64), minlength=size)).astype(np.int64)
+    exact = np.zeros(size, dtype=np.int64)
+    np.add.at(exact, cell, weight)
+    return exact
 
 
 def _draws(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: tuple[int, ...],
            groups: np.ndarray) -> np.ndarray:
     """(OUTCOMES, groups) int64: for each value sequence of the read slots, the point values of the other
     slots by outcome, each weighted by its falling product in what the read cards left."""
-    per_value = np.zeros(10, dtype=np.int64)
-    np.add.at(per_value, np.array([1 if r == 12 else 0 if r >= 8 else r + 2 for r in range(13)]).repeat(4),
-              copies)
+    per_value = _per_value(copies)
     r = len(slots)
     free = [s for s in range(6) if s not in slots]
     read_vals = np.asarray((groups[:, None] // (10 ** np.arange(r)[::-1])) % 10 if r
@@ -227,12 +235,7 @@ def _draws(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: tuple[in
              else np.broadcast_to(combos[:, free.index(s)], f.shape) for s in range(6)]
     outcome = _outcome_table(drawing)[(value[0] + value[2]) % 10, (value[1] + value[3]) % 10, value[4], value[5]]
     cell = (outcome * len(groups) + np.arange(len(groups))[:, None]).ravel()
-    if int(f.max(initial=0)) * len(combos) < 2**53:  # every sum exact in float64: bincount, far faster
-        out = np.rint(np.bincount(cell, weights=f.ravel().astype(np.float64), minlength=OUTCOMES * len(groups)))
-        return out.astype(np.int64).reshape(OUTCOMES, len(groups))
-    exact = np.zeros(OUTCOMES * len(groups), dtype=np.int64)
-    np.add.at(exact, cell, f.ravel())
-    return exact.reshape(OUTCOMES, len(groups))
+    return _exact_sums(cell, f.ravel(), OUTCOMES * len(groups)).reshape(OUTCOMES, len(groups))
 
 
 def _per_value(copies: np.ndarray) -> np.ndarray:
@@ -308,13 +311,7 @@ def _free_by_state(copies: np.ndarray, drawing: Drawing, infinite: bool, slots: 
     last = outcome(y=np.arange(10)[:, None])  # (10, rows)
     cells.append((last * n + group).T.ravel())
     weights.append(choices().ravel())
-    cell, wt = np.concatenate(cells), np.concatenate(weights)
-    if float(wt.astype(np.float64).sum()) < 2**52:  # every partial sum exact in float64
-        flat = np.rint(np.bincount(cell, weights=wt.astype(np.float64), minlength=OUTCOMES * n)).astype(np.int64)
-    else:
-        flat = np.zeros(OUTCOMES * n, dtype=np.int64)
-        np.add.at(flat, cell, wt)
-    return flat.reshape(OUTCOMES, n)
+    return _exact_sums(np.concatenate(cells), np.concatenate(weights), OUTCOMES * n).reshape(OUTCOMES, n)
 
 
 def _outcome_table(drawing: Drawing) -> np.ndarray:
@@ -400,16 +397,4 @@ def _by_pattern(at: Atoms, conditions: Sequence[CardCondition],
             cells.append(o[rows])
             bits.append(b)
             weights.append(p.weight[rows])
-    outcome, bits_of, weight = np.concatenate(cells), np.concatenate(bits), np.concatenate(weights)
-    seen = np.bincount(bits_of)
-    patterns = np.flatnonzero(seen)
-    lookup = np.zeros(len(seen), dtype=np.int64)
-    lookup[patterns] = np.arange(len(patterns))
-    cell = outcome * len(patterns) + lookup[bits_of]
-    size = OUTCOMES * len(patterns)
-    if int(weight.sum()) < 2**53:  # every partial sum an integer below 2**53: exact in float64
-        flat = np.rint(np.bincount(cell, weights=weight.astype(np.float64), minlength=size)).astype(np.int64)
-    else:
-        flat = np.zeros(size, dtype=np.int64)
-        np.add.at(flat, cell, weight)
-    return flat.astype(object).reshape(OUTCOMES, len(patterns)), patterns
+    return _by_outcome_and_pattern(np.concatenate(cells), np.concatenate(bits), np.concatenate(weights))
