@@ -102,22 +102,6 @@ def hand_name(cards: Sequence[int]) -> str:
     return "royal_flush" if bool(is_royal(s)[0]) else CATEGORY_NAMES[int(category_of(s)[0])]
 
 
-def three_card_classes(cards: npt.ArrayLike) -> npt.NDArray[np.str_]:
-    """Three-card poker class of (..., 3) card ids: mini_royal (suited A-K-Q) > straight_flush >
-    three_of_a_kind > straight > flush > pair > loss; A-2-3 is a straight."""
-    c = np.asarray(cards, dtype=np.int64)
-    r = np.sort(c >> 2, axis=-1)
-    s = c & 3
-    flush = np.all(s == s[..., :1], axis=-1)
-    trips = (r[..., 0] == r[..., 2])
-    pair = ~trips & ((r[..., 0] == r[..., 1]) | (r[..., 1] == r[..., 2]))
-    distinct = ~trips & ~pair
-    straight = distinct & ((r[..., 2] - r[..., 0] == 2) | ((r[..., 0] == 0) & (r[..., 1] == 1) & (r[..., 2] == 12)))
-    mini_royal = straight & flush & (r[..., 0] == 10)
-    return np.select([mini_royal, straight & flush, trips, straight, flush, pair],
-                     ["mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair"], "loss")
-
-
 # three-card categories (the three-card ranking: a straight beats a flush), worst first as in ``strength``
 THREE_HIGH, THREE_PAIR, THREE_FLUSH, THREE_STRAIGHT, THREE_TRIPS, THREE_STRAIGHT_FLUSH = range(6)
 THREE_NAMES = ("high_card", "pair", "flush", "straight", "three_of_a_kind", "straight_flush")
@@ -163,3 +147,15 @@ def three_card_category(s: npt.ArrayLike) -> IntArray:
 def three_card_top(s: npt.ArrayLike) -> IntArray:
     """The first tie-break rank of each three-card strength (a straight flush's top card: 12 a mini royal)."""
     return (np.asarray(s, dtype=np.int64) // _B**2) % _B
+
+
+_THREE_CLASSES = np.array(["loss", "pair", "flush", "straight", "three_of_a_kind", "straight_flush"])
+
+
+def three_card_classes(cards: npt.ArrayLike) -> npt.NDArray[np.str_]:
+    """Three-card poker class of (..., 3) card ids: mini_royal (suited A-K-Q) > straight_flush >
+    three_of_a_kind > straight > flush > pair > loss; A-2-3 is a straight (from ``three_card_strength``)."""
+    s = three_card_strength(cards)
+    category = three_card_category(s)
+    mini_royal = (category == THREE_STRAIGHT_FLUSH) & (three_card_top(s) == 12)
+    return np.asarray(np.where(mini_royal, "mini_royal", _THREE_CLASSES[category]))
