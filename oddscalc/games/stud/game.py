@@ -20,7 +20,8 @@ import numpy as np
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank
 from oddscalc.datafile import Problem, TableError
-from oddscalc.games.stud import dealer_settle
+from oddscalc.games.stud import board_settle, dealer_settle
+from oddscalc.games.stud.board import BOARD_ARRAYS, BoardCounts, Shape, count_board, pair_class_count
 from oddscalc.games.stud.capabilities import declared
 from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
 from oddscalc.games.stud.dealer import DEALER_ARRAYS, DealerCounts, count_dealer
@@ -29,7 +30,15 @@ from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
 from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
 from oddscalc.games.stud.streets import by_hand_section as streets_by_hand
 from oddscalc.games.stud.streets import rows as streets_rows
-from oddscalc.games.stud.table import SideBet, StudTable, dealer_up_seen, engine_problems, parse_qualifier
+from oddscalc.games.stud.table import (
+    SideBet,
+    StudRules,
+    StudTable,
+    board_shape,
+    dealer_up_seen,
+    engine_problems,
+    parse_qualifier,
+)
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
 from oddscalc.results.verdict import rarity_from_rows
@@ -57,6 +66,8 @@ class StudRun(Rules):
         if r.dealer_qualifier is None:  # a dealer-less game: the first decision's cards, then one card a stage
             return {"deck": deck, "streets": r.stages[0].dealt()}
         cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
+        if has_board(r):
+            return {"deck": deck, "ranking": r.ranking, "board": list(board_shape(r)), "qualifier": [cls, list(ranks)]}
         key = {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
                "qualifier": [cls, list(ranks)]}
         return key | ({"up": dealer_up_seen(r)} if by_up_cards(self.model) else {})  # (Three Card Poker's: as it was)
@@ -79,13 +90,21 @@ class StudCounts:
     streets: Streets | None  # a game without one
     sides: dict[str, np.ndarray]
     dealer: DealerCounts | None = None  # a game with a dealer counted by up cards (``by_up_cards``)
+    board: BoardCounts | None = None  # community cards beside a dealer (``has_board``)
 
     @property
     def total(self) -> int:
         """Every deal."""
+        if self.board is not None:
+            return self.board.total
         if self.dealer is not None:
             return self.dealer.total
         return self.main.total if self.main is not None else self.streets.total if self.streets is not None else 0
+
+
+def has_board(r: StudRules) -> bool:
+    """Whether a game with a dealer deals community cards (counted by :mod:`.board`)."""
+    return r.dealer_qualifier is not None and any(s.community for s in r.stages)
 
 
 def by_up_cards(model: StudTable) -> bool:
@@ -113,6 +132,9 @@ class StudGame:
         model = table.model
         assert isinstance(model, StudTable)
         problems = engine_problems(model.rules, model.pays.main)
+        if has_board(model.rules):  # side bets beside a board: which cards they read is not said yet
+            problems += [(f"pays.{name}", "a side bet in a game with community cards beside a dealer is not counted "
+                                          "by this engine version yet") for name in model.pays.model_extra or {}]
         if problems:
             raise TableError([Problem(str(table.path), None, key, why) for key, why in problems])
         if options.strategy not in (None, "optimal"):
@@ -128,6 +150,8 @@ class StudGame:
             first = r.stages[0].dealt()
             arrays = store.get(count_key(self, rules), lambda: count_streets(rules.deck, first))
             streets = Streets(rules.deck, first, dict(arrays))
+        elif has_board(r):
+            return self._count_board(rules, store)
         elif by_up_cards(rules.model):
             return self._count_dealer(rules, store)
         else:
@@ -149,6 +173,44 @@ class StudGame:
         arrays = store.get(count_key(self, rules), build)
         dealer = DealerCounts(rules.deck, r.player_cards, r.dealer_cards, up, **{k: arrays[k] for k in DEALER_ARRAYS})
         return StudCounts(None, None, self._sides(rules, store), dealer)
+
+    def _count_board(self, rules: StudRun, store: Store) -> StudCounts:
+        """A game with community cards beside a dealer, per suit class of what the player has seen."""
+        r = rules.model.rules
+        assert r.dealer_qualifier is not None
+        qualifier, shape = parse_qualifier(r.dealer_qualifier, r.ranking), Shape(*board_shape(r))
+
+        def build() -> dict[str, np.ndarray]:
+            refuse_heavy_board(self.key, rules.deck, shape)  # only when the store lacks it
+            return count_board(rules.deck, shape, qualifier)
+
+        arrays = store.get(count_key(self, rules), build)
+        board = BoardCounts(rules.deck, shape, **{k: arrays[k] for k in BOARD_ARRAYS})
+        return StudCounts(None, None, {}, board=board)
+
+    def _settle_board(self, b: BoardCounts, rules: StudRun) -> Analysis:
+        """Community cards beside a dealer: the decision per seen pair by exact EV."""
+        model = rules.model
+        r, pays = model.rules, model.pays.main
+        decision = next(s.decision for s in r.stages if s.decision is not None)
+        played = board_settle.decide(b, pays, decision)
+        wagers = (board_settle.main_wager(b, pays, played, decision, r.name),)
+        s, n = b.shape, rules.deck.size
+        f = n - s.seen_player - s.seen_board
+        parts = [(s.seen_player, n, "the player's {} cards"), (s.seen_board, n - s.seen_player, "{} community cards"),
+                 (s.later_player, f, "{} more of the player's"), (s.later_board, f - s.later_player,
+                                                                   "{} more community cards"),
+                 (s.dealer, f - s.later_player - s.later_board, "the dealer's {}")]
+        shown = [(k, m, what) for k, m, what in parts if k]
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=(board_settle.decisions(b, played),),
+            convention=("one combination is one deal: " + ", ".join(what.format(k) for k, _, what in shown)
+                        + " (each a set): " + " x ".join(f"C({m},{k})" for k, m, _ in shown) + f" = {b.total:,}"),
+            wagers=wagers, sections=(board_settle.by_hand_section(b, played, pays),),
+            assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
 
     def _sides(self, rules: StudRun, store: Store) -> dict[str, np.ndarray]:
         """Each side bet's card sets by class."""
@@ -173,6 +235,8 @@ class StudGame:
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
             sets = counts.sides[side_key(k, bet)]
             sides.append(side_wager(name, bet, sets, counts.total // math.comb(rules.deck.size, k)))
+        if counts.board is not None:
+            return self._settle_board(counts.board, rules)
         if counts.streets is not None:
             return self._settle_streets(counts.streets, rules, sides)
         if counts.dealer is not None:
@@ -282,6 +346,17 @@ def refuse_heavy(key: str, deck: Deck, player: int, dealer: int) -> None:
             f"{key}: the count on {deck.describe()} visits {classes:,} player classes x {hands:,} dealer hands "
             f"({classes * hands:.2e}), far more than a report's few seconds: the measured plans (the cluster's runs) "
             "are in docs/game-files.md")
+
+
+def refuse_heavy_board(key: str, deck: Deck, shape: Shape) -> None:
+    """Refuse (exit 4, one line) a count with community cards too long for a report: the plan is measured apart."""
+    classes = pair_class_count(deck, shape.seen_player, shape.seen_board)
+    completions = shape.completions(deck.size)
+    if classes * completions > HEAVY:
+        raise OptionError(
+            f"{key}: the count on {deck.describe()} visits {classes:,} classes of what the player has seen x "
+            f"{completions:,} completions ({classes * completions:.2e}), far more than a report's few seconds: the "
+            "measured plans (the cluster's runs) are in docs/game-files.md")
 
 
 def _side(deck: Deck, k: int, ranking: str, pair_minimum: int | None) -> dict[str, np.ndarray]:

@@ -42,7 +42,7 @@ def parse_qualifier(text: str, ranking: str) -> tuple[str, tuple[int, ...]]:
     if m:
         return "high_card", (parse_rank(m.group(1)),)
     parts = t.split()
-    if len(parts) == 2 and all(p not in ("of", "high") for p in parts):
+    if len(parts) == 2 and all(p not in ("of", "high") for p in parts) and "_".join(parts) not in CLASSES[ranking]:
         hi, lo = parse_rank(parts[0]), parse_rank(parts[1])
         if hi > lo:
             return "high_card", (hi, lo)
@@ -167,6 +167,9 @@ class MainPays(Strict):
     # each bet made at a decision, when the player beats a qualifying dealer: paid by his hand's class where named
     # (Caribbean Stud's raise), at ``bet_win`` otherwise
     bet_win_by_hand: BonusPays | None = None
+    # the ante, whenever it is won (the player beats a qualifying dealer, or the dealer does not qualify and the ante
+    # wins), paid by the player's hand class where named, at ``ante_win`` otherwise (Casino Hold'em's ante table)
+    ante_win_by_hand: BonusPays | None = None
     hand: BonusPays | None = None  # no dealer: every bet paid by the final hand's class; a class not named loses
     pair_minimum: str | None = Field(None, description='the lowest pair "hand.pair" pays: a rank, e.g. "jacks"')
     push_pair_minimum: str | None = Field(None, description="the lowest pair that pushes (pairs from it up to the "
@@ -236,6 +239,8 @@ class StudTable(TableModel):
         problems += [f"pays.main.hand: {p}" for p in _unknown(self.pays.main.hand, self.rules.ranking)]
         problems += [f"pays.main.bet_win_by_hand: {p}"
                      for p in _unknown(self.pays.main.bet_win_by_hand, self.rules.ranking)]
+        problems += [f"pays.main.ante_win_by_hand: {p}"
+                     for p in _unknown(self.pays.main.ante_win_by_hand, self.rules.ranking)]
         for name, bet in (self.pays.model_extra or {}).items():
             if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 problems.append(f"pays.{name}: a side bet's name is lower case letters, digits and _")
@@ -260,7 +265,12 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
                                    "one pays every bet by the final hand ([pays.main.hand]): one or the other")]
     if rules.dealer_qualifier is None:
         return _streets_problems(rules)
+    if any(s.community for s in rules.stages):
+        return _board_problems(rules, pays)
     out: list[tuple[str, str]] = []
+    if pays.ante_win_by_hand is not None:
+        out.append(("pays.main.ante_win_by_hand", "an ante paid by hand is counted for a game with community cards "
+                                                  "beside the dealer only (this engine version)"))
     decisions = [i for i, s in enumerate(rules.stages) if s.decision is not None]
     if len(decisions) != 1:
         out.append(("rules.stages", "this engine version counts games with a dealer and one decision"))
@@ -270,8 +280,6 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
     if pays.tie == "win" and dealer_up_seen(rules) == 0:
         out.append(("pays.main.tie", "a tie won by the player is counted for a dealer with up cards only (the "
                                      "three-card count settles equal hands as a push)"))
-    if any(s.community for s in rules.stages):
-        out.append(("rules.stages", "community cards beside a dealer are not counted by this engine version yet"))
     if any(s.player for s in rules.stages[first + 1:]):
         out.append(("rules.stages", "player cards after the decision are not counted by this engine version yet"))
     size = HAND_SIZE[rules.ranking]
@@ -306,4 +314,42 @@ def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
     if any(s.dealt() != 1 for s in stages[1:]) or not 1 <= stages[0].dealt() <= 4:
         out.append(("rules.stages", "this engine version counts a first stage of one to four cards, then one card "
                                     "a stage (a decision after any stage but the last)"))
+    return out
+
+
+def board_shape(rules: StudRules) -> tuple[int, int, int, int, int]:
+    """A game with community cards beside a dealer: (the player's cards and the community cards seen at the
+    decision, the player's and the community's dealt after it, the dealer's): what its count depends on."""
+    at = next((i for i, s in enumerate(rules.stages) if s.decision is not None), 0)
+    seen, later = rules.stages[:at + 1], rules.stages[at + 1:]
+    return (sum(s.player for s in seen), sum(s.community for s in seen), sum(s.player for s in later),
+            sum(s.community for s in later), rules.dealer_cards)
+
+
+def _board_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
+    """Community cards beside a dealer (:mod:`oddscalc.games.stud.board`): the player's cards and the board seen
+    at one decision (fold or a bet), the rest of the board and the dealer's cards unseen, the best five of each
+    hand's cards."""
+    out: list[tuple[str, str]] = []
+    decisions = [s.decision for s in rules.stages if s.decision is not None]
+    if len(decisions) != 1:
+        out.append(("rules.stages", "community cards beside a dealer are counted with one decision (this engine "
+                                    "version)"))
+    if any(0 in d.bets for d in decisions):
+        out.append(("rules.stages", "a check (bet 0) against a dealer is not counted by this engine version yet"))
+    if any(s.dealer_up for s in rules.stages):
+        out.append(("rules.stages", "community cards beside a dealer who shows up cards are not counted yet"))
+    if rules.ranking != "five-card":
+        out.append(("rules.ranking", "community cards beside a dealer are counted for the five-card ranking (the "
+                                     "best five of each hand's cards)"))
+    p0, b0, pl, bl, d = board_shape(rules)
+    board = b0 + bl
+    if not (5 <= p0 + pl + board <= 7 and 5 <= d + board <= 7):
+        out.append(("rules.stages", f"community cards beside a dealer: the player's hand is {p0 + pl} of his own "
+                                    f"and {board} community cards, the dealer's {d} and {board}: each is counted "
+                                    "on 5 to 7 cards"))
+    if pays.ante_bonus is not None or pays.bet_win_by_hand is not None:
+        out.append(("pays.main", "community cards beside a dealer: the ante is paid by hand "
+                                 "([pays.main.ante_win_by_hand]); an ante bonus or a bet paid by hand is not counted "
+                                 "there yet"))
     return out
