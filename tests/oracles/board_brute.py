@@ -142,9 +142,10 @@ def brute(cards: Sequence[int], shape: tuple[int, int, int, int, int], minimum: 
         rows = best == b
         outcome = np.where(~q, 0, np.where(x > y, 1, np.where(x == y, 2, 3)))[rows]
         c = cls[rows]
-        codes, counts = np.unique(outcome.ravel() * 10 + c.ravel(), return_counts=True)
-        for code, count in zip(codes.tolist(), counts.tolist()):
+        tallies = np.bincount(outcome.ravel() * 10 + c.ravel(), minlength=40)
+        for code in np.flatnonzero(tallies).tolist():
             o, k = divmod(code, 10)
+            count = int(tallies[code])
             name = CLASS_NAMES[k]
             paid = name if name in ante_pays and o in (0, 1) else ""
             event = ("dealer_not_qualified", "win", "push", "lose")[o] + (f"_{paid}" if paid else "")
