@@ -96,12 +96,11 @@ def _deals(n: int, shape: tuple[int, int, int, int, int]) -> tuple[np.ndarray, n
     return mine_mask, his_mask
 
 
-def brute(cards: Sequence[int], shape: tuple[int, int, int, int, int], minimum: tuple[int, int],
-          ante_pays: dict[str, Fraction], bets: Sequence[int]) -> tuple[Counter[tuple[str, Fraction, int]], Fraction]:
-    """Every deal's (event, net antes, stake) and the total won; ``shape`` (seen player, seen board, later player,
-    later board, dealer). The ante is won at its pay by class (else 1:1) against a qualifying dealer beaten or one
-    who does not qualify; each bet wins 1:1 against a qualifying dealer beaten, pushes when he does not qualify;
-    equal hands push; a fold loses the ante."""
+def deal_values(cards: Sequence[int], shape: tuple[int, int, int, int, int],
+                minimum: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every deal (seen pairs, completions; in the order of itertools.combinations: the player's seen cards, the
+    board seen, then the player's later cards, the later board, the dealer's): the player's strength, the dealer's,
+    the player's category (``CLASS_NAMES``) and whether the dealer qualifies."""
     p0, b0, pl, bl, d = shape
     n = len(cards)
     mine_mask, his_mask = _deals(n, shape)
@@ -116,6 +115,16 @@ def brute(cards: Sequence[int], shape: tuple[int, int, int, int, int], minimum: 
     for m, v in values.items():
         strength[m], category[m], qual[m] = dense[v], v[0], qualifies(v, minimum)
     x, y, cls, q = strength[mine_mask], strength[his_mask], category[mine_mask], qual[his_mask]
+    return x, y, cls, q
+
+
+def brute(cards: Sequence[int], shape: tuple[int, int, int, int, int], minimum: tuple[int, int],
+          ante_pays: dict[str, Fraction], bets: Sequence[int]) -> tuple[Counter[tuple[str, Fraction, int]], Fraction]:
+    """Every deal's (event, net antes, stake) and the total won; ``shape`` (seen player, seen board, later player,
+    later board, dealer). The ante is won at its pay by class (else 1:1) against a qualifying dealer beaten or one
+    who does not qualify; each bet wins 1:1 against a qualifying dealer beaten, pushes when he does not qualify;
+    equal hands push; a fold loses the ante."""
+    x, y, cls, q = deal_values(cards, shape, minimum)
     ante = [ante_pays.get(CLASS_NAMES[c], Fraction(1)) for c in range(10)]
     scale = 1
     for a in ante:
@@ -125,9 +134,9 @@ def brute(cards: Sequence[int], shape: tuple[int, int, int, int, int], minimum: 
     for b in bets:
         won = ante_int + b * scale
         nets[b] = np.where(~q, ante_int, np.where(x > y, won, np.where(x == y, 0, -(1 + b) * scale)))
-    fold_ev = -scale * mine_mask.shape[1]
-    best = np.full(len(mine_mask), 0)  # 0: fold
-    best_ev = np.full(len(mine_mask), fold_ev)
+    fold_ev = -scale * x.shape[1]
+    best = np.full(len(x), 0)  # 0: fold
+    best_ev = np.full(len(x), fold_ev)
     for b in sorted(bets):
         ev = nets[b].sum(axis=1)
         better = ev > best_ev  # equal EVs keep the smaller stake
@@ -135,7 +144,7 @@ def brute(cards: Sequence[int], shape: tuple[int, int, int, int, int], minimum: 
         best_ev = np.where(better, ev, best_ev)
     out: Counter[tuple[str, Fraction, int]] = Counter()
     won_total = Fraction(0)
-    per = mine_mask.shape[1]
+    per = x.shape[1]
     out[("fold", Fraction(-1), 1)] = int((best == 0).sum()) * per
     won_total -= out[("fold", Fraction(-1), 1)]
     for b in sorted(bets):

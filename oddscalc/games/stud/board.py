@@ -13,9 +13,9 @@ Permuting the suits changes no outcome, so the seen pairs are taken one per suit
 fix the player's set; 1,286,792 classes on 52 cards for two cards and a flop). For each class every completion is
 dealt: the player's hand is his cards and the whole board, the dealer's his cards and the whole board, each the
 best five (one read of a table of every hand of that size: :func:`best_table`); the completion is counted by the
-player's final class and one of four outcomes (the dealer does not qualify, or qualifies and loses to, ties or
-beats the player). Those ``classes x 4`` integers a state are all the decision and the pays need
-(:mod:`oddscalc.games.stud.board_settle`).
+player's final class and one of six outcomes (the dealer qualifies or not; the player beats, ties or loses to
+him). Those ``classes x 6`` integers a state are all the decision and the pays need
+(:mod:`oddscalc.games.stud.board_settle`; several decisions: :mod:`oddscalc.games.stud.board_levels`).
 
 The classes are independent: the count runs in chunks of classes whose integer results are concatenated, here or
 on a dask cluster (:func:`count_board`'s ``mapper``, :mod:`oddscalc.cluster`), identical whatever the chunking.
@@ -37,7 +37,10 @@ from oddscalc.cards import Deck, rank_of, suit_of
 from oddscalc.hands import HAND_CLASSES, HandClass, colex_combos, hand_table
 from oddscalc.symmetry import suit_classes
 
-BOARD_ARRAYS = ("hole", "board", "weights", "outcomes")
+# the columns of a count: whether the dealer qualifies, and whether the player's hand beats, ties or loses to his
+# (both matter: Ultimate Texas Hold'em settles the play and the blind against a dealer who does not qualify)
+NQ_WIN, NQ_TIE, NQ_LOSE, WIN, TIE, LOSE = range(6)
+OUTCOMES = 6
 Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]  # map in chunk order (cluster.mapper)
 DEALS = 2_000_000  # completions a chunk deals at once (its arrays: a few tens of MB)
 TABLED = 20_000_000  # hands of one size a best-five table holds at most; past it each hand's best is read apart
@@ -75,28 +78,6 @@ class Shape:
         """Every deal."""
         return math.comb(n, self.seen_player) * math.comb(n - self.seen_player, self.seen_board) * \
             self.completions(n)
-
-
-@dataclass(frozen=True)
-class BoardCounts:
-    """Per suit class of the seen pair: its cards, its size, and its completions by final class and outcome."""
-
-    deck: Deck
-    shape: Shape
-    hole: np.ndarray  # (m, P) int8 the player's seen cards (card ids)
-    board: np.ndarray  # (m, B) int8 the community cards seen
-    weights: np.ndarray  # (m,) int64 class sizes
-    outcomes: np.ndarray  # (m, classes, 4) int64: not qualified, player wins, tie, player loses
-
-    @property
-    def completions(self) -> int:
-        """The deals from one seen pair."""
-        return self.shape.completions(self.deck.size)
-
-    @property
-    def total(self) -> int:
-        """Every deal."""
-        return self.shape.total(self.deck.size)
 
 
 def _relabel(cards: Sequence[int], perm: Sequence[int]) -> tuple[int, ...]:
@@ -230,13 +211,13 @@ def _patterns(f: int, later_player: int, later_board: int, dealer: int) -> tuple
 
 
 def count_chunk(chunk: Chunk) -> np.ndarray:
-    """(rows, classes, 4) int64: each seen pair's completions by the player's final class and the outcome."""
+    """(rows, classes, 6) int64: each seen pair's completions by the player's final class and the outcome."""
     s, deck = chunk.shape, chunk.deck
     player = best_table(deck, s.player_hand, chunk.qualifier)
     dealer = best_table(deck, s.dealer_hand, chunk.qualifier)
     later, dealt = _patterns(chunk.free.shape[1], s.later_player, s.later_board, s.dealer)
     n1, n2 = dealt.shape[0], dealt.shape[1]
-    out = np.zeros((len(chunk.seen), len(HAND_CLASSES), 4), dtype=np.int64)
+    out = np.zeros((len(chunk.seen), len(HAND_CLASSES), OUTCOMES), dtype=np.int64)
     step = max(1, DEALS // max(1, n1 * n2))
     for start in range(0, len(chunk.seen), step):
         seen, free = chunk.seen[start:start + step], chunk.free[start:start + step]
@@ -250,11 +231,11 @@ def count_chunk(chunk: Chunk) -> np.ndarray:
         his = np.concatenate([free[:, dealt], np.broadcast_to(board[:, :, None, :], (rows, n1, n2, board.shape[-1]))],
                              axis=-1)
         y = hand_strengths(deck, dealer, his)
-        outcome = (y >= dealer.qualifies_from) * (1 + (y >= x) + (y > x))  # 0 not qualified, 1 win, 2 tie, 3 lose
+        outcome = (y >= dealer.qualifies_from) * 3 + (y >= x) + (y > x)  # NQ_WIN ... LOSE
         cls = np.broadcast_to(player.level_class[x].astype(np.int64), outcome.shape)
-        cell = (np.arange(rows)[:, None, None] * len(HAND_CLASSES) + cls) * 4 + outcome
-        out[start:start + rows] = np.bincount(cell.ravel(), minlength=rows * len(HAND_CLASSES) * 4).reshape(
-            rows, len(HAND_CLASSES), 4)
+        cell = (np.arange(rows)[:, None, None] * len(HAND_CLASSES) + cls) * OUTCOMES + outcome
+        out[start:start + rows] = np.bincount(cell.ravel(), minlength=rows * len(HAND_CLASSES) * OUTCOMES).reshape(
+            rows, len(HAND_CLASSES), OUTCOMES)
     return out
 
 
@@ -272,11 +253,12 @@ def chunks_of(deck: Deck, shape: Shape, qualifier: tuple[str, tuple[int, ...]], 
 
 def count_board(deck: Deck, shape: Shape, qualifier: tuple[str, tuple[int, ...]], mapper: Mapper | None = None,
                 size: int = 4096) -> dict[str, np.ndarray]:
-    """The counts (``BOARD_ARRAYS``, as the store keeps them), chunk by chunk: here, or by ``mapper`` (a
-    cluster's map, results in chunk order); the same integers whatever ``size`` and wherever they run."""
+    """The counts of the seen pairs' classes (``hole``, ``board``, ``weights``, ``outcomes``), chunk by chunk: here,
+    or by ``mapper`` (a cluster's map, results in chunk order); the same integers whatever ``size`` and wherever
+    they run."""
     hole, board, weights = pair_classes(deck, shape.seen_player, shape.seen_board)
     parts = (mapper or _here)(count_chunk, chunks_of(deck, shape, qualifier, hole, board, size))
-    outcomes = np.concatenate(parts) if parts else np.zeros((0, len(HAND_CLASSES), 4), dtype=np.int64)
+    outcomes = np.concatenate(parts) if parts else np.zeros((0, len(HAND_CLASSES), OUTCOMES), dtype=np.int64)
     return {"hole": hole, "board": board, "weights": weights, "outcomes": outcomes}
 
 

@@ -1,23 +1,27 @@
-"""The stud engine's settle with community cards beside a dealer: the decision per seen pair by exact EV, the main
-wager's rows and the return by hand (counts from :mod:`oddscalc.games.stud.board`).
+"""The stud engine's settle with community cards beside a dealer: each decision by exact EV (backward induction
+over what the player has seen), the main wager's rows and the return by hand (counts from
+:mod:`oddscalc.games.stud.board_levels`).
 
-Decision (backward induction over what the player has seen: his cards and the board so far). For each suit class
-of that pair, the EV of each action in antes, summed over its ``H`` completions (integers times exact pays), with
-``n[c, o]`` the completions where the player ends with class ``c`` and the dealer's outcome is ``o``:
+Decisions. At decision ``t`` a state (a class of the player's cards and the board so far) has ``n[c, o]``
+completions ending with his final class ``c`` and outcome ``o`` (the dealer qualifies or not; the player beats, ties
+or loses to him). With ``S`` the forced stake (the ante, and the blind where the file has one), in antes, summed
+over the state's ``H_t`` completions:
 
-- fold: ``-H``;
-- bet ``b``: ``sum_c n[c, nq] * (a_nq(c) + b * b_nq) + n[c, win] * (ante_c + b * bet_win) - n[c, lose] * (1 + b)``
-  (a tie pushes both, or is a win where the file says ``tie = "win"``), with ``ante_c`` the ante's pay for class
-  ``c`` (``ante_win_by_hand``'s where it names the class, else ``ante_win``), ``a_nq(c)`` that pay or 0 as the ante
-  wins or pushes when the dealer does not qualify, ``b_nq`` ``bet_win`` or 0 as the bets do.
+- fold: ``-S * H_t``;
+- bet ``b`` (a bet ends the decisions: one raise at most; at the last decision ``b = 0`` is a check to the
+  showdown): ``sum n[c, o] * net(o, b, c)``, the net of the ante, the bet and the blind as the file settles them
+  (:func:`net`);
+- check (``0`` before the last decision): the sum of the values of the states it grows into at the next decision.
 
-The pays are scaled by their least common denominator so the EVs compare as integers; the best is played, between
-equal EVs the smaller stake (folding first). Every deal then lands in one row: the bet, the dealer's outcome and,
-where it changes the units, the class the ante is paid by.
+The last decision is valued first, then each earlier one from it. The pays are scaled by their least common
+denominator so the EVs compare as integers; the best is played, between equal EVs the smaller stake (folding first,
+then checking). Then the deals are followed forward: the states each reaches, and where the player folds or bets,
+its completions by final class and outcome land in the rows.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -25,160 +29,222 @@ from fractions import Fraction
 import numpy as np
 
 from oddscalc.cards import cards_str
-from oddscalc.games.stud.board import BoardCounts
-from oddscalc.games.stud.count import LOSE, NOT_QUALIFIED, TIE, WIN
+from oddscalc.games.stud.board import NQ_WIN, OUTCOMES, WIN
+from oddscalc.games.stud.board_levels import BoardCounts, Level
 from oddscalc.games.stud.sections import return_by_hand
 from oddscalc.games.stud.table import CLASSES, Decision, MainPays
 from oddscalc.results import Decisions, Row, Section, WagerResult
 from oddscalc.tables import ratio_text
 
-FOLD = 0
+FOLD = -1
 NAMES = CLASSES["five-card"]
-OUTCOMES = ((NOT_QUALIFIED, "dealer_not_qualified", "Dealer does not qualify"), (WIN, "win", "Player wins"),
-            (TIE, "push", "Push (equal hands)"), (LOSE, "lose", "Dealer wins"))
+BASES = (("dealer_not_qualified", "Dealer does not qualify"), ("win", "Player wins"),
+         ("win_dealer_not_qualified", "Player beats a dealer who does not qualify"), ("push", "Push (equal hands)"),
+         ("push_dealer_not_qualified", "Push (equal hands), dealer not qualified"), ("lose", "Dealer wins"),
+         ("lose_dealer_not_qualified", "Dealer wins without qualifying"))
 
 
-def ante_keys(pays: MainPays) -> tuple[str, ...]:
-    """Per class of the ranking, the ``ante_win_by_hand`` key its won ante is paid by ("" at ``ante_win``)."""
-    block = pays.ante_win_by_hand
-    return tuple((block.paid_as(n) or "") if block is not None else "" for n in NAMES)
+def forced(pays: MainPays) -> int:
+    """The antes in play before any decision: the ante, and the blind where there is one."""
+    return 1 + (pays.blind is not None)
 
 
-def net(pays: MainPays, outcome: int, bet: int, key: str) -> Fraction:
-    """Net antes won on one deal the player bets ``bet`` antes on, by the dealer's outcome; ``key`` the class the
-    ante is paid by when won ("" at ``ante_win``)."""
-    block = pays.ante_win_by_hand
-    ante = block.pays()[key] if key and block is not None else pays.ante_win
-    if outcome == TIE and pays.tie == "win":
-        outcome = WIN
-    if outcome == NOT_QUALIFIED:
-        return (ante if pays.ante_when_dealer_does_not_qualify == "win" else Fraction(0)) + \
-            (bet * pays.bet_win if pays.bets_when_dealer_does_not_qualify == "win" else Fraction(0))
-    if outcome == WIN:
-        return ante + bet * pays.bet_win
-    if outcome == TIE:
-        return Fraction(0)
-    return Fraction(-1 - bet)
+def _won(pays: MainPays, outcome: int) -> tuple[bool, int]:
+    """(the dealer qualifies, 0 the player wins, 1 tie, 2 he loses), a tie won where the file says so."""
+    q, cmp = outcome >= WIN, outcome % 3
+    return q, 0 if cmp == 1 and pays.tie == "win" else cmp
+
+
+def net(pays: MainPays, outcome: int, bet: int, name: str | None) -> Fraction:
+    """Net antes won on one deal with ``bet`` antes bet, by outcome (``board.NQ_WIN`` ... ``board.LOSE``) and the
+    player's final class ``name`` (None: a class no pay names)."""
+    q, cmp = _won(pays, outcome)
+    by = pays.ante_win_by_hand
+    ante_pay = (by.pay_of(name) if by is not None and name is not None else None) or pays.ante_win
+
+    def part(mode: str, on_win: Fraction, stake: int) -> Fraction:
+        if q or mode == "compare":
+            return (on_win, Fraction(0), Fraction(-stake))[cmp]
+        return on_win if mode == "win" else Fraction(0)
+
+    total = part(pays.ante_when_dealer_does_not_qualify, ante_pay, 1) + \
+        part(pays.bets_when_dealer_does_not_qualify, bet * pays.bet_win, bet)
+    if pays.blind is not None:
+        blind = (pays.blind.pay_of(name) if name is not None else None) or Fraction(0)
+        total += (blind, Fraction(0), Fraction(-1))[cmp]
+    return total
+
+
+def paid_key(pays: MainPays, outcome: int, name: str) -> str:
+    """The class a deal's units name (its own pay applied: the ante by hand, or the blind), else ""."""
+    q, cmp = _won(pays, outcome)
+    mode = pays.ante_when_dealer_does_not_qualify
+    ante_won = (cmp == 0 and (q or mode == "compare")) or (not q and mode == "win")
+    by, blind = pays.ante_win_by_hand, pays.blind
+    if (ante_won and by is not None and by.paid_as(name)) or (cmp == 0 and blind is not None and blind.paid_as(name)):
+        return name
+    return ""
+
+
+def event(pays: MainPays, outcome: int, bet: int, name: str | None) -> str:
+    """The row's outcome id: against a dealer who does not qualify, named apart where it changes the units."""
+    q, cmp = _won(pays, outcome)
+    if q:
+        return ("win", "push", "lose")[cmp]
+    if "compare" not in (pays.ante_when_dealer_does_not_qualify, pays.bets_when_dealer_does_not_qualify) and \
+            pays.blind is None:
+        return "dealer_not_qualified"
+    base = ("win", "push", "lose")[cmp]
+    same = net(pays, outcome, bet, name) == net(pays, outcome + 3, bet, name)
+    return base if same else f"{base}_dealer_not_qualified"
 
 
 @dataclass(frozen=True)
 class Played:
-    """The chosen action of each seen pair, the EV gap to folding, and the deals by action, class and outcome."""
+    """Each decision's chosen action per state, and the deals by action."""
 
-    action: np.ndarray  # (m,) int: 0 fold, else the bet in antes
-    tally: dict[tuple[int, int, int], int]  # (action, class, outcome) -> deals; a fold's outcome is -1
+    actions: tuple[np.ndarray, ...]  # per decision (m_t,) int: FOLD, or the bet in antes (0: a check)
+    bets: dict[int, np.ndarray]  # the bet made (0: none, to the showdown) -> (classes, 6) deals
+    folded: np.ndarray  # (classes,) deals folded, by the final class they would have had
+    reach: tuple[np.ndarray, ...]  # per decision (m_t,) the raw states of each class reached still deciding
 
 
-def _nets(pays: MainPays, bets: list[int]) -> tuple[int, dict[int, np.ndarray]]:
+def _nets(pays: MainPays, bets: set[int]) -> tuple[int, dict[int, np.ndarray]]:
     """The scale and, per bet, each (class, outcome)'s net in scaled integers."""
-    keys = ante_keys(pays)
-    table = {b: [[net(pays, o, b, keys[c]) for o in range(4)] for c in range(len(NAMES))] for b in bets}
+    table = {b: [[net(pays, o, b, n) for o in range(OUTCOMES)] for n in NAMES] for b in bets}
     scale = math.lcm(*(x.denominator for rows in table.values() for row in rows for x in row))
     return scale, {b: np.array([[int(x * scale) for x in row] for row in rows], dtype=np.int64)
                    for b, rows in table.items()}
 
 
-def decide(counts: BoardCounts, pays: MainPays, decision: Decision) -> Played:
-    """The optimal action of each seen pair (see the module's docstring), and the deals it makes."""
-    bets = sorted(decision.bets)
-    scale, nets = _nets(pays, bets)
-    o = counts.outcomes
-    options: list[np.ndarray] = []
-    codes: list[int] = []
-    if decision.fold:
-        options.append(np.full(len(o), -counts.completions * scale, dtype=np.int64))
-        codes.append(FOLD)
-    for b in bets:
-        options.append((o * nets[b]).sum(axis=(1, 2)))
-        codes.append(b)
-    action = np.array(codes, dtype=np.int64)[np.argmax(np.stack(options), axis=0)]  # the first of equals
-    tally: dict[tuple[int, int, int], int] = {}
-    for a in codes:
-        mine = action == a
-        if not mine.any():
-            continue
-        if a == FOLD:
-            tally[(a, -1, -1)] = int(counts.weights[mine].sum()) * counts.completions
-            continue
-        by = (counts.weights[mine][:, None, None] * o[mine]).sum(axis=0)  # (classes, 4); object-free: int64 fits
-        for c in range(len(NAMES)):
-            for k in range(4):
-                if by[c, k]:
-                    tally[(a, c, k)] = int(by[c, k])
-    return Played(action, tally)
+def decide(counts: BoardCounts, pays: MainPays, decisions: list[Decision]) -> Played:
+    """Every decision by backward induction (see the module's docstring), then the deals followed forward."""
+    last = len(decisions) - 1
+    scale, nets = _nets(pays, {b for d in decisions for b in d.bets})
+    actions: list[np.ndarray] = [np.zeros(0, dtype=np.int64)] * len(decisions)
+    value = np.zeros(0, dtype=np.int64)
+    for t in range(last, -1, -1):
+        n = counts.counts(t)
+        options: list[np.ndarray] = []
+        codes: list[int] = []
+        if decisions[t].fold:
+            options.append(np.full(len(n), -forced(pays) * counts.completions(t) * scale, dtype=np.int64))
+            codes.append(FOLD)
+        for b in sorted(decisions[t].bets):
+            nxt = counts.levels[t].next
+            options.append(value[nxt].sum(axis=1) if b == 0 and nxt is not None else (n * nets[b]).sum(axis=(1, 2)))
+            codes.append(b)
+        stacked = np.stack(options)
+        best = np.argmax(stacked, axis=0)  # the first of equals: the smaller stake
+        actions[t] = np.array(codes, dtype=np.int64)[best]
+        value = np.take_along_axis(stacked, best[None, :], axis=0)[0]
+    bets: dict[int, np.ndarray] = {}
+    folded = np.zeros(len(NAMES), dtype=np.int64)
+    empty = np.zeros((len(NAMES), OUTCOMES), dtype=np.int64)
+    reach = [counts.levels[0].weights.astype(np.int64)]
+    for t in range(len(decisions)):
+        n, act, here = counts.counts(t), actions[t], reach[t]
+        fold = act == FOLD
+        folded += (here[fold][:, None] * n[fold].sum(axis=2)).sum(axis=0)
+        for b in np.unique(act[~fold]).tolist():
+            mine = act == b
+            if b == 0 and t < last:
+                continue  # a check: on to the next decision
+            bets[b] = bets.get(b, empty) + (here[mine][:, None, None] * n[mine]).sum(axis=0)
+        nxt = counts.levels[t].next
+        if nxt is not None:
+            grown = np.zeros(len(counts.levels[t + 1].weights), dtype=np.int64)
+            going = act == 0
+            np.add.at(grown, nxt[going].ravel(), np.repeat(here[going], nxt.shape[1]))
+            reach.append(grown)
+    return Played(tuple(actions), bets, folded, tuple(reach))
 
 
-def main_rows(pays: MainPays, played: Played, sizes: list[int]) -> list[Row]:
-    """Every deal in one row: fold, or the bet and the dealer's outcome, split by the class the ante is paid by
-    where it is won at a pay of its own."""
-    keys = ante_keys(pays)
-    grouped: dict[tuple[int, int, str], int] = {}
-    for (a, c, k), n in played.tally.items():
-        if a == FOLD:
-            continue
-        won = k == WIN or (k == TIE and pays.tie == "win") or \
-            (k == NOT_QUALIFIED and pays.ante_when_dealer_does_not_qualify == "win")
-        cell = (a, k, keys[c] if won else "")
-        grouped[cell] = grouped.get(cell, 0) + n
+def main_rows(pays: MainPays, played: Played) -> list[Row]:
+    """Every deal in one row: fold, or the bet and the outcome, split by the class whose own pay it is paid by."""
+    grouped: dict[tuple[int, str, str], tuple[Fraction, int]] = {}
+    for b, cells in played.bets.items():
+        for c, name in enumerate(NAMES):
+            for o in range(OUTCOMES):
+                if cells[c, o]:
+                    cell = (b, event(pays, o, b, name), paid_key(pays, o, name))
+                    units = net(pays, o, b, name)
+                    old = grouped.get(cell, (units, 0))
+                    assert old[0] == units  # an id names one amount
+                    grouped[cell] = (units, old[1] + int(cells[c, o]))
+    sizes = sorted(played.bets)
     several = len(sizes) > 1
-    paid = [n for n in NAMES if n in set(keys) and n]
-    block = pays.ante_win_by_hand
+    paid = [n for n in NAMES if any(k == n for (_, _, k) in grouped)]
+    plain = {"win", "push", "lose"} | ({"dealer_not_qualified"} if event(pays, NQ_WIN, 1, None) ==
+                                       "dealer_not_qualified" else set())
     rows: list[Row] = []
-    for b in sorted(sizes):
-        for k, event, label in OUTCOMES:
+    for b in sizes:
+        for base, label in BASES:
             for key in (*paid, ""):
-                n = grouped.get((b, k, key), 0)
-                if key and not n:
-                    continue  # a class the outcome never meets
-                units = net(pays, k, b, key)
-                eid = event + (f"_{key}" if key else "") + (f"_{b}x" if several else "")
-                text = label + (f", ante paid as {key.replace('_', ' ')}" if key else "") + \
-                    (f", {b}x bet" if several else "")
-                shown = ratio_text(block.pays()[key]) if key and block is not None else ""
-                rows.append(Row(eid, text, shown, units, n, Fraction(1 + b)))
-    folded = sum(n for (a, _, _), n in played.tally.items() if a == FOLD)
-    rows.append(Row("fold", "Fold", "", Fraction(-1), folded, Fraction(1)))
+                units, n = grouped.get((b, base, key), (Fraction(0), 0))
+                if not n and (key or base not in plain):
+                    continue  # a class or an outcome the deals never meet
+                if not n:
+                    units = net(pays, {"dealer_not_qualified": NQ_WIN, "win": WIN, "push": WIN + 1,
+                                       "lose": WIN + 2}[base], b, None)
+                eid = base + (f"_{key}" if key else "") + (f"_{b}x" if several else "")
+                text = label + (f", paid as {key.replace('_', ' ')}" if key else "") + (f", {b}x bet" if several
+                                                                                        else "")
+                rows.append(Row(eid, text, "", units, n, Fraction(forced(pays) + b)))
+    stake = forced(pays)
+    rows.append(Row("fold", "Fold", "", Fraction(-stake), int(played.folded.sum()), Fraction(stake)))
     return rows
 
 
-def main_wager(counts: BoardCounts, pays: MainPays, played: Played, decision: Decision, title: str) -> WagerResult:
-    """The ante and the bet made at the decision, per ante."""
-    rows = main_rows(pays, played, list(decision.bets))
+def main_wager(counts: BoardCounts, pays: MainPays, played: Played, title: str) -> WagerResult:
+    """The ante (the blind where there is one) and the bet, per ante."""
+    rows = main_rows(pays, played)
     folded = rows[-1].combinations
+    blind = " and blind" if pays.blind is not None else ""
     return WagerResult(
-        wager="main", title=f"{title} (ante and bet)", strategy="optimal", total_combinations=counts.total,
+        wager="main", title=f"{title} (ante{blind} and bet)", strategy="optimal", total_combinations=counts.total,
         rows=tuple(rows), unit="ante", stake_varies=True,
         extras={"play_frequency": Fraction(counts.total - folded, counts.total)},
-        strategy_title="optimal: bet exactly when betting's EV beats folding's, on the player's cards and the "
-                       "community cards seen",
-        notes=("Units are net antes won; a won ante is paid by the player's final hand class where the table names "
-               "it; an exact tie between betting and folding folds (same EV, lower stake).",))
+        strategy_title="optimal: each decision by exact EV over the player's cards and the community cards seen",
+        notes=(f"Units are net antes won (the ante{blind} and the bet); a class's own pay names the row it is paid "
+               f"in{' (' + ratio_text(pays.ante_win) + ' otherwise)' if pays.ante_win_by_hand is not None else ''};"
+               " between equal EVs the smaller stake is taken (a fold first, then a check).",))
 
 
 def by_hand_section(counts: BoardCounts, played: Played, pays: MainPays) -> Section:
     """Per final class of the player's hand: the deals, the share played and its net return per ante."""
-    keys = ante_keys(pays)
-    deals = [0] * len(NAMES)
+    deals = [int(x) for x in played.folded.tolist()]
     play = [0] * len(NAMES)
-    units = [Fraction(0)] * len(NAMES)
-    folded = played.action == FOLD
-    for c, n in enumerate((counts.weights[folded][:, None] * counts.outcomes[folded].sum(axis=2)).sum(axis=0)
-                          .tolist()):
-        deals[c] += n
-        units[c] -= n
-    for (a, c, k), n in played.tally.items():
-        if a == FOLD:
-            continue
-        deals[c] += n
-        play[c] += n
-        units[c] += n * net(pays, k, a, keys[c])
+    units = [Fraction(-forced(pays) * x) for x in deals]
+    for b, cells in played.bets.items():
+        for c, name in enumerate(NAMES):
+            for o in range(OUTCOMES):
+                n = int(cells[c, o])
+                deals[c] += n
+                play[c] += n
+                units[c] += n * net(pays, o, b, name)
     return return_by_hand(NAMES, deals, play, units, counts.total, ", the player's final hand, the community "
-                                                                   "cards seen at the decision")
+                                                                   "cards seen at each decision")
 
 
-def decisions(counts: BoardCounts, played: Played) -> Decisions:
-    """The play (else fold) at each seen pair, named by its cards."""
-    return Decisions("play", "play (else fold), per suit pattern of the player's cards and the community cards "
-                             "seen", played.action != FOLD, counts.weights * counts.completions,
-                     lambda i: cards_str(sorted(counts.hole[i].tolist(), reverse=True)) + " with board "
-                     + cards_str(sorted(counts.board[i].tolist(), reverse=True)))
+def _named(level: Level, i: int) -> str:
+    """A state in words: the player's cards, and the board where there is one."""
+    board = " with board " + cards_str(sorted(level.board[i].tolist(), reverse=True)) if level.board.size else ""
+    return cards_str(sorted(level.hole[i].tolist(), reverse=True)) + board
+
+
+def decisions(counts: BoardCounts, played: Played) -> tuple[Decisions, ...]:
+    """Each decision's play at each state, named by its cards: play (else fold) where there is one decision, bet
+    (else check or fold) at each of several."""
+    out = []
+    one = len(counts.levels) == 1
+    for t, level in enumerate(counts.levels):
+        act = played.actions[t]
+        out.append(Decisions("play" if one else f"bet_{t + 1}",
+                             "play (else fold), per suit pattern of the player's cards and the community cards seen"
+                             if one else f"bet (else check or fold) at decision {t + 1}, per suit pattern of the "
+                             "player's cards and the community cards seen",
+                             act != FOLD if one else act > 0,
+                             level.weights * (counts.total // int(level.weights.sum())),  # the deals through each
+                             functools.partial(_named, level)))
+    return tuple(out)

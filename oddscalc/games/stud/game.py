@@ -21,7 +21,8 @@ from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank
 from oddscalc.datafile import Problem, TableError
 from oddscalc.games.stud import board_settle, dealer_settle
-from oddscalc.games.stud.board import BOARD_ARRAYS, BoardCounts, Shape, count_board, pair_class_count
+from oddscalc.games.stud.board import Shape, pair_class_count
+from oddscalc.games.stud.board_levels import MAX_CARDS, BoardCounts, count_levels, levels_of
 from oddscalc.games.stud.capabilities import declared
 from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
 from oddscalc.games.stud.dealer import DEALER_ARRAYS, DealerCounts, count_dealer
@@ -36,6 +37,7 @@ from oddscalc.games.stud.table import (
     StudTable,
     board_shape,
     dealer_up_seen,
+    decision_points,
     engine_problems,
     parse_qualifier,
 )
@@ -67,7 +69,8 @@ class StudRun(Rules):
             return {"deck": deck, "streets": r.stages[0].dealt()}
         cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
         if has_board(r):
-            return {"deck": deck, "ranking": r.ranking, "board": list(board_shape(r)), "qualifier": [cls, list(ranks)]}
+            return {"deck": deck, "ranking": r.ranking, "board": list(board_shape(r)), "qualifier": [cls, list(ranks)],
+                    "decisions": [list(p) for p in decision_points(r)]}
         key = {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
                "qualifier": [cls, list(ranks)]}
         return key | ({"up": dealer_up_seen(r)} if by_up_cards(self.model) else {})  # (Three Card Poker's: as it was)
@@ -181,32 +184,36 @@ class StudGame:
         qualifier, shape = parse_qualifier(r.dealer_qualifier, r.ranking), Shape(*board_shape(r))
 
         def build() -> dict[str, np.ndarray]:
-            refuse_heavy_board(self.key, rules.deck, shape)  # only when the store lacks it
-            return count_board(rules.deck, shape, qualifier)
+            refuse_heavy_board(self.key, rules.deck, shape, len(points))  # only when the store lacks it
+            return count_levels(rules.deck, points, shape, qualifier)
 
+        points = decision_points(r)
         arrays = store.get(count_key(self, rules), build)
-        board = BoardCounts(rules.deck, shape, **{k: arrays[k] for k in BOARD_ARRAYS})
-        return StudCounts(None, None, {}, board=board)
+        return StudCounts(None, None, {}, board=levels_of(rules.deck, shape, arrays, len(points)))
 
     def _settle_board(self, b: BoardCounts, rules: StudRun) -> Analysis:
         """Community cards beside a dealer: the decision per seen pair by exact EV."""
         model = rules.model
         r, pays = model.rules, model.pays.main
-        decision = next(s.decision for s in r.stages if s.decision is not None)
-        played = board_settle.decide(b, pays, decision)
-        wagers = (board_settle.main_wager(b, pays, played, decision, r.name),)
-        s, n = b.shape, rules.deck.size
-        f = n - s.seen_player - s.seen_board
-        parts = [(s.seen_player, n, "the player's {} cards"), (s.seen_board, n - s.seen_player, "{} community cards"),
-                 (s.later_player, f, "{} more of the player's"), (s.later_board, f - s.later_player,
-                                                                   "{} more community cards"),
-                 (s.dealer, f - s.later_player - s.later_board, "the dealer's {}")]
-        shown = [(k, m, what) for k, m, what in parts if k]
+        points = decision_points(r)
+        played = board_settle.decide(b, pays, [s.decision for s in r.stages if s.decision is not None])
+        wagers = (board_settle.main_wager(b, pays, played, r.name),)
+        n = rules.deck.size
+        parts: list[tuple[int, int, str]] = []
+        held, player, board = 0, 0, 0
+        for p, c in [*points, (r.player_cards - r.community_cards, r.community_cards)]:
+            for k, what in ((p - player, "the player's {} cards" if not held else "{} more of the player's"),
+                            (c - board, "{} community cards" if not board else "{} more community cards")):
+                if k:
+                    parts.append((k, n - held, what))
+                    held += k
+            player, board = p, c
+        parts.append((r.dealer_cards, n - held, "the dealer's {}"))
         return Analysis(
             game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
-            decisions=(board_settle.decisions(b, played),),
-            convention=("one combination is one deal: " + ", ".join(what.format(k) for k, _, what in shown)
-                        + " (each a set): " + " x ".join(f"C({m},{k})" for k, m, _ in shown) + f" = {b.total:,}"),
+            decisions=board_settle.decisions(b, played),
+            convention=("one combination is one deal: " + ", ".join(what.format(k) for k, _, what in parts)
+                        + " (each a set): " + " x ".join(f"C({m},{k})" for k, m, _ in parts) + f" = {b.total:,}"),
             wagers=wagers, sections=(board_settle.by_hand_section(b, played, pays),),
             assumptions=tuple(model.assumptions),
             rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
@@ -348,15 +355,24 @@ def refuse_heavy(key: str, deck: Deck, player: int, dealer: int) -> None:
             "are in docs/game-files.md")
 
 
-def refuse_heavy_board(key: str, deck: Deck, shape: Shape) -> None:
-    """Refuse (exit 4, one line) a count with community cards too long for a report: the plan is measured apart."""
+# Completions the count with community cards may visit in a report (numpy, a class at a time: about 4.6e6 a second
+# on one core here, Casino Hold'em on 12 cards), so a cold report stays within a few seconds.
+HEAVY_BOARD = 2 * 10**7
+
+
+def refuse_heavy_board(key: str, deck: Deck, shape: Shape, decisions: int) -> None:
+    """Refuse (exit 4, one line) a count with community cards too long for a report (the plan is measured apart),
+    or, with several decisions, on a deck too large for a state's key."""
     classes = pair_class_count(deck, shape.seen_player, shape.seen_board)
     completions = shape.completions(deck.size)
-    if classes * completions > HEAVY:
+    if classes * completions > HEAVY_BOARD:
         raise OptionError(
             f"{key}: the count on {deck.describe()} visits {classes:,} classes of what the player has seen x "
             f"{completions:,} completions ({classes * completions:.2e}), far more than a report's few seconds: the "
             "measured plans (the cluster's runs) are in docs/game-files.md")
+    if decisions > 1 and deck.size > MAX_CARDS:
+        raise OptionError(f"{key}: several decisions with community cards are counted on decks of at most "
+                          f"{MAX_CARDS} cards (a state's key is one 64-bit word); {deck.describe()} is larger")
 
 
 def _side(deck: Deck, k: int, ranking: str, pair_minimum: int | None) -> dict[str, np.ndarray]:

@@ -91,6 +91,9 @@ class StudRules(Strict):
     ranking: Ranking
     stages: list[Stage] = Field(min_length=1)
     dealer_qualifier: str | None = Field(None, description="the lowest hand the dealer plays with; none: no dealer")
+    # left out (None) as false: the published figures' fingerprints of the files written before this key stay
+    raise_once: bool | None = Field(None, description="against a dealer: a bet made at one decision ends the "
+                                                      "player's decisions (one raise at most, Ultimate Texas Hold'em)")
 
     @field_validator("dealer_qualifier")
     @classmethod
@@ -116,6 +119,11 @@ class StudRules(Strict):
     def player_cards(self) -> int:
         """Cards the player holds at the end (own and community)."""
         return sum(s.player + s.community for s in self.stages)
+
+    @property
+    def community_cards(self) -> int:
+        """Community cards dealt."""
+        return sum(s.community for s in self.stages)
 
 
 class BonusPays(Strict):
@@ -161,8 +169,13 @@ class MainPays(Strict):
     # fingerprints of the files written before this key), or the player wins the ante and the bets (Four Card Poker)
     tie: Literal["push", "win"] | None = Field(None, description='equal hands against a qualifying dealer: "push" '
                                                '(left out: the same) or "win" (the ante and the bets paid)')
-    ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
-    bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
+    # "compare": settled against the dealer's hand as if he qualified (Ultimate Texas Hold'em's play bet)
+    ante_when_dealer_does_not_qualify: Literal["win", "push", "compare"] = "win"
+    bets_when_dealer_does_not_qualify: Literal["win", "push", "compare"] = "push"
+    # a second forced bet of one ante (Ultimate Texas Hold'em's blind): when the player beats the dealer (qualified
+    # or not) paid by his final class where named, pushed otherwise; pushed on equal hands; lost when he loses or
+    # folds
+    blind: BonusPays | None = None
     ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer
     # each bet made at a decision, when the player beats a qualifying dealer: paid by his hand's class where named
     # (Caribbean Stud's raise), at ``bet_win`` otherwise
@@ -241,6 +254,7 @@ class StudTable(TableModel):
                      for p in _unknown(self.pays.main.bet_win_by_hand, self.rules.ranking)]
         problems += [f"pays.main.ante_win_by_hand: {p}"
                      for p in _unknown(self.pays.main.ante_win_by_hand, self.rules.ranking)]
+        problems += [f"pays.main.blind: {p}" for p in _unknown(self.pays.main.blind, self.rules.ranking)]
         for name, bet in (self.pays.model_extra or {}).items():
             if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 problems.append(f"pays.{name}: a side bet's name is lower case letters, digits and _")
@@ -267,10 +281,7 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
         return _streets_problems(rules)
     if any(s.community for s in rules.stages):
         return _board_problems(rules, pays)
-    out: list[tuple[str, str]] = []
-    if pays.ante_win_by_hand is not None:
-        out.append(("pays.main.ante_win_by_hand", "an ante paid by hand is counted for a game with community cards "
-                                                  "beside the dealer only (this engine version)"))
+    out = _board_only(rules, pays)
     decisions = [i for i, s in enumerate(rules.stages) if s.decision is not None]
     if len(decisions) != 1:
         out.append(("rules.stages", "this engine version counts games with a dealer and one decision"))
@@ -292,6 +303,16 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
         out.append(("rules.ranking", f"the {rules.ranking} ranking compares hands of {size} cards: the player and "
                                      f"the dealer each get {size} (best-of-more hands are not counted yet)"))
     return out
+
+
+def _board_only(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
+    """The keys only the count with community cards settles, where a game without them says one."""
+    asked = {"pays.main.ante_win_by_hand": pays.ante_win_by_hand is not None, "pays.main.blind": pays.blind is not None,
+             "pays.main.ante_when_dealer_does_not_qualify": pays.ante_when_dealer_does_not_qualify == "compare",
+             "pays.main.bets_when_dealer_does_not_qualify": pays.bets_when_dealer_does_not_qualify == "compare",
+             "rules.raise_once": rules.raise_once}
+    return [(key, "counted for a game with community cards beside the dealer only (this engine version)")
+            for key, said in asked.items() if said]
 
 
 def dealer_up_seen(rules: StudRules) -> int:
@@ -317,26 +338,31 @@ def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
     return out
 
 
+def decision_points(rules: StudRules) -> list[tuple[int, int]]:
+    """At each decision, in order: the player's cards and the community cards dealt by then."""
+    out, player, board = [], 0, 0
+    for s in rules.stages:
+        player, board = player + s.player, board + s.community
+        if s.decision is not None:
+            out.append((player, board))
+    return out
+
+
 def board_shape(rules: StudRules) -> tuple[int, int, int, int, int]:
-    """A game with community cards beside a dealer: (the player's cards and the community cards seen at the
-    decision, the player's and the community's dealt after it, the dealer's): what its count depends on."""
-    at = next((i for i, s in enumerate(rules.stages) if s.decision is not None), 0)
-    seen, later = rules.stages[:at + 1], rules.stages[at + 1:]
-    return (sum(s.player for s in seen), sum(s.community for s in seen), sum(s.player for s in later),
-            sum(s.community for s in later), rules.dealer_cards)
+    """A game with community cards beside a dealer: (the player's cards and the community cards seen at the last
+    decision, the player's and the community's dealt after it, the dealer's): what its last count depends on."""
+    (p, b), *_ = decision_points(rules)[::-1] or [(0, 0)]
+    return p, b, rules.player_cards - rules.community_cards - p, rules.community_cards - b, rules.dealer_cards
 
 
 def _board_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
     """Community cards beside a dealer (:mod:`oddscalc.games.stud.board`): the player's cards and the board seen
-    at one decision (fold or a bet), the rest of the board and the dealer's cards unseen, the best five of each
-    hand's cards."""
+    at each decision (fold, a check or a bet), the rest unseen, the best five of each hand's cards."""
     out: list[tuple[str, str]] = []
     decisions = [s.decision for s in rules.stages if s.decision is not None]
-    if len(decisions) != 1:
-        out.append(("rules.stages", "community cards beside a dealer are counted with one decision (this engine "
-                                    "version)"))
-    if any(0 in d.bets for d in decisions):
-        out.append(("rules.stages", "a check (bet 0) against a dealer is not counted by this engine version yet"))
+    if len(decisions) > 1 and not rules.raise_once:
+        out.append(("rules.raise_once", "several decisions against a dealer are counted with one raise at most: "
+                                        "a bet ends the decisions (say raise_once = true)"))
     if any(s.dealer_up for s in rules.stages):
         out.append(("rules.stages", "community cards beside a dealer who shows up cards are not counted yet"))
     if rules.ranking != "five-card":

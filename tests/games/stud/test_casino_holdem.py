@@ -186,10 +186,11 @@ def test_bad_ante_pays_are_refused_with_file_line_and_key(game: StudGame, tmp_pa
             variant(game, tmp_path, (old, new))
         assert "pays.main.ante_win_by_hand" in str(refused.value) and message in str(refused.value)
         assert str(tmp_path / KEY / "variant.toml") in str(refused.value)
-    # what the community engine cannot count is refused naming its key: a side bet, a check, an ante bonus
+    # what the community engine cannot count is refused naming its key: a side bet, two decisions where a bet
+    # does not end them, an ante bonus
     for old, new, key in [("[pays.main]\n", '[pays.aa]\ncards = "player"\nranking = "five-card"\npair = "7:1"\n\n'
                                             "[pays.main]\n", "pays.aa"),
-                          ("bets = [2]", "bets = [0, 2]", "rules.stages"),
+                          (TURN_RIVER, TURN_RIVER + "decision = { bets = [1], fold = true }\n", "rules.raise_once"),
                           ("[pays.main.ante_win_by_hand]", '[pays.main.ante_bonus]\nflush = "1:1"\n\n'
                                                            "[pays.main.ante_win_by_hand]", "pays.main")]:
         table = variant(game, tmp_path, (old, new))
@@ -198,16 +199,24 @@ def test_bad_ante_pays_are_refused_with_file_line_and_key(game: StudGame, tmp_pa
         assert key in str(refused.value)
 
 
-def test_an_ante_paid_by_hand_without_a_board_is_refused_exit_3(tmp_path: Path) -> None:
-    # the up-card and three-card counts do not pay an ante by hand: a file that asks is refused with the key
+@pytest.mark.parametrize(("old", "new", "key"), [
+    ("[pays.main]\n", '[pays.main.ante_win_by_hand]\nstraight = "2:1"\n\n[pays.main]\n', "pays.main.ante_win_by_hand"),
+    ("[pays.main]\n", '[pays.main.blind]\nstraight = "2:1"\n\n[pays.main]\n', "pays.main.blind"),
+    ('bets_when_dealer_does_not_qualify = "push"', 'bets_when_dealer_does_not_qualify = "compare"',
+     "pays.main.bets_when_dealer_does_not_qualify"),
+    ("[rules]\n", "[rules]\nraise_once = true\n", "rules.raise_once"),
+])
+def test_keys_of_a_board_without_one_are_refused_exit_3(tmp_path: Path, old: str, new: str, key: str) -> None:
+    # the up-card and three-card counts do not settle them: a file that asks is refused with the key
     three = ROOT / "tables" / "three-card-poker" / "standard.toml"
     path = tmp_path / "three-card-poker" / "by-hand.toml"
     path.parent.mkdir()
-    path.write_text(three.read_text().replace("[pays.main]\n", "[pays.main.ante_win_by_hand]\nstraight = \"2:1\"\n\n"
-                                              "[pays.main]\n", 1))
+    text = three.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
     result = CliRunner().invoke(main, ["report", "three-card-poker", "--table", str(path)])
     assert result.exit_code == EXIT_TABLE, result.output
-    assert "pays.main.ante_win_by_hand" in result.output and "Traceback" not in result.output
+    assert key in result.output and "Traceback" not in result.output
 
 
 def test_ev_and_simulate_refuse_a_board_in_one_line(game: StudGame) -> None:
