@@ -82,7 +82,9 @@ class StudRun(Rules):
         return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
                 "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
                 "bets": "; ".join(", ".join(f"{b}x ante" if b else "check" for b in d.bets) for d in decisions),
-                "fold": all(d.fold for d in decisions), "strategy": self.strategy}
+                # one answer where every decision gives the same (as before), else each decision's in order
+                "fold": decisions[0].fold if len({d.fold for d in decisions}) == 1 else
+                "; ".join("yes" if d.fold else "no" for d in decisions), "strategy": self.strategy}
 
 
 @dataclass(frozen=True)

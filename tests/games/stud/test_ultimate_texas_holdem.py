@@ -88,7 +88,7 @@ def test_two_decisions_and_a_check_to_the_showdown(game: StudGame, tmp_path: Pat
                     ("bets = [1], fold = true", "bets = [0, 1], fold = true"),
                     (QUALIFIER, 'dealer_qualifier = "three of a kind"'))
     a = analyze(game, table, reduced_deck("9", 2))
-    assert len(a.decisions) == 2
+    assert len(a.decisions) == 2 and a.rules["fold"] == "no; yes"  # each decision's, where they differ
     stakes = {int(r.stake) for r in a.wager("main").rows if r.combinations}
     assert 2 in stakes and {3, 6} & stakes  # a check to the showdown (or a fold), a play
     rows = {r.event: r for r in a.wager("main").rows if r.combinations}
