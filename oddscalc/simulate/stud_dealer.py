@@ -112,6 +112,9 @@ class Dealt:
         r = model.rules
         if r.dealer_qualifier is None:
             raise ValueError(f"{r.name} has no dealer")
+        if any(s.community for s in r.stages):  # its deal has no board: never a game it would play as another
+            raise OptionError(f"simulate plays a game with a dealer and no community cards; {r.name} deals "
+                              "community cards (not yet)")
         decisions = [(i, s.decision) for i, s in enumerate(r.stages) if s.decision is not None]
         (first, decision), = decisions
         if len(decision.bets) != 1 or 0 in decision.bets:

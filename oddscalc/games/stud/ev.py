@@ -243,7 +243,11 @@ def hand_ev(rules: StudRun, hand: str, stake: int | None, up: str | None = None)
     :func:`up_ev`, :func:`dealer_ev` or :func:`streets_ev`."""
     r = rules.model.rules
     if r.dealer_qualifier is not None:
-        from oddscalc.games.stud.game import by_up_cards
+        from oddscalc.games.stud.game import by_up_cards, has_board
+
+        if has_board(r):  # the dealer counts below know no community cards: never their answer for a board game
+            raise OptionError(f"ev: {r.name} deals community cards beside the dealer; what a hand is worth there is "
+                              "not counted by this engine version yet (the report's decisions are)")
 
         if stake is not None:
             raise OptionError("--stake: a game with a dealer decides once, with the ante alone in play")

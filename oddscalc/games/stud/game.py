@@ -20,7 +20,9 @@ import numpy as np
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, cards_str, parse_rank
 from oddscalc.datafile import Problem, TableError
-from oddscalc.games.stud import dealer_settle
+from oddscalc.games.stud import board_settle, dealer_settle
+from oddscalc.games.stud.board import Shape, pair_class_count
+from oddscalc.games.stud.board_levels import MAX_CARDS, BoardCounts, count_levels, levels_of
 from oddscalc.games.stud.capabilities import declared
 from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
 from oddscalc.games.stud.dealer import DEALER_ARRAYS, DealerCounts, count_dealer
@@ -29,7 +31,16 @@ from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
 from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
 from oddscalc.games.stud.streets import by_hand_section as streets_by_hand
 from oddscalc.games.stud.streets import rows as streets_rows
-from oddscalc.games.stud.table import SideBet, StudTable, dealer_up_seen, engine_problems, parse_qualifier
+from oddscalc.games.stud.table import (
+    SideBet,
+    StudRules,
+    StudTable,
+    board_shape,
+    dealer_up_seen,
+    decision_points,
+    engine_problems,
+    parse_qualifier,
+)
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
 from oddscalc.results.verdict import rarity_from_rows
@@ -57,6 +68,9 @@ class StudRun(Rules):
         if r.dealer_qualifier is None:  # a dealer-less game: the first decision's cards, then one card a stage
             return {"deck": deck, "streets": r.stages[0].dealt()}
         cls, ranks = parse_qualifier(r.dealer_qualifier, r.ranking)
+        if has_board(r):
+            return {"deck": deck, "ranking": r.ranking, "board": list(board_shape(r)), "qualifier": [cls, list(ranks)],
+                    "decisions": [list(p) for p in decision_points(r)]}
         key = {"deck": deck, "ranking": r.ranking, "player": r.player_cards, "dealer": r.dealer_cards,
                "qualifier": [cls, list(ranks)]}
         return key | ({"up": dealer_up_seen(r)} if by_up_cards(self.model) else {})  # (Three Card Poker's: as it was)
@@ -68,7 +82,9 @@ class StudRun(Rules):
         return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
                 "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
                 "bets": "; ".join(", ".join(f"{b}x ante" if b else "check" for b in d.bets) for d in decisions),
-                "fold": all(d.fold for d in decisions), "strategy": self.strategy}
+                # one answer where every decision gives the same (as before), else each decision's in order
+                "fold": decisions[0].fold if len({d.fold for d in decisions}) == 1 else
+                "; ".join("yes" if d.fold else "no" for d in decisions), "strategy": self.strategy}
 
 
 @dataclass(frozen=True)
@@ -79,13 +95,21 @@ class StudCounts:
     streets: Streets | None  # a game without one
     sides: dict[str, np.ndarray]
     dealer: DealerCounts | None = None  # a game with a dealer counted by up cards (``by_up_cards``)
+    board: BoardCounts | None = None  # community cards beside a dealer (``has_board``)
 
     @property
     def total(self) -> int:
         """Every deal."""
+        if self.board is not None:
+            return self.board.total
         if self.dealer is not None:
             return self.dealer.total
         return self.main.total if self.main is not None else self.streets.total if self.streets is not None else 0
+
+
+def has_board(r: StudRules) -> bool:
+    """Whether a game with a dealer deals community cards (counted by :mod:`.board`)."""
+    return r.dealer_qualifier is not None and any(s.community for s in r.stages)
 
 
 def by_up_cards(model: StudTable) -> bool:
@@ -113,6 +137,9 @@ class StudGame:
         model = table.model
         assert isinstance(model, StudTable)
         problems = engine_problems(model.rules, model.pays.main)
+        if has_board(model.rules):  # side bets beside a board: which cards they read is not said yet
+            problems += [(f"pays.{name}", "a side bet in a game with community cards beside a dealer is not counted "
+                                          "by this engine version yet") for name in model.pays.model_extra or {}]
         if problems:
             raise TableError([Problem(str(table.path), None, key, why) for key, why in problems])
         if options.strategy not in (None, "optimal"):
@@ -128,6 +155,8 @@ class StudGame:
             first = r.stages[0].dealt()
             arrays = store.get(count_key(self, rules), lambda: count_streets(rules.deck, first))
             streets = Streets(rules.deck, first, dict(arrays))
+        elif has_board(r):
+            return self._count_board(rules, store)
         elif by_up_cards(rules.model):
             return self._count_dealer(rules, store)
         else:
@@ -149,6 +178,48 @@ class StudGame:
         arrays = store.get(count_key(self, rules), build)
         dealer = DealerCounts(rules.deck, r.player_cards, r.dealer_cards, up, **{k: arrays[k] for k in DEALER_ARRAYS})
         return StudCounts(None, None, self._sides(rules, store), dealer)
+
+    def _count_board(self, rules: StudRun, store: Store) -> StudCounts:
+        """A game with community cards beside a dealer, per suit class of what the player has seen."""
+        r = rules.model.rules
+        assert r.dealer_qualifier is not None
+        qualifier, shape = parse_qualifier(r.dealer_qualifier, r.ranking), Shape(*board_shape(r))
+
+        def build() -> dict[str, np.ndarray]:
+            refuse_heavy_board(self.key, rules.deck, shape, len(points))  # only when the store lacks it
+            return count_levels(rules.deck, points, shape, qualifier)
+
+        points = decision_points(r)
+        arrays = store.get(count_key(self, rules), build)
+        return StudCounts(None, None, {}, board=levels_of(rules.deck, shape, arrays, len(points)))
+
+    def _settle_board(self, b: BoardCounts, rules: StudRun) -> Analysis:
+        """Community cards beside a dealer: the decision per seen pair by exact EV."""
+        model = rules.model
+        r, pays = model.rules, model.pays.main
+        points = decision_points(r)
+        played = board_settle.decide(b, pays, [s.decision for s in r.stages if s.decision is not None])
+        wagers = (board_settle.main_wager(b, pays, played, r.name),)
+        n = rules.deck.size
+        parts: list[tuple[int, int, str]] = []
+        held, player, board = 0, 0, 0
+        for p, c in [*points, (r.player_cards - r.community_cards, r.community_cards)]:
+            for k, what in ((p - player, "the player's {} cards" if not held else "{} more of the player's"),
+                            (c - board, "{} community cards" if not board else "{} more community cards")):
+                if k:
+                    parts.append((k, n - held, what))
+                    held += k
+            player, board = p, c
+        parts.append((r.dealer_cards, n - held, "the dealer's {}"))
+        return Analysis(
+            game=self.key, table=rules.table, rules=rules.shown(), published_applies=rules.published_applies,
+            decisions=board_settle.decisions(b, played),
+            convention=("one combination is one deal: " + ", ".join(what.format(k) for k, _, what in parts)
+                        + " (each a set): " + " x ".join(f"C({m},{k})" for k, m, _ in parts) + f" = {b.total:,}"),
+            wagers=wagers, sections=(board_settle.by_hand_section(b, played, pays),),
+            assumptions=tuple(model.assumptions),
+            rarity={ref: q for w in wagers for ref, q in rarity_from_rows(w).items()},
+        )
 
     def _sides(self, rules: StudRun, store: Store) -> dict[str, np.ndarray]:
         """Each side bet's card sets by class."""
@@ -173,6 +244,8 @@ class StudGame:
             k = r.player_cards + (r.dealer_cards if bet.cards == "player_and_dealer" else 0)
             sets = counts.sides[side_key(k, bet)]
             sides.append(side_wager(name, bet, sets, counts.total // math.comb(rules.deck.size, k)))
+        if counts.board is not None:
+            return self._settle_board(counts.board, rules)
         if counts.streets is not None:
             return self._settle_streets(counts.streets, rules, sides)
         if counts.dealer is not None:
@@ -282,6 +355,26 @@ def refuse_heavy(key: str, deck: Deck, player: int, dealer: int) -> None:
             f"{key}: the count on {deck.describe()} visits {classes:,} player classes x {hands:,} dealer hands "
             f"({classes * hands:.2e}), far more than a report's few seconds: the measured plans (the cluster's runs) "
             "are in docs/game-files.md")
+
+
+# Completions the count with community cards may visit in a report (numpy, a class at a time: about 4.6e6 a second
+# on one core here, Casino Hold'em on 12 cards), so a cold report stays within a few seconds.
+HEAVY_BOARD = 2 * 10**7
+
+
+def refuse_heavy_board(key: str, deck: Deck, shape: Shape, decisions: int) -> None:
+    """Refuse (exit 4, one line) a count with community cards too long for a report (the plan is measured apart),
+    or, with several decisions, on a deck too large for a state's key."""
+    classes = pair_class_count(deck, shape.seen_player, shape.seen_board)
+    completions = shape.completions(deck.size)
+    if classes * completions > HEAVY_BOARD:
+        raise OptionError(
+            f"{key}: the count on {deck.describe()} visits {classes:,} classes of what the player has seen x "
+            f"{completions:,} completions ({classes * completions:.2e}), far more than a report's few seconds: the "
+            "measured plans (the cluster's runs) are in docs/game-files.md")
+    if decisions > 1 and deck.size > MAX_CARDS:
+        raise OptionError(f"{key}: several decisions with community cards are counted on decks of at most "
+                          f"{MAX_CARDS} cards (a state's key is one 64-bit word); {deck.describe()} is larger")
 
 
 def _side(deck: Deck, k: int, ranking: str, pair_minimum: int | None) -> dict[str, np.ndarray]:

@@ -42,7 +42,7 @@ def parse_qualifier(text: str, ranking: str) -> tuple[str, tuple[int, ...]]:
     if m:
         return "high_card", (parse_rank(m.group(1)),)
     parts = t.split()
-    if len(parts) == 2 and all(p not in ("of", "high") for p in parts):
+    if len(parts) == 2 and all(p not in ("of", "high") for p in parts) and "_".join(parts) not in CLASSES[ranking]:
         hi, lo = parse_rank(parts[0]), parse_rank(parts[1])
         if hi > lo:
             return "high_card", (hi, lo)
@@ -91,6 +91,9 @@ class StudRules(Strict):
     ranking: Ranking
     stages: list[Stage] = Field(min_length=1)
     dealer_qualifier: str | None = Field(None, description="the lowest hand the dealer plays with; none: no dealer")
+    # left out (None) as false: the published figures' fingerprints of the files written before this key stay
+    raise_once: bool | None = Field(None, description="against a dealer: a bet made at one decision ends the "
+                                                      "player's decisions (one raise at most, Ultimate Texas Hold'em)")
 
     @field_validator("dealer_qualifier")
     @classmethod
@@ -116,6 +119,11 @@ class StudRules(Strict):
     def player_cards(self) -> int:
         """Cards the player holds at the end (own and community)."""
         return sum(s.player + s.community for s in self.stages)
+
+    @property
+    def community_cards(self) -> int:
+        """Community cards dealt."""
+        return sum(s.community for s in self.stages)
 
 
 class BonusPays(Strict):
@@ -161,12 +169,20 @@ class MainPays(Strict):
     # fingerprints of the files written before this key), or the player wins the ante and the bets (Four Card Poker)
     tie: Literal["push", "win"] | None = Field(None, description='equal hands against a qualifying dealer: "push" '
                                                '(left out: the same) or "win" (the ante and the bets paid)')
-    ante_when_dealer_does_not_qualify: Literal["win", "push"] = "win"
-    bets_when_dealer_does_not_qualify: Literal["win", "push"] = "push"
+    # "compare": settled against the dealer's hand as if he qualified (Ultimate Texas Hold'em's play bet)
+    ante_when_dealer_does_not_qualify: Literal["win", "push", "compare"] = "win"
+    bets_when_dealer_does_not_qualify: Literal["win", "push", "compare"] = "push"
+    # a second forced bet of one ante (Ultimate Texas Hold'em's blind): when the player beats the dealer (qualified
+    # or not) paid by his final class where named, pushed otherwise; pushed on equal hands; lost when he loses or
+    # folds
+    blind: BonusPays | None = None
     ante_bonus: BonusPays | None = None  # paid on the ante by the player's hand when he plays, whatever the dealer
     # each bet made at a decision, when the player beats a qualifying dealer: paid by his hand's class where named
     # (Caribbean Stud's raise), at ``bet_win`` otherwise
     bet_win_by_hand: BonusPays | None = None
+    # the ante, whenever it is won (the player beats a qualifying dealer, or the dealer does not qualify and the ante
+    # wins), paid by the player's hand class where named, at ``ante_win`` otherwise (Casino Hold'em's ante table)
+    ante_win_by_hand: BonusPays | None = None
     hand: BonusPays | None = None  # no dealer: every bet paid by the final hand's class; a class not named loses
     pair_minimum: str | None = Field(None, description='the lowest pair "hand.pair" pays: a rank, e.g. "jacks"')
     push_pair_minimum: str | None = Field(None, description="the lowest pair that pushes (pairs from it up to the "
@@ -236,6 +252,9 @@ class StudTable(TableModel):
         problems += [f"pays.main.hand: {p}" for p in _unknown(self.pays.main.hand, self.rules.ranking)]
         problems += [f"pays.main.bet_win_by_hand: {p}"
                      for p in _unknown(self.pays.main.bet_win_by_hand, self.rules.ranking)]
+        problems += [f"pays.main.ante_win_by_hand: {p}"
+                     for p in _unknown(self.pays.main.ante_win_by_hand, self.rules.ranking)]
+        problems += [f"pays.main.blind: {p}" for p in _unknown(self.pays.main.blind, self.rules.ranking)]
         for name, bet in (self.pays.model_extra or {}).items():
             if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 problems.append(f"pays.{name}: a side bet's name is lower case letters, digits and _")
@@ -260,7 +279,9 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
                                    "one pays every bet by the final hand ([pays.main.hand]): one or the other")]
     if rules.dealer_qualifier is None:
         return _streets_problems(rules)
-    out: list[tuple[str, str]] = []
+    if any(s.community for s in rules.stages):
+        return _board_problems(rules, pays)
+    out = _board_only(rules, pays)
     decisions = [i for i, s in enumerate(rules.stages) if s.decision is not None]
     if len(decisions) != 1:
         out.append(("rules.stages", "this engine version counts games with a dealer and one decision"))
@@ -270,8 +291,6 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
     if pays.tie == "win" and dealer_up_seen(rules) == 0:
         out.append(("pays.main.tie", "a tie won by the player is counted for a dealer with up cards only (the "
                                      "three-card count settles equal hands as a push)"))
-    if any(s.community for s in rules.stages):
-        out.append(("rules.stages", "community cards beside a dealer are not counted by this engine version yet"))
     if any(s.player for s in rules.stages[first + 1:]):
         out.append(("rules.stages", "player cards after the decision are not counted by this engine version yet"))
     size = HAND_SIZE[rules.ranking]
@@ -284,6 +303,16 @@ def engine_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
         out.append(("rules.ranking", f"the {rules.ranking} ranking compares hands of {size} cards: the player and "
                                      f"the dealer each get {size} (best-of-more hands are not counted yet)"))
     return out
+
+
+def _board_only(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
+    """The keys only the count with community cards settles, where a game without them says one."""
+    asked = {"pays.main.ante_win_by_hand": pays.ante_win_by_hand is not None, "pays.main.blind": pays.blind is not None,
+             "pays.main.ante_when_dealer_does_not_qualify": pays.ante_when_dealer_does_not_qualify == "compare",
+             "pays.main.bets_when_dealer_does_not_qualify": pays.bets_when_dealer_does_not_qualify == "compare",
+             "rules.raise_once": rules.raise_once}
+    return [(key, "counted for a game with community cards beside the dealer only (this engine version)")
+            for key, said in asked.items() if said]
 
 
 def dealer_up_seen(rules: StudRules) -> int:
@@ -306,4 +335,47 @@ def _streets_problems(rules: StudRules) -> list[tuple[str, str]]:
     if any(s.dealt() != 1 for s in stages[1:]) or not 1 <= stages[0].dealt() <= 4:
         out.append(("rules.stages", "this engine version counts a first stage of one to four cards, then one card "
                                     "a stage (a decision after any stage but the last)"))
+    return out
+
+
+def decision_points(rules: StudRules) -> list[tuple[int, int]]:
+    """At each decision, in order: the player's cards and the community cards dealt by then."""
+    out, player, board = [], 0, 0
+    for s in rules.stages:
+        player, board = player + s.player, board + s.community
+        if s.decision is not None:
+            out.append((player, board))
+    return out
+
+
+def board_shape(rules: StudRules) -> tuple[int, int, int, int, int]:
+    """A game with community cards beside a dealer: (the player's cards and the community cards seen at the last
+    decision, the player's and the community's dealt after it, the dealer's): what its last count depends on."""
+    (p, b), *_ = decision_points(rules)[::-1] or [(0, 0)]
+    return p, b, rules.player_cards - rules.community_cards - p, rules.community_cards - b, rules.dealer_cards
+
+
+def _board_problems(rules: StudRules, pays: MainPays) -> list[tuple[str, str]]:
+    """Community cards beside a dealer (:mod:`oddscalc.games.stud.board`): the player's cards and the board seen
+    at each decision (fold, a check or a bet), the rest unseen, the best five of each hand's cards."""
+    out: list[tuple[str, str]] = []
+    decisions = [s.decision for s in rules.stages if s.decision is not None]
+    if len(decisions) > 1 and not rules.raise_once:
+        out.append(("rules.raise_once", "several decisions against a dealer are counted with one raise at most: "
+                                        "a bet ends the decisions (say raise_once = true)"))
+    if any(s.dealer_up for s in rules.stages):
+        out.append(("rules.stages", "community cards beside a dealer who shows up cards are not counted yet"))
+    if rules.ranking != "five-card":
+        out.append(("rules.ranking", "community cards beside a dealer are counted for the five-card ranking (the "
+                                     "best five of each hand's cards)"))
+    p0, b0, pl, bl, d = board_shape(rules)
+    board = b0 + bl
+    if not (5 <= p0 + pl + board <= 7 and 5 <= d + board <= 7):
+        out.append(("rules.stages", f"community cards beside a dealer: the player's hand is {p0 + pl} of his own "
+                                    f"and {board} community cards, the dealer's {d} and {board}: each is counted "
+                                    "on 5 to 7 cards"))
+    if pays.ante_bonus is not None or pays.bet_win_by_hand is not None:
+        out.append(("pays.main", "community cards beside a dealer: the ante is paid by hand "
+                                 "([pays.main.ante_win_by_hand]); an ante bonus or a bet paid by hand is not counted "
+                                 "there yet"))
     return out
