@@ -20,7 +20,7 @@ from multiprocessing import get_context
 
 def poker() -> None:
     """The dealer counts and sweeps of Caribbean Stud and its flash counts, on a 12- and a 15-card deck; the stud
-    engine's count against a dealer's up cards."""
+    engine's count against a dealer's up cards, plain and by the sieve."""
     from oddscalc.cards import reduced_deck
     from oddscalc.catalog import resolve_table
     from oddscalc.games.caribbean.capabilities import CAPABILITIES
@@ -40,7 +40,8 @@ def poker() -> None:
         known_cards(reduced_deck("J", 3), "ace-king", pays, k)
     from oddscalc.games.stud.dealer import count_dealer  # the stud engine's dealer kernel (game files)
 
-    count_dealer(deck, "five-card", 5, 5, 1, ("high_card", (12, 11)))
+    for sieve in (False, True):  # the plain count's kernel and the sieve's (games/stud/sieve_kernel.py)
+        count_dealer(deck, "five-card", 5, 5, 1, ("high_card", (12, 11)), sieve=sieve)
 
 
 def baccarat() -> None:

@@ -33,47 +33,14 @@ from typing import Any
 import numpy as np
 
 from oddscalc.cards import Deck
-from oddscalc.hands import HandClass, colex_indices, hand_table
-from oddscalc.hands.four import best_four_strength, four_qualifier_value, level_class, level_of
-from oddscalc.hands.three import qualifier_value, three_card_table
+from oddscalc.games.stud.dealer_chunk import Chunk, ranking_table
+from oddscalc.hands import colex_indices
+from oddscalc.progress import Progress
 from oddscalc.symmetry import suit_classes
 
 DEALER_ARRAYS = ("reps", "weights", "player_class", "outcomes")
 Mapper = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]  # map in chunk order (cluster.mapper)
 CHUNK = 512  # player classes a chunk: a full-deck chunk is a few seconds of one core
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """One ranking's table of every ``k``-card hand of a deck: strength (higher better, equal a tie) and class,
-    indexed by the colex index of the hand's deck positions."""
-
-    strength: np.ndarray  # (C(n, k),) int
-    hand_class: np.ndarray  # (C(n, k),) int8 index into the ranking's classes
-    qualifies_from: int  # the weakest strength that qualifies
-
-
-def ranking_table(deck: Deck, ranking: str, qualifier: tuple[str, tuple[int, ...]], cards: int = 0) -> Ranking:
-    """The ranking's table on ``deck`` with the qualifier (``table.parse_qualifier``) as a strength; a ranking of
-    the best of more cards (four-card) tables the hands of ``cards`` cards by their best four."""
-    cls, ranks = qualifier
-    if ranking == "four-card":
-        strength = best_four_strength(deck, cards)
-        return Ranking(strength, level_class()[strength], level_of(four_qualifier_value(cls, ranks)))
-    if ranking == "five-card":
-        ht = hand_table(deck)
-        return Ranking(_compact(ht.strength), np.asarray(ht.hand_class),
-                       ht.strength_at_least(HandClass(cls), ranks))
-    if ranking == "three-card":
-        tt = three_card_table(deck)
-        return Ranking(_compact(tt.value), np.asarray(tt.hand_class), qualifier_value(cls, ranks))
-    raise ValueError(f"no table of the {ranking} ranking")
-
-
-def _compact(values: np.ndarray) -> np.ndarray:
-    """The strengths in 16 bits when they fit (both rankings' do): half the memory the count reads."""
-    fits = values.size == 0 or (int(values.min()) >= -(2**15) and int(values.max()) < 2**15)
-    return np.asarray(values, dtype=np.int16 if fits else np.int32)
 
 
 @dataclass(frozen=True)
@@ -112,22 +79,17 @@ def _colex_subsets(n: int, k: int) -> list[tuple[int, ...]]:
                                                                          enumerate(s)))
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """One chunk of the count: plain arrays and the rules (it pickles small to a cluster; each worker builds the
-    ranking's table once, cached)."""
-
-    deck: Deck
-    ranking: str
-    qualifier: tuple[str, tuple[int, ...]]
-    free: np.ndarray  # (rows, n - P) deck positions the player does not hold, ascending
-    strength: np.ndarray  # (rows,) the player's strength
-    dealer_cards: int
-    up_cards: int
-
-
 def count_chunk(chunk: Chunk) -> np.ndarray:
     """(rows, C(n - P, U), 4) int64: the chunk's dealer hands by up set and outcome."""
+    if chunk.sieve:
+        from oddscalc.games.stud.sieve import sieve_chunk
+
+        return sieve_chunk(chunk)
+    return plain_chunk(chunk)
+
+
+def plain_chunk(chunk: Chunk) -> np.ndarray:
+    """:func:`count_chunk` by the plain count: every dealer hand of each player hand visited."""
     from oddscalc.games.stud.dealer_kernel import count_rows  # numba: loaded when a count is made
 
     table = ranking_table(chunk.deck, chunk.ranking, chunk.qualifier, chunk.dealer_cards)
@@ -145,15 +107,16 @@ def count_chunk(chunk: Chunk) -> np.ndarray:
 
 
 def chunks_of(deck: Deck, ranking: str, qualifier: tuple[str, tuple[int, ...]], player_cards: int,
-              dealer_cards: int, up_cards: int, reps: np.ndarray, size: int = CHUNK) -> list[Chunk]:
-    """The count's chunks: ``size`` player classes each, in order."""
+              dealer_cards: int, up_cards: int, reps: np.ndarray, size: int = CHUNK,
+              sieve: bool = False) -> list[Chunk]:
+    """The count's chunks: ``size`` player classes each, in order (``sieve``: counted by inclusion-exclusion)."""
     table = ranking_table(deck, ranking, qualifier, player_cards)  # the player's hands: his strengths
     pos = _positions(deck, reps)
     held = np.zeros((len(pos), deck.size), dtype=bool)
     np.put_along_axis(held, pos, True, axis=1)
     free = np.nonzero(~held)[1].reshape(len(pos), deck.size - player_cards).astype(np.int64)
     strength = table.strength[colex_indices(pos)].astype(np.int64)
-    return [Chunk(deck, ranking, qualifier, free[i:i + size], strength[i:i + size], dealer_cards, up_cards)
+    return [Chunk(deck, ranking, qualifier, free[i:i + size], strength[i:i + size], dealer_cards, up_cards, sieve)
             for i in range(0, len(pos), size)]
 
 
@@ -166,15 +129,20 @@ def _positions(deck: Deck, cards: np.ndarray) -> np.ndarray:
 
 def count_dealer(deck: Deck, ranking: str, player_cards: int, dealer_cards: int, up_cards: int,
                  qualifier: tuple[str, tuple[int, ...]], mapper: Mapper | None = None,
-                 size: int = CHUNK) -> dict[str, np.ndarray]:
+                 size: int = CHUNK, sieve: bool | None = None,
+                 progress: Progress | None = None) -> dict[str, np.ndarray]:
     """The counts (``DEALER_ARRAYS``, as the store keeps them), chunk by chunk: here, or by ``mapper`` (a
-    cluster's map, results in chunk order); the same integers whatever ``size`` and wherever they run."""
+    cluster's map, results in chunk order); the same integers whatever ``size`` and wherever they run, and by
+    whichever count (``sieve``: inclusion-exclusion or plain; left out, the cheaper by :func:`cost`); ``progress``
+    shows the chunks done here."""
     if player_cards != dealer_cards and ranking != "four-card":
         raise ValueError("the player's and the dealer's hands are compared on the same number of cards (a ranking "
                          "of the best four compares the best four of any number)")
     reps, weights = suit_classes(player_cards, deck)
-    chunks = chunks_of(deck, ranking, qualifier, player_cards, dealer_cards, up_cards, reps, size)
-    parts = (mapper or _here)(count_chunk, chunks)
+    if sieve is None:
+        sieve = cost(deck, player_cards, dealer_cards, up_cards).sieve
+    chunks = chunks_of(deck, ranking, qualifier, player_cards, dealer_cards, up_cards, reps, size, sieve)
+    parts = mapper(count_chunk, chunks) if mapper else _here(count_chunk, chunks, progress or Progress(False, ""))
     rows = colex_indices(_positions(deck, reps))
     return {"reps": np.asarray(reps), "weights": np.asarray(weights, dtype=np.int64),
             "player_class": np.asarray(ranking_table(deck, ranking, qualifier, player_cards).hand_class[rows],
@@ -182,6 +150,51 @@ def count_dealer(deck: Deck, ranking: str, player_cards: int, dealer_cards: int,
             "outcomes": np.concatenate(parts) if parts else np.zeros((0, 1, 4), dtype=np.int64)}
 
 
-def _here(fn: Callable[[Chunk], np.ndarray], chunks: Sequence[Chunk]) -> list[np.ndarray]:
-    return [fn(c) for c in chunks]
+@dataclass(frozen=True)
+class Cost:
+    """What a count against a dealer costs on one core of this machine, estimated before it runs."""
+
+    classes: int  # the player's suit classes
+    hands: int  # the dealer's hands of the cards a player hand leaves: C(n - P, D)
+    plain_seconds: float
+    sieve_seconds: float | None  # None: the sieve does not count it (more than one up card, or tables too big)
+
+    @property
+    def sieve(self) -> bool:
+        """Whether the sieve is the cheaper count."""
+        return self.sieve_seconds is not None and self.sieve_seconds < self.plain_seconds
+
+    @property
+    def seconds(self) -> float:
+        """The cheaper count's estimate."""
+        return min(self.plain_seconds, self.sieve_seconds if self.sieve_seconds is not None else math.inf)
+
+
+# Rates of one core here, measured by benchmarks/four_card_plan.py on Four Card Poker's full deck (the machine
+# loaded): the plain count's dealer hands visited a second; the sieve's table entries built and reads a second
+PLAIN_RATE, BUILD_RATE, READ_RATE = 7.6e7, 4e7, 2e6
+
+
+def cost(deck: Deck, player_cards: int, dealer_cards: int, up_cards: int, levels: int = 8000) -> Cost:
+    """The plain count's and the sieve's estimated seconds of one core (``levels``: an upper bound on the
+    distinct dealer strengths, which size the sieve's tables)."""
+    from oddscalc.games.stud.sieve import TABLE_BUDGET, table_bytes
+
+    n, p, d = deck.size, player_cards, dealer_cards
+    classes, hands = len(suit_classes(p, deck)[1]), math.comb(n - p, d)
+    plain = classes * hands / PLAIN_RATE
+    sieve = None
+    if up_cards <= 1 and table_bytes(n, d, levels) <= TABLE_BUDGET:
+        entries = math.comb(n, d) * 2**d
+        sieve = entries / BUILD_RATE + classes * (n - p) ** up_cards * 2**p / READ_RATE
+    return Cost(classes, hands, plain, sieve)
+
+
+def _here(fn: Callable[[Chunk], np.ndarray], chunks: Sequence[Chunk], progress: Progress) -> list[np.ndarray]:
+    out = []
+    for k, c in enumerate(chunks):
+        out.append(fn(c))
+        progress.step(k + 1, len(chunks))
+    progress.finish()
+    return out
 

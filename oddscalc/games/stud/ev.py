@@ -37,7 +37,7 @@ from oddscalc.cards import CardError, Deck, cards_str, parse_cards, parse_rank
 from oddscalc.games.ev import Choice, actions_section, counts_section
 from oddscalc.games.stud import dealer_settle
 from oddscalc.games.stud.count import LOSE, NOT_QUALIFIED, TIE, WIN
-from oddscalc.games.stud.dealer import ranking_table
+from oddscalc.games.stud.dealer_chunk import ranking_table
 from oddscalc.games.stud.settle import net
 from oddscalc.games.stud.streets import categories, multipliers
 from oddscalc.games.stud.table import CLASSES, Decision, MainPays, StudRules, dealer_up_seen, parse_qualifier

@@ -25,7 +25,7 @@ from oddscalc.games.stud.board import Shape, pair_class_count
 from oddscalc.games.stud.board_levels import MAX_CARDS, BoardCounts, count_levels, levels_of
 from oddscalc.games.stud.capabilities import declared
 from oddscalc.games.stud.count import MAIN_ARRAYS, MainCounts, class_counts, count_three_card
-from oddscalc.games.stud.dealer import DEALER_ARRAYS, DealerCounts, count_dealer
+from oddscalc.games.stud.dealer import DEALER_ARRAYS, DealerCounts, cost, count_dealer
 from oddscalc.games.stud.sections import by_hand_section, closest_section, strategy_section
 from oddscalc.games.stud.settle import FOLD, decide, main_wager, side_wager
 from oddscalc.games.stud.streets import Streets, count_streets, multipliers, share_section, solve
@@ -41,10 +41,10 @@ from oddscalc.games.stud.table import (
     engine_problems,
     parse_qualifier,
 )
+from oddscalc.progress import Progress
 from oddscalc.protocol import Capabilities, OptionError, Rules, count_key
 from oddscalc.results import Analysis, Chart, Decisions, RunOptions, WagerResult
 from oddscalc.results.verdict import rarity_from_rows
-from oddscalc.symmetry import suit_classes
 from oddscalc.tables import Table, TableModel
 
 
@@ -172,8 +172,10 @@ class StudGame:
         qualifier, up = parse_qualifier(r.dealer_qualifier, r.ranking), dealer_up_seen(r)
 
         def build() -> dict[str, np.ndarray]:
-            refuse_heavy(self.key, rules.deck, r.player_cards, r.dealer_cards)  # only when the store lacks it
-            return count_dealer(rules.deck, r.ranking, r.player_cards, r.dealer_cards, up, qualifier)
+            refuse_heavy(self.key, rules.deck, r.player_cards, r.dealer_cards, up)  # only when the store lacks it
+            progress = Progress(rules.options.progress, f"{self.key}: counting dealer hands")
+            return count_dealer(rules.deck, r.ranking, r.player_cards, r.dealer_cards, up, qualifier,
+                                progress=progress)
 
         arrays = store.get(count_key(self, rules), build)
         dealer = DealerCounts(rules.deck, r.player_cards, r.dealer_cards, up, **{k: arrays[k] for k in DEALER_ARRAYS})
@@ -341,20 +343,24 @@ class StudGame:
         return ()
 
 
-# Dealer hands the plain count may visit in a report (a player class at a time, every dealer hand of the cards left):
-# about 7.6e7 a second on one core here (benchmarks/four_card_plan.py), so a cold report stays within a few seconds.
-HEAVY = 3 * 10**8
+# Seconds of one core a report's count against a dealer may take cold (estimated by ``dealer.cost``): minutes,
+# with progress on stderr, are a report's (Four Card Poker's full deck by the sieve); hours are a cluster's
+HEAVY_SECONDS = 600.0
 
 
-def refuse_heavy(key: str, deck: Deck, player: int, dealer: int) -> None:
+def refuse_heavy(key: str, deck: Deck, player: int, dealer: int, up: int) -> None:
     """Refuse (exit 4, one line) a count against a dealer too long for a report: the plan is measured apart."""
-    classes = len(suit_classes(player, deck)[1])
-    hands = math.comb(deck.size - player, dealer)
-    if classes * hands > HEAVY:
+    c = cost(deck, player, dealer, up)
+    if c.seconds > HEAVY_SECONDS:
+        how = "by inclusion-exclusion over the player's cards" if c.sieve else "visiting every dealer hand"
         raise OptionError(
-            f"{key}: the count on {deck.describe()} visits {classes:,} player classes x {hands:,} dealer hands "
-            f"({classes * hands:.2e}), far more than a report's few seconds: the measured plans (the cluster's runs) "
-            "are in docs/game-files.md")
+            f"{key}: the count on {deck.describe()} ({c.classes:,} player classes x {c.hands:,} dealer hands, {how}) "
+            f"would take about {_duration(c.seconds)} of one core, more than a report's ten minutes: run it on a "
+            "cluster (count_dealer's mapper); the measured plans are in docs/game-files.md")
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:,.1f} hours" if seconds >= 5400 else f"{max(1, round(seconds / 60)):,} minutes"
 
 
 # Completions the count with community cards may visit in a report (numpy, a class at a time: about 4.6e6 a second

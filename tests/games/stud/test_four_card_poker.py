@@ -11,6 +11,7 @@ check file, not under tables/, while its full-deck count is refused (docs/game-f
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections import Counter
 from fractions import Fraction
@@ -122,14 +123,37 @@ def test_aces_up_on_the_full_deck_from_the_file() -> None:
     assert next(r.label for r in wager.rows if r.event == "pair") == "Pair of aces or better"
 
 
-def test_a_cold_full_deck_count_is_refused_at_once_naming_why(game: StudGame) -> None:
+@pytest.mark.deep
+def test_the_full_deck_gives_the_published_house_edge(game: StudGame) -> None:
+    # the whole deck, counted by the sieve (about two minutes of CPU and 2.3 GB; the sieve equals the plain count on
+    # reduced decks and on full-deck player classes, test_sieve.py). Published: a house edge of 2.79% of the ante
+    # (Wizard of Odds, Four Card Poker, ante bonus 25-20-2) and 1.30% of the total wagered (the same figures as
+    # quoted by John Grochowski, Atlantic City Weekly, 2022-08-22, "2.78 percent of the ante": ours is 2.7879%)
+    main = analyze(game, FULL_DECK).wager("main")
+    assert main.total_combinations == math.comb(52, 5) * 47 * math.comb(46, 5)
+    assert main.expected_value == Fraction(-8_840_827_253, 317_119_576_410)
+    assert round(-main.expected_value * 100, 2) == Fraction(279, 100)
+    staked = sum(r.combinations * r.stake for r in main.rows)
+    assert round(-main.expected_value * main.total_combinations / staked * 100, 2) == Fraction(130, 100)
+    plays = {r.stake for r in main.rows if r.combinations}
+    assert plays == {1, 2, 4}  # fold, play 1x or 3x: never 2x
+
+
+def test_a_count_of_hours_is_refused_at_once_naming_why(game: StudGame, tmp_path: Path) -> None:
+    # the full deck by the sieve is minutes (benchmarks/four_card_plan.py --run); with two up cards the sieve does
+    # not apply, and the plain count (C(47, 6) dealer hands a player class) would take hours: refused before counting
+    text = (FILES / KEY / "standard.toml").read_text()
+    two = tmp_path / KEY / "two-up.toml"
+    two.parent.mkdir()
+    two.write_text(text.replace("dealer_down = 5\ndealer_up = 1", "dealer_down = 4\ndealer_up = 2", 1))
     start = time.process_time()
-    rules = game.resolve(table(game), RunOptions())
+    rules = game.resolve(load_table_file(two, {game.key: game.table_model}), RunOptions())
     with pytest.raises(OptionError) as refused:  # the command line's exit 4, one line
         game.count(rules, Store(None))
     line = str(refused.value)
-    assert "\n" not in line and line.startswith("four-card-poker: the count on one 52-card deck visits ")
-    assert "134,459 player classes x 10,737,573 dealer hands" in line
+    assert "\n" not in line and line.startswith("four-card-poker: the count on one 52-card deck (134,459 player "
+                                                "classes x 10,737,573 dealer hands, visiting every dealer hand) ")
+    assert "hours of one core" in line and "cluster" in line
     assert time.process_time() - start < 5  # refused before any count
 
 
