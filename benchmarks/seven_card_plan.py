@@ -15,45 +15,16 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections import Counter
 
 import numba
 import numpy as np
 
 from oddscalc.cards import FULL_DECK
 from oddscalc.hands import BINOM, HandClass, hand_table
+from oddscalc.symmetry import set_tuple_class_count
 
 HOLE = np.array([48, 45], dtype=np.int64)  # ace and king (card id: rank * 4 + suit)
 FLOP = np.array([20, 33, 6], dtype=np.int64)
-
-
-def classes(sizes: tuple[int, ...]) -> int:
-    """Suit classes of tuples of disjoint card sets of ``sizes`` (Burnside: the mean of the sets each suit
-    permutation fixes, a fixed set being a union of the permutation's card cycles)."""
-    total = 0
-    for perm in itertools.permutations(range(4)):
-        seen: set[int] = set()
-        cycle_lengths = []
-        for i in range(4):
-            length, j = 0, i
-            while j not in seen:
-                seen.add(j)
-                j, length = perm[j], length + 1
-            if length:
-                cycle_lengths.append(length)
-        poly: Counter[tuple[int, ...]] = Counter({tuple(0 for _ in sizes): 1})
-        for length in cycle_lengths * 13:
-            new: Counter[tuple[int, ...]] = Counter()
-            for e, c in poly.items():
-                new[e] += c
-                for b in range(len(sizes)):
-                    f = list(e)
-                    f[b] += length
-                    if f[b] <= sizes[b]:
-                        new[tuple(f)] += c
-            poly = new
-        total += poly[tuple(sizes)]
-    return total // 24
 
 
 @numba.njit(cache=False)
@@ -143,7 +114,7 @@ def _by_seven(rest: np.ndarray, boards: np.ndarray, table7: np.ndarray, binom: n
 def plan(sample: int = 48) -> None:
     """Time both inner loops on ``sample`` boards of one class; print the size of the count and the plan."""
     numba.set_num_threads(1)
-    n_classes = classes((2, 3))
+    n_classes = set_tuple_class_count(FULL_DECK, (2, 3))
     per = math.comb(47, 2) * math.comb(45, 2)
     print(f"Casino Hold'em: {n_classes:,} (hole, flop) classes x {per:,} completions; "
           f"{math.comb(52, 2) * math.comb(50, 3) * per:,} deals")

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from math import comb
 
@@ -263,3 +264,37 @@ def hand_plus_card_classes(
 def hand_plus_card_hand_index(deck: Deck = FULL_DECK) -> NDArray[np.int32]:
     """Row in ``suit_classes(5, deck)`` of the hand of each ``hand_plus_card_classes`` row."""
     return _hand_plus_card(deck)[3]
+
+
+def set_tuple_class_count(deck: Deck, sizes: Sequence[int]) -> int:
+    """How many suit classes of tuples of disjoint card sets of ``sizes`` a deck has, without listing them
+    (Burnside: the mean over the suit permutations of the tuples each fixes, a fixed tuple being made of whole card
+    cycles of the permutation).
+
+    >>> set_tuple_class_count(FULL_DECK, (5,)), set_tuple_class_count(FULL_DECK, (2, 3))
+    (134459, 1286792)
+    """
+    total = 0
+    for perm in itertools.permutations(range(deck.n_suits)):
+        seen: set[int] = set()
+        lengths = []
+        for i in range(deck.n_suits):
+            length, j = 0, i
+            while j not in seen:
+                seen.add(j)
+                j, length = perm[j], length + 1
+            if length:
+                lengths.append(length)
+        # the tuples fixed: each cycle of each rank is in none of the sets or wholly in one of them
+        poly: Counter[tuple[int, ...]] = Counter({tuple(0 for _ in sizes): 1})
+        for length in lengths * len(deck.ranks):
+            grown: Counter[tuple[int, ...]] = Counter()
+            for held, c in poly.items():
+                grown[held] += c
+                for b, size in enumerate(sizes):
+                    if held[b] + length <= size:
+                        grown[held[:b] + (held[b] + length,) + held[b + 1:]] += c
+            poly = grown
+        total += poly[tuple(sizes)]
+    return total // math.factorial(deck.n_suits)
+

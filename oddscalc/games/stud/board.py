@@ -35,7 +35,7 @@ import numpy as np
 
 from oddscalc.cards import Deck, rank_of, suit_of
 from oddscalc.hands import HAND_CLASSES, HandClass, colex_combos, hand_table
-from oddscalc.symmetry import suit_classes
+from oddscalc.symmetry import set_tuple_class_count, suit_classes
 
 # the columns of a count: whether the dealer qualifies, and whether the player's hand beats, ties or loses to his
 # (both matter: Ultimate Texas Hold'em settles the play and the blind against a dealer who does not qualify)
@@ -112,31 +112,8 @@ def pair_classes(deck: Deck, first: int, second: int) -> tuple[np.ndarray, np.nd
 
 
 def pair_class_count(deck: Deck, first: int, second: int) -> int:
-    """How many suit classes of such pairs there are, without listing them (Burnside: the mean over the suit
-    permutations of the pairs each fixes, a fixed pair being unions of the permutation's card cycles)."""
-    total = 0
-    for perm in itertools.permutations(range(deck.n_suits)):
-        seen: set[int] = set()
-        lengths = []
-        for i in range(deck.n_suits):
-            length, j = 0, i
-            while j not in seen:
-                seen.add(j)
-                j, length = perm[j], length + 1
-            if length:
-                lengths.append(length)
-        poly: Counter[tuple[int, int]] = Counter({(0, 0): 1})
-        for length in lengths * len(deck.ranks):  # each cycle of each rank: in neither set, the first or the second
-            new: Counter[tuple[int, int]] = Counter()
-            for (a, b), c in poly.items():
-                new[(a, b)] += c
-                if a + length <= first:
-                    new[(a + length, b)] += c
-                if b + length <= second:
-                    new[(a, b + length)] += c
-            poly = new
-        total += poly[(first, second)]
-    return total // math.factorial(deck.n_suits)
+    """How many suit classes of such pairs there are, without listing them (Burnside, in :mod:`oddscalc.symmetry`)."""
+    return set_tuple_class_count(deck, (first, second))
 
 
 @dataclass(frozen=True)

@@ -19,17 +19,17 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from oracles.board_brute import brute
+from oracles.check_files import analyze, check_game, variant
 
 from oddscalc.cache import Store
 from oddscalc.cards import FULL_DECK, Deck, reduced_deck
 from oddscalc.cli.main import EXIT_TABLE, main
 from oddscalc.datafile import TableError
 from oddscalc.games.stud.board import Shape, best_table, count_board, hand_strengths, pair_class_count, pair_classes
-from oddscalc.games.stud.capabilities import declared_in
-from oddscalc.games.stud.game import StudGame, build_class
+from oddscalc.games.stud.game import StudGame
 from oddscalc.protocol import OptionError
 from oddscalc.results import Analysis, RunOptions
-from oddscalc.tables import Table, load_table_file
+from oddscalc.tables import load_table_file
 
 FILES = Path(__file__).resolve().parent / "files"
 ROOT = Path(__file__).resolve().parents[3]
@@ -42,25 +42,7 @@ QUALIFIER = 'dealer_qualifier = "pair of fours"'
 
 @pytest.fixture(scope="module")
 def game() -> StudGame:
-    (found,) = [c for c in declared_in(FILES) if c.key == KEY]  # beside the other check files
-    return build_class(found)()
-
-
-def variant(game: StudGame, tmp_path: Path, *changes: tuple[str, str]) -> Table:
-    """The standard file with ``changes`` (old, new) made, in a folder of the game's key."""
-    text = (FILES / KEY / "standard.toml").read_text()
-    for old, new in changes:
-        assert old in text
-        text = text.replace(old, new, 1)
-    path = tmp_path / KEY / "variant.toml"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(text)
-    return load_table_file(path, {game.key: game.table_model})
-
-
-def analyze(game: StudGame, table: Table, deck: Deck) -> Analysis:
-    rules = game.resolve(table, RunOptions(deck=deck))
-    return game.settle(game.count(rules, Store(None)), rules)
+    return check_game(KEY)
 
 
 def assert_brute(analysis: Analysis, deck: Deck, shape: tuple[int, int, int, int, int],

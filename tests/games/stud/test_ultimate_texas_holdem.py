@@ -18,17 +18,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from oracles.check_files import analyze, check_game, variant
 from oracles.uth_brute import brute
 
 from oddscalc.cache import Store
 from oddscalc.cards import Deck, reduced_deck
 from oddscalc.games.stud.board import Shape
 from oddscalc.games.stud.board_levels import canonical_keys, count_levels, levels_of
-from oddscalc.games.stud.capabilities import declared_in
-from oddscalc.games.stud.game import StudGame, build_class, refuse_heavy_board
+from oddscalc.games.stud.game import StudGame, refuse_heavy_board
 from oddscalc.protocol import OptionError
-from oddscalc.results import Analysis, RunOptions
-from oddscalc.tables import Table, load_table_file
+from oddscalc.results import RunOptions
+from oddscalc.tables import load_table_file
 
 FILES = Path(__file__).resolve().parent / "files"
 KEY = "ultimate-texas-holdem"
@@ -39,24 +39,7 @@ QUALIFIER = 'dealer_qualifier = "pair"'
 
 @pytest.fixture(scope="module")
 def game() -> StudGame:
-    (found,) = [c for c in declared_in(FILES) if c.key == KEY]  # beside the other check files
-    return build_class(found)()
-
-
-def variant(game: StudGame, tmp_path: Path, *changes: tuple[str, str]) -> Table:
-    text = (FILES / KEY / "standard.toml").read_text()
-    for old, new in changes:
-        assert old in text
-        text = text.replace(old, new, 1)
-    path = tmp_path / KEY / "variant.toml"
-    path.parent.mkdir(exist_ok=True)
-    path.write_text(text)
-    return load_table_file(path, {game.key: game.table_model})
-
-
-def analyze(game: StudGame, table: Table, deck: Deck) -> Analysis:
-    rules = game.resolve(table, RunOptions(deck=deck))
-    return game.settle(game.count(rules, Store(None)), rules)
+    return check_game(KEY)
 
 
 @pytest.mark.parametrize(("deck", "qualifier", "minimum"), [  # the deep ones: tests/tiers.toml
