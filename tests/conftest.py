@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from oracles import tiers
+from oracles import shared, tiers
 
+from oddscalc import cache
 from oddscalc.analysis import Session
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,6 +46,18 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         os.environ.pop("ODDSCALC_CACHE_DIR", None)
     else:
         os.environ["ODDSCALC_CACHE_DIR"] = before
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _counted_once(_isolated_cache: None) -> Iterator[None]:
+    # The run's workers share one store: a count missing from it is made by the first worker to ask while the other
+    # waits and then reads it (oracles.shared.counting_once), as one process would; not two counts of it at once.
+    if shared.SHARED not in os.environ:
+        yield
+        return
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(cache.Store, "get", shared.counting_once(cache.Store.get))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -50,6 +50,10 @@ HEAVY = {
     "oddscalc report caribbean --strategy cards/caribbean/matching-rank.toml": "a report played by a card, 1.6 s",
     # tests/cli/test_tools.py::test_hold_as_json_and_csv_has_the_rows_of_the_table: these stakes, jackpot=1
     "oddscalc hold caribbean --stake main=5 --stake jackpot=0.50": "the hold of a seat playing both bets, 1.1 s",
+    # tests/cli/test_register_gaps.py::test_symbolic_works_for_every_game[let-it-ride]: this command, as json
+    "oddscalc report let-it-ride --symbolic": "the EV as an expression in the pays, 0.8 s",
+    # tests/simulate/test_simulate.py: the command on 50,000 and 100,000 coups (seeded, and as json)
+    "oddscalc simulate punto-banco -n 1000000 --seed 7": "a million coups dealt, 0.8 s",
 }
 
 

@@ -28,8 +28,19 @@ class CellSettlement:
     units: dict[str, tuple[Fraction, ...]]  # wager -> units per cell
 
 
+_KEPT: dict[str, CellSettlement] = {}
+
+
 def cell_settlement(pays: PuntoBancoPays) -> CellSettlement:
-    """Every wager of ``pays`` settled on each cell (one bit per cell; see the module's docstring)."""
+    """Every wager of ``pays`` settled on each cell (one bit per cell; see the module's docstring), kept per pay
+    table for the process: an audit reads it twice (its rounds settled, then judged), a log written once more."""
+    key = pays.model_dump_json()
+    if key not in _KEPT:
+        _KEPT[key] = _settle_cells(pays)
+    return _KEPT[key]
+
+
+def _settle_cells(pays: PuntoBancoPays) -> CellSettlement:
     cells = np.array([1 << c for c in range(CELLS)], dtype=object)
     events: dict[str, tuple[str, ...]] = {}
     units: dict[str, tuple[Fraction, ...]] = {}

@@ -8,6 +8,7 @@ outcome is deterministic. Logs here are small (a few thousand rounds); the deep 
 
 from __future__ import annotations
 
+import functools
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -19,15 +20,22 @@ from oddscalc.analysis import Session
 from oddscalc.audit.conformance import Conformance, audit
 from oddscalc.catalog import resolve_table
 from oddscalc.cli.main import EXIT_CHECK, EXIT_INPUT, EXIT_TABLE, main
-from oddscalc.results import RunOptions
+from oddscalc.results import Analysis, RunOptions
 from oddscalc.simulate.log import write_log
+from oddscalc.tables import Table
+
+
+@functools.cache  # the analysis a log is audited against, settled once per table and strategy for the module
+def _analysis(game: str, table: str | None, strategy: str | None) -> tuple[Table, Analysis]:
+    t = resolve_table(game, table)
+    options = RunOptions(strategy=strategy) if strategy else RunOptions()
+    return t, Session(game, options).analyze(t)
 
 
 def conform(path: Path, game: str, table: str | None = None, strategy: str | None = None,
             workers: int = 1) -> Conformance:
-    t = resolve_table(game, table)
-    options = RunOptions(strategy=strategy) if strategy else RunOptions()
-    return audit(path, t, Session(game, options).analyze(t), strategy or "table", workers=workers)
+    t, analysis = _analysis(game, table, strategy)
+    return audit(path, t, analysis, strategy or "table", workers=workers)
 
 
 def changed_lines(a: Path, b: Path) -> list[int]:

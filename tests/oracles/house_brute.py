@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -66,11 +67,39 @@ def brute_one(ranks: list[str], rules: TableRules) -> Tally:
     return shared(f"house brute_one {ranks} {_rules_key(rules)}", lambda: _brute_one(ranks, rules))
 
 
+def ordered(vals: list[int], k: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every ordered deal of ``k`` of the cards worth ``vals``, by the values dealt: each sequence of values once,
+    with the number of ordered deals of the actual cards that give it (the cards of one value told apart: the
+    copies of it left, at each card of it dealt). Over a suit (four cards worth 0) a sixth of the sequences; where
+    the values repeat too little to pay for the walk (one pair at most), each deal of the cards, plainly."""
+    left = Counter(vals)
+    if math.prod(math.factorial(n) for n in left.values()) < 3:
+        yield from ((v, 1) for v in itertools.permutations(vals, k))
+        return
+    values = sorted(left)
+    dealt: list[int] = []
+
+    def walk(ways: int) -> Iterator[tuple[tuple[int, ...], int]]:
+        if len(dealt) == k:
+            yield tuple(dealt), ways
+            return
+        for v in values:
+            n = left[v]
+            if n:
+                left[v] = n - 1
+                dealt.append(v)
+                yield from walk(ways * n)
+                dealt.pop()
+                left[v] = n
+
+    yield from walk(1)
+
+
 def _brute_one(ranks: list[str], rules: TableRules) -> Tally:
     vals = [VALUE[r] for r in ranks]
     out: Tally = Counter()
     # the cards' values in deal order, each card told apart by its place (as brute_two deals them)
-    for p1, h1, p2, h2, c5, c6 in itertools.permutations(vals, 6):
+    for (p1, h1, p2, h2, c5, c6), ways in ordered(vals, 6):
         t, h = (p1 + p2) % 10, (h1 + h2) % 10
         for action in (0, 1):
             if t >= 8:
@@ -79,7 +108,7 @@ def _brute_one(ranks: list[str], rules: TableRules) -> Tally:
                 outcome = compare((t + c5) % 10, house_final(h, c5, rules, c6))
             else:
                 outcome = compare(t, house_final(h, -1, rules, c5))
-            out[(p1, p2, action, outcome)] += 1
+            out[(p1, p2, action, outcome)] += ways
     return out
 
 
@@ -95,7 +124,7 @@ def _brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
     vals = [VALUE[r] for r in ranks]
     draws = other.matrix
     out: Tally = Counter()
-    for v in itertools.permutations(vals, 9):  # the cards' values in deal order, each card told apart by place
+    for v, ways in ordered(vals, 9):  # the cards' values in deal order, each card told apart by place
         p1, o1, h1, p2, o2, h2 = v[:6]
         t, o, h = (p1 + p2) % 10, (o1 + o2) % 10, (h1 + h2) % 10
         for action in (0, 1):
@@ -110,7 +139,7 @@ def _brute_two(ranks: list[str], rules: TableRules, other: Strategy) -> Tally:
                 if draws[o1, o2]:
                     highest, pos = max(highest, v[pos]), pos + 1
                 outcome = compare(yours, house_final(h, highest, rules, v[pos]))
-            out[(p1, p2, action, outcome)] += 1
+            out[(p1, p2, action, outcome)] += ways
     return out
 
 

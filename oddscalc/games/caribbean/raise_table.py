@@ -291,7 +291,16 @@ def closest(rt: RaiseTable, by_class: Sequence[Fraction], count: int) -> list[tu
     first = np.abs(_gap(rt, rows, cols, by_class, den))
     bound = int(np.partition(first, min(count, len(first)) - 1)[min(count, len(first)) - 1]) if len(first) else 0
     reach = bound / (2.0 * den) * (1 + 1e-9) + 1e-12 * np.maximum(1.0, np.abs(pay))
-    near_rows, near_cols = np.nonzero(np.abs(rt.keys - pay[:, None]) <= reach[:, None])
+    # A row's keys ascend, so |key - pay| falls to the boundary and rises after it (a rounded difference is monotone
+    # too): a row has a key within reach only when a key beside its boundary is. The full test runs on those rows
+    # alone (the same slots, in the same order, as over every row: a pass over 6 million keys saved per settle).
+    all_rows = np.arange(m)
+    touch = np.zeros(m, dtype=bool)
+    for side in (np.clip(boundary - 1, 0, nu - 1), np.clip(boundary, 0, nu - 1)):
+        touch |= np.abs(rt.keys[all_rows, side] - pay) <= reach
+    some = np.nonzero(touch)[0]
+    sub_rows, near_cols = np.nonzero(np.abs(rt.keys[some] - pay[some, None]) <= reach[some, None])
+    near_rows = some[sub_rows]
     cand_rows = np.concatenate([near_rows, rt.shortlist[:, 0]])
     cand_cols = np.concatenate([near_cols, rt.shortlist[:, 1]])
     gaps = _gap(rt, cand_rows, cand_cols, by_class, den)

@@ -422,10 +422,31 @@ def _full_counter() -> Callable[[np.ndarray], np.ndarray]:
 @settings(max_examples=12, deadline=None)
 @given(st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True), st.permutations(range(4)))
 def test_suit_permutation_changes_no_count(hand: list[int], perm: list[int]) -> None:
+    _suit_permutation_changes_no_count(_full_counter(), FULL_DECK, hand, perm)
+
+
+FOUR_SUITS = reduced_deck("7", 4)  # 32 cards in every suit: each permutation of the suits deals the same deck
+
+
+@functools.cache
+def _four_suits_counter() -> Callable[[np.ndarray], np.ndarray]:
+    return dealer_search.counter(FOUR_SUITS, qualifier_strength(FOUR_SUITS, "ace-king"))
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.sampled_from(FOUR_SUITS.cards), min_size=5, max_size=5, unique=True), st.permutations(range(4)))
+def test_suit_permutation_changes_no_count_on_a_reduced_deck(hand: list[int], perm: list[int]) -> None:
+    """The full deck's check (deep: its search tables take seconds to build) on 32 cards of four suits."""
+    _suit_permutation_changes_no_count(_four_suits_counter(), FOUR_SUITS, hand, perm)
+
+
+def _suit_permutation_changes_no_count(counter: Callable[[np.ndarray], np.ndarray], deck: Deck, hand: list[int],
+                                       perm: list[int]) -> None:
     moved = [(c & ~3) | perm[c & 3] for c in hand]
-    a, b = _full_counter()(np.array([sorted(hand), sorted(moved)], dtype=np.int8))
-    ups_a = [c for c in range(52) if c not in hand]
-    ups_b = [c for c in range(52) if c not in moved]
+    a, b = counter(np.array([sorted(hand), sorted(moved)], dtype=np.int8))
+    ups_a = [c for c in deck.cards if c not in hand]
+    ups_b = [c for c in deck.cards if c not in moved]
+    assert len(ups_a) == len(a) == deck.size - 5
     by_up_b = {u: tuple(b[i]) for i, u in enumerate(ups_b)}
     for i, u in enumerate(ups_a):
         assert tuple(a[i]) == by_up_b[(u & ~3) | perm[u & 3]]
