@@ -58,9 +58,10 @@ def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(monke
     search.best = (value[frozenset()], frozenset())
     open_: list[tuple[Draws, Draws, Anchors | None]] = [(frozenset(), search.dealt, None)]
     widths = []
+    bounding = CommonSearch(counter, 3, PAY)  # one for every step: a box's ends are evaluated once, not per step
     while True:
         boxes = [(low, high) for low, high, _ in open_]
-        found = bound(CommonSearch(counter, 3, PAY), search.best[0], boxes)
+        found = bound(bounding, search.best[0], boxes)
         assert found.best <= truth <= found.upper
         assert all(b >= max(value[s] for s in _box(low, high)) for low, high, b in found.boxes)
         widths.append(found.upper - found.best)
