@@ -136,9 +136,11 @@ def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone(boxes: s
     search = CommonSearch(counter, 3, PAY)
     assert search.blends > 1
     dealt = frozenset(search.dealt)
-    tried = {"root": [(frozenset(), dealt)],
-             "drawing-on-one": [(frozenset(), dealt), *((frozenset({i}), dealt) for i in dealt)],
-             "standing-on-one": [(frozenset(), dealt - {i}) for i in dealt]}[boxes]
+    every: dict[str, list[tuple[Draws, Draws]]] = {
+        "root": [(frozenset(), dealt)],
+        "drawing-on-one": [(frozenset(), dealt), *((frozenset({i}), dealt) for i in dealt)],
+        "standing-on-one": [(frozenset(), dealt - {i}) for i in dealt]}
+    tried = every[boxes]
     lower = 0
     for low, high in tried:
         box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
@@ -238,10 +240,11 @@ def test_four_seats_the_quadratic_through_pairs_bounds_every_strategy_of_its_box
 
 def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree settled breadth first to open boxes, each searched by itself as a worker would (its job sent
-    through pickle), from "never draw": the same best as one search (checked against every strategy above),
-    every node counted."""
+    through pickle), from "never draw": the best of every strategy (as one search's, above), every node
+    counted."""
     without_pairs(monkeypatch)
     counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    value = every_value(3, SMALL, PAY)
     worst = frozenset[int]()
     sent: list[int] = []
 
@@ -249,10 +252,12 @@ def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best(monkey
         sent.append(len(jobs))
         return [fn(pickle.loads(pickle.dumps(job))) for job in jobs]
 
-    one = best_common(counter, 3, PAY, strategy_of(worst, "worst"))
     split = best_common(counter, 3, PAY, strategy_of(worst, "worst"), apart=Apart(here, 2))
     assert sent == [2]  # the root split in two, searched apart
-    assert one[1] == split[1] and one[0].draws == split[0].draws and split[2].best[1] != worst
+    best = frozenset(i for i, c in enumerate(COMPOSITIONS) if split[0].matrix[c])
+    assert split[2].best == (max(value.values()), best) and best != worst
+    sc = counter.seat(3, split[0])
+    assert split[1] == Fraction(max(value.values()), sc.total * PAY.denominator)
     assert split[2].nodes >= sent[0]
 
 
