@@ -13,7 +13,7 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
+from oracles.proof_fixtures import PAY, SMALL, TWO, every_value, one_run, small_tree
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import main
@@ -240,11 +240,11 @@ def test_four_seats_the_quadratic_through_pairs_bounds_every_strategy_of_its_box
 
 def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree settled breadth first to open boxes, each searched by itself as a worker would (its job sent
-    through pickle), from "never draw": the best of every strategy (as one search's, above), every node
-    counted."""
-    without_pairs(monkeypatch)
-    counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
-    value = every_value(3, SMALL, PAY)
+    through pickle), from "never draw": the same best as one search (two seats on a tree of seven nodes; the
+    search's best against every strategy: above), every node counted."""
+    whole, ev, met, _ = one_run(2)
+    small_tree(monkeypatch)
+    counter = seat_counter(1, 2, Shoe.from_ranks(TWO))
     worst = frozenset[int]()
     sent: list[int] = []
 
@@ -252,12 +252,9 @@ def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best(monkey
         sent.append(len(jobs))
         return [fn(pickle.loads(pickle.dumps(job))) for job in jobs]
 
-    split = best_common(counter, 3, PAY, strategy_of(worst, "worst"), apart=Apart(here, 2))
+    split = best_common(counter, 2, PAY, strategy_of(worst, "worst"), apart=Apart(here, 2))
     assert sent == [2]  # the root split in two, searched apart
-    best = frozenset(i for i, c in enumerate(COMPOSITIONS) if split[0].matrix[c])
-    assert split[2].best == (max(value.values()), best) and best != worst
-    sc = counter.seat(3, split[0])
-    assert split[1] == Fraction(max(value.values()), sc.total * PAY.denominator)
+    assert ev == split[1] and whole.draws == split[0].draws and split[2].best == met and met[1] != worst
     assert split[2].nodes >= sent[0]
 
 
