@@ -27,7 +27,7 @@ from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, SeatCoun
 from oddscalc.games.house_baccarat.others import NATURAL
 from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.games.shoe import VALUES
-from oddscalc.seats.search import strategy_of
+from oddscalc.seats.search import dealt_here, strategy_of
 
 
 def _values(sc: SeatCounts, pay: Fraction) -> tuple[list[tuple[int, int]], int]:
@@ -55,11 +55,18 @@ class Model:
 
     @staticmethod
     def of(counter: SeatCounter, pay: Fraction) -> Model:
-        """The model from 46 evaluations of the other seat, checked on one more."""
+        """The model from 46 evaluations of the other seat, checked on one more. A composition no deal from the
+        shoe gives (none on whole decks) adds nothing whatever the other seat does there: it is not evaluated
+        (the check's strategy draws on some such compositions, on a small shoe, and confirms it)."""
         n = len(COMPOSITIONS)
         base, nat = _values(counter.seat(2, _drawing([False] * n)), pay)
         delta, nat_delta = [], []
+        dealt = dealt_here(counter)
         for j in range(n):
+            if j not in dealt:
+                delta.append([(0, 0)] * n)
+                nat_delta.append(0)
+                continue
             comp, nat_j = _values(counter.seat(2, _drawing([k == j for k in range(n)])), pay)
             delta.append([(c[0] - b[0], c[1] - b[1]) for c, b in zip(comp, base)])
             nat_delta.append(nat_j - nat)
