@@ -140,7 +140,7 @@ def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
     best = seat_ev(counter.seat(players, start), start, pay)
     tried = 1
     improved = True
-    dealt = seat_search.dealt_here(counter)
+    dealt = two_seats.dealt_here(counter)
     while improved:
         improved = False
         for i in sorted(dealt):

@@ -88,11 +88,6 @@ def dealt(counter: SeatCounter, rows: np.ndarray) -> Draws:
     return frozenset(i for i in range(len(COMPOSITIONS)) if (weight[rows[i]] != 0).any())
 
 
-def dealt_here(counter: SeatCounter) -> Draws:
-    """The compositions some deal from ``counter``'s shoe can give (``dealt``, without the gain terms)."""
-    return dealt(counter, np.array([six_index()[a, b] for a, b in COMPOSITIONS]))
-
-
 def strategy_of(draws: Draws, name: str) -> Strategy:
     """The strategy drawing on these compositions."""
     m = np.zeros((10, 10), dtype=bool)

@@ -23,11 +23,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, SeatCounts
+import numpy as np
+
+from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, SeatCounts, six_index
 from oddscalc.games.house_baccarat.others import NATURAL
 from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.games.shoe import VALUES
-from oddscalc.seats.search import dealt_here, strategy_of
+from oddscalc.seats.search import Draws, dealt, strategy_of
+
+
+def dealt_here(counter: SeatCounter) -> Draws:
+    """The compositions some deal from ``counter``'s shoe can give (``seat_search.dealt``, without its gain terms):
+    every one on whole decks, a few on the tests' small shoes. Kept out of ``seat_search``, whose code a proof's
+    checkpoint is tied to."""
+    return dealt(counter, np.array([six_index()[a, b] for a, b in COMPOSITIONS]))
 
 
 def _values(sc: SeatCounts, pay: Fraction) -> tuple[list[tuple[int, int]], int]:

@@ -16,7 +16,8 @@ from oddscalc.games.house_baccarat.game import HouseBaccarat
 from oddscalc.games.shoe import Shoe
 from oddscalc.protocol import Rules
 from oddscalc.results import RunOptions
-from oddscalc.seats.search import Draws, dealt_here, strategy_of
+from oddscalc.seats.search import Draws, strategy_of
+from oddscalc.seats.two_seats import dealt_here
 from oracles.shared import shared
 
 
