@@ -132,14 +132,18 @@ def equilibrium_section(counter: SeatCounter, players: int, pay: Fraction,
 def improve(counter: SeatCounter, players: int, pay: Fraction, start: Strategy,
             progress: Callable[[str], None] | None = None) -> tuple[Strategy, Fraction, int]:
     """From ``start``, change one composition at a time (for every seat together) while that raises each
-    seat's EV: a common strategy no single change improves, its EV, and the evaluations made."""
+    seat's EV: a common strategy no single change improves, its EV, and the evaluations made.
+
+    A composition no deal from the shoe gives is not tried: changing it changes no count (on whole decks every
+    composition is dealt; on the small shoes of the tests most are not, each try an evaluation)."""
     current = frozenset(i for i, c in enumerate(COMPOSITIONS) if start.matrix[c])
     best = seat_ev(counter.seat(players, start), start, pay)
     tried = 1
     improved = True
+    dealt = two_seats.dealt_here(counter)
     while improved:
         improved = False
-        for i in range(len(COMPOSITIONS)):
+        for i in sorted(dealt):
             s = seat_search.strategy_of(current ^ {i}, "changed")
             tried += 1
             if progress is not None:

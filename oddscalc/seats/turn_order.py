@@ -59,9 +59,18 @@ class Late:
         return Late.of(s.name, np.broadcast_to(s.matrix, (SIGHTS, VALUES, VALUES)))
 
 
-def _exact(shoe: Shoe, draws: np.ndarray, lhs: np.ndarray, spec: str) -> np.ndarray:
+def _four_dealt(shoe: Shoe) -> np.ndarray | slice:
+    """The multisets of four other slots the shoe can deal (all: every one): any other weighs 0 with every two
+    cards of yours, so its terms are left out of the sums (on a shoe of a few ranks, all but a few dozen of 715)."""
+    weights = Multisets.of_size(4).weights(shoe)
+    dealt = np.flatnonzero([w != 0 for w in weights])
+    return slice(None) if len(dealt) == len(weights) else dealt
+
+
+def _exact(shoe: Shoe, draws: np.ndarray, lhs: np.ndarray, spec: str, four: np.ndarray | slice) -> np.ndarray:
     """einsum(spec, lhs, your six slots' weights x the other seat's class rows, gathered at your two cards and
-    four other slots), exactly: the weights as limbs, the rows (int64) and lhs small, sized to stay in int64."""
+    four other slots), exactly: the weights as limbs, the rows (int64) and lhs small, sized to stay in int64.
+    ``lhs`` holds the four other slots' multisets ``four`` only (``_four_dealt``)."""
     operands, result = spec.split("->")
     small, big = operands.split(",")
     six = Multisets.of_size(6)
@@ -71,8 +80,8 @@ def _exact(shoe: Shoe, draws: np.ndarray, lhs: np.ndarray, spec: str) -> np.ndar
     if bits < 4:
         raise OptionError(f"{shoe.label} is too large for the exact turn-order count's int64 limbs")
     limbs = to_limbs(six.weights(shoe), bits)  # (5005, L)
-    gathered = (rows[:, :, None] * limbs[:, None, :])[six_index()].reshape(VALUES * VALUES, -1, CLASSES,
-                                                                             limbs.shape[-1])
+    gathered = (rows[:, :, None] * limbs[:, None, :])[six_index()[:, :, four]].reshape(VALUES * VALUES, -1, CLASSES,
+                                                                                       limbs.shape[-1])
     out: np.ndarray = from_limbs(np.einsum(f"{small},{big}l->{result}l", lhs, gathered), bits)
     return out
 
@@ -85,9 +94,10 @@ def _check(counts: np.ndarray, total: int) -> None:
 
 def late_counts(shoe: Shoe, first: Strategy, tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     """(4 outcomes, 10, 10, 12 sights, 2 actions) object: the second seat's counts, the first playing ``first``."""
-    u = slot_orderings_by_third(tableau, all_stand).sum(axis=-1)  # (4, 10 totals, 2, 715, 12)
+    four = _four_dealt(shoe)
+    u = slot_orderings_by_third(tableau, all_stand).sum(axis=-1)[:, :, :, four]  # (4, 10 totals, 2, 715, 12)
     per_total = u[:, TOTAL.reshape(-1)].transpose(1, 0, 2, 3, 4)  # (100, 4, 2, 715, 12)
-    counts = _exact(shoe, first.matrix, per_total, "toamc,tmc->toac")  # (100, 4, 2, 12)
+    counts = _exact(shoe, first.matrix, per_total, "toamc,tmc->toac", four)  # (100, 4, 2, 12)
     out = counts.reshape(VALUES, VALUES, 4, 2, CLASSES).transpose(2, 0, 1, 4, 3)
     _check(out.sum(axis=3), shoe.ordered(9))
     return out
@@ -95,7 +105,8 @@ def late_counts(shoe: Shoe, first: Strategy, tableau: tuple[str, ...], all_stand
 
 def early_counts(shoe: Shoe, second: Late, tableau: tuple[str, ...], all_stand: str) -> np.ndarray:
     """(4, 10, 10, 2) object: the first seat's counts, the second seat playing ``second`` on its sight."""
-    u = slot_orderings_by_third(tableau, all_stand)  # (4, 10 totals, 2, 715, 12, 10 your third)
+    four = _four_dealt(shoe)
+    u = slot_orderings_by_third(tableau, all_stand)[:, :, :, four]  # (4, 10 totals, 2, 715, 12, 10 your third)
     cells = TOTAL.reshape(-1)
 
     def per_total(part: np.ndarray) -> np.ndarray:  # (4, 10 totals, 715, 12) -> (100 hands, 4, 715, 12)
@@ -104,9 +115,10 @@ def early_counts(shoe: Shoe, second: Late, tableau: tuple[str, ...], all_stand: 
         return part[:, cells].transpose(1, 0, 2, 3)
 
     counts = np.zeros((VALUES * VALUES, 4, 2), dtype=object)
-    counts[:, :, 0] = _exact(shoe, second.draws[NONE_CLASS], per_total(u[:, :, 0].sum(axis=-1)), "tomc,tmc->to")
+    counts[:, :, 0] = _exact(shoe, second.draws[NONE_CLASS], per_total(u[:, :, 0].sum(axis=-1)), "tomc,tmc->to",
+                                 four)
     for z in range(VALUES):  # you drew a z: the other seat saw it
-        counts[:, :, 1] += _exact(shoe, second.draws[2 + z], per_total(u[:, :, 1, :, :, z]), "tomc,tmc->to")
+        counts[:, :, 1] += _exact(shoe, second.draws[2 + z], per_total(u[:, :, 1, :, :, z]), "tomc,tmc->to", four)
     out = counts.reshape(VALUES, VALUES, 4, 2).transpose(2, 0, 1, 3)
     _check(out, shoe.ordered(9))
     return out

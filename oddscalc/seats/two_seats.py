@@ -23,11 +23,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, SeatCounts
+import numpy as np
+
+from oddscalc.games.house_baccarat.count import LOSS, WIN, SeatCounter, SeatCounts, six_index
 from oddscalc.games.house_baccarat.others import NATURAL
 from oddscalc.games.house_baccarat.strategy import COMPOSITIONS, Strategy
 from oddscalc.games.shoe import VALUES
-from oddscalc.seats.search import strategy_of
+from oddscalc.seats.search import Draws, dealt, strategy_of
+
+
+def dealt_here(counter: SeatCounter) -> Draws:
+    """The compositions some deal from ``counter``'s shoe can give (``seat_search.dealt``, without its gain terms):
+    every one on whole decks, a few on the tests' small shoes. Kept out of ``seat_search``, whose code a proof's
+    checkpoint is tied to."""
+    return dealt(counter, np.array([six_index()[a, b] for a, b in COMPOSITIONS]))
 
 
 def _values(sc: SeatCounts, pay: Fraction) -> tuple[list[tuple[int, int]], int]:
@@ -55,11 +64,18 @@ class Model:
 
     @staticmethod
     def of(counter: SeatCounter, pay: Fraction) -> Model:
-        """The model from 46 evaluations of the other seat, checked on one more."""
+        """The model from 46 evaluations of the other seat, checked on one more. A composition no deal from the
+        shoe gives (none on whole decks) adds nothing whatever the other seat does there: it is not evaluated
+        (the check's strategy draws on some such compositions, on a small shoe, and confirms it)."""
         n = len(COMPOSITIONS)
         base, nat = _values(counter.seat(2, _drawing([False] * n)), pay)
         delta, nat_delta = [], []
+        dealt = dealt_here(counter)
         for j in range(n):
+            if j not in dealt:
+                delta.append([(0, 0)] * n)
+                nat_delta.append(0)
+                continue
             comp, nat_j = _values(counter.seat(2, _drawing([k == j for k in range(n)])), pay)
             delta.append([(c[0] - b[0], c[1] - b[1]) for c, b in zip(comp, base)])
             nat_delta.append(nat_j - nat)

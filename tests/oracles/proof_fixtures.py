@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import tempfile
 from fractions import Fraction
-from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from oddscalc.games.shoe import Shoe
 from oddscalc.seats.proof.branch import CommonSearch
 from oddscalc.seats.proof.search import best_common
 from oddscalc.seats.search import Draws, strategy_of
-from oracles.seat_fixtures import seat_counter
+from oracles.seat_fixtures import every_seat, seat_counter
 from oracles.shared import shared
 
 PAY = Fraction(19, 20)
@@ -31,6 +30,9 @@ SMALL = (("3", 5), ("9", 3), ("7", 6))  # three seats need 12 cards; five compos
 # so a tree of cheap nodes on a small shoe (0.16 s of CPU an evaluation) serves these tests as well as the fully
 # bounded search on a larger one (20 cards, 8 compositions: 7 nodes without the pair bound, 0.25 s each)
 SHOE = dict(SMALL)
+# two seats on a shoe of five ranks (eight compositions dealt), searched as ``small_tree`` makes them: a tree of 7
+# nodes from "never draw", at a third of the three seats' cost a node (an evaluation of one other seat is cheap)
+TWO = {"A": 4, "3": 4, "5": 4, "8": 4, "K": 4}
 NEVER = strategy_of(frozenset(), "never")
 
 def without_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -62,20 +64,15 @@ def small_tree(monkeypatch: pytest.MonkeyPatch) -> None:
 def every_value(players: int, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> dict[Draws, int]:
     """Every strategy over the compositions a small shoe deals, valued on its own seat counts (not the search's
     sums), in the search's units."""
-    return shared(f"every_value {players} {ranks} {pay}", lambda: _every_value(players, ranks, pay))
+    return _every_value(players, ranks, pay)  # from the counts made once for the run (``every_seat``)
 
 
 def _every_value(players: int, ranks: tuple[tuple[str, int], ...], pay: Fraction) -> dict[Draws, int]:
-    counter = seat_counter(1, players, Shoe.from_ranks(dict(ranks)))
-    dealt = CommonSearch(counter, players, pay).dealt
     out = {}
-    for k in range(len(dealt) + 1):
-        for drawn in combinations(sorted(dealt), k):
-            s = strategy_of(frozenset(drawn), "tried")
-            sc = counter.seat(players, s)
-            value = seat_ev(sc, s, pay) * sc.total * pay.denominator
-            assert value.denominator == 1
-            out[frozenset(drawn)] = int(value)
+    for drawn, sc in every_seat(players, ranks).items():  # over every strategy of the compositions dealt
+        value = seat_ev(sc, strategy_of(drawn, "tried"), pay) * sc.total * pay.denominator
+        assert value.denominator == 1
+        out[drawn] = int(value)
     return out
 
 
@@ -83,16 +80,16 @@ class Stop(Exception):
     """The run stopped from outside."""
 
 
-def stopped_after(counter: SeatCounter, path: Path, nodes: int) -> None:
-    """Run the proof on three seats with a checkpoint until ``nodes`` nodes are settled, then stop it as Ctrl-C
-    would."""
+def stopped_after(counter: SeatCounter, path: Path, nodes: int, players: int = 3) -> None:
+    """Run the proof on three seats (or ``players``) with a checkpoint until ``nodes`` nodes are settled, then
+    stop it as Ctrl-C would."""
 
     def progress(text: str) -> None:
         if text.startswith(f"best common strategy: node {nodes + 1},"):
             raise Stop
 
     with pytest.raises(Stop):
-        best_common(counter, 3, PAY, NEVER, progress, checkpoint=path)
+        best_common(counter, players, PAY, NEVER, progress, checkpoint=path)
 
 
 def kept_proofs(folder: Path) -> tuple[Path, Path]:
@@ -116,15 +113,17 @@ def _kept_proofs() -> tuple[bytes, bytes]:
 
 
 @functools.cache
-def one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
-    """The proof on :data:`SHOE` in one run, without a checkpoint, searched as ``small_tree`` makes it (shared by
-    the tests of a proof kept and resumed): its best strategy, EV, best met and nodes."""
-    return shared("one_run", _one_run)
+def one_run(players: int = 3) -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
+    """The proof of three seats on :data:`SHOE` (two: on :data:`TWO`) in one run, without a checkpoint, searched as
+    ``small_tree`` makes it (shared by the tests of a proof kept and resumed): its best strategy, EV, best met and
+    nodes."""
+    return shared("one_run" if players == 3 else f"one_run {players}", lambda: _one_run(players))
 
 
-def _one_run() -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
+def _one_run(players: int) -> tuple[Strategy, Fraction, tuple[int, frozenset[int]], int]:
     with pytest.MonkeyPatch.context() as m:
         small_tree(m)
-        whole, ev, search = best_common(seat_counter(1, 3, Shoe.from_ranks(SHOE)), 3, PAY, NEVER)
-    assert search.nodes == 9 and whole.draws  # the best leaves "never": the search had work to do
+        whole, ev, search = best_common(seat_counter(1, players, Shoe.from_ranks(SHOE if players == 3 else TWO)),
+                                        players, PAY, NEVER)
+    assert search.nodes == (9 if players == 3 else 7) and whole.draws  # it leaves "never": the search had work to do
     return whole, ev, search.best, search.nodes

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from oracles.house_brute import LITERAL, brute_two, seat_counts
+from oracles.seat_fixtures import seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cli.main import main
@@ -164,20 +165,28 @@ def test_past_the_cooperative_search_the_seats_command_gives_the_family_and_repl
     assert r.exit_code == 4 and "--by-composition applies to third cards hidden" in r.output
 
 
+# a shoe of four ranks dealing eight compositions, where the search moves from the family's best (three passes, 25
+# strategies tried); one deck, all 44 (some 90 evaluations of the other seats)
+SHOES = {"small-shoe": {"A": 4, "3": 4, "5": 4, "8": 4}, "one-deck": None}
+
+
+@pytest.mark.parametrize("shoe", list(SHOES))
 def test_the_search_by_composition_asked_for_past_its_default_size(sessions: Callable[[str], Session],
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                 monkeypatch: pytest.MonkeyPatch, shoe: str) -> None:
     # a local optimum checked at every fourth composition and any the search changed from its start (a seat count
-    # each, 4 s for all 44)
-    _search_by_composition(sessions, monkeypatch, lambda i, changed: i % 4 == 0 or changed)
+    # each, 4 s for all 44 on one deck)
+    ranks = SHOES[shoe]
+    counter = _counter(sessions, 1) if ranks is None else seat_counter(1, 3, Shoe.from_ranks(ranks))
+    _search_by_composition(counter, monkeypatch, lambda i, changed: i % 4 == 0 or changed)
 
 
 @pytest.mark.deep  # every composition's change: the suite's test above checks a quarter of them and the moved ones
 def test_the_search_by_composition_is_a_local_optimum_at_every_composition(sessions: Callable[[str], Session],
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    _search_by_composition(sessions, monkeypatch, lambda i, changed: True)
+    _search_by_composition(_counter(sessions, 1), monkeypatch, lambda i, changed: True)
 
 
-def _search_by_composition(sessions: Callable[[str], Session], monkeypatch: pytest.MonkeyPatch,
+def _search_by_composition(counter: SeatCounter, monkeypatch: pytest.MonkeyPatch,
                            checked: Callable[[int, bool], bool]) -> None:
     from oddscalc.seats import game as seat_game
 
@@ -191,7 +200,6 @@ def _search_by_composition(sessions: Callable[[str], Session], monkeypatch: pyte
         return out
 
     monkeypatch.setattr(seat_game, "improve", recorded)  # the search the row ran, not run again here
-    counter = _counter(sessions, 1)
     rows = seat_game.sections(counter, 3, ONE, False, 3, by_composition=True)[1].records()
     found = rows[-1]
     how, found_ev = found["how"], found["ev"]
@@ -205,10 +213,16 @@ def _search_by_composition(sessions: Callable[[str], Session], monkeypatch: pyte
     assert ev == found_ev and found["strategy"] == seat_game.text_of(best)
     draws = frozenset(i for i, c in enumerate(COMPOSITIONS) if best.matrix[c])
     moved = {i for i, c in enumerate(COMPOSITIONS) if best.matrix[c] != start.matrix[c]}
-    for i in (i for i in range(len(COMPOSITIONS)) if checked(i, i in moved)):
+    counts = counter.seat(3, best).counts  # (outcome, first card, second, action): the compositions dealt
+    dealt = {i for i, (u, w) in enumerate(COMPOSITIONS) if counts[:, u, w].any() or counts[:, w, u].any()}
+    assert moved <= dealt
+    for i in (i for i in range(len(COMPOSITIONS)) if checked(i, i in moved) and i in dealt):
         # a local optimum: no single change, for every seat together, gains
         changed = seat_search.strategy_of(draws ^ {i}, "changed")
         assert seat_ev(counter.seat(3, changed), changed, ONE) <= ev
+    for i in sorted(set(range(len(COMPOSITIONS))) - dealt)[:1]:  # the search tries none of these: none moves a count
+        changed = seat_search.strategy_of(draws ^ {i}, "changed")
+        assert seat_ev(counter.seat(3, changed), changed, ONE) == ev
 
 
 def test_one_seat_replying_best_to_the_others_stated_play(sessions: Callable[[str], Session]) -> None:

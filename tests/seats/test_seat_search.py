@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pytest
-from oracles.seat_fixtures import on_shoe, seat_counter
+from oracles.proof_fixtures import SMALL
+from oracles.seat_fixtures import every_seat, on_shoe, seat_counter
 
 from oddscalc.analysis import Session
 from oddscalc.cache import Store
@@ -55,31 +55,27 @@ def test_gains_at_a_leaf_are_the_seat_counts_gains(pay: Fraction) -> None:
 
 
 # three seats need 12 cards; on three ranks only five compositions can be dealt, so all 32 strategies can be tried
-@pytest.mark.parametrize("ranks, equilibria", [({"3": 5, "9": 3, "7": 6}, 3), ({"9": 5, "8": 5, "4": 5}, 0)],
+# (their plain seat counts made once for the run: the proof's tests value the same on the first shoe)
+@pytest.mark.parametrize("ranks, equilibria", [(SMALL, 3), ((("9", 5), ("8", 5), ("4", 5)), 0)],
                          ids=["three-equilibria", "none"])
-def test_three_seats_against_every_strategy_of_a_small_shoe(ranks: dict[str, int], equilibria: int) -> None:
-    counter = seat_counter(1, 3, Shoe.from_ranks(ranks))
+def test_three_seats_against_every_strategy_of_a_small_shoe(ranks: tuple[tuple[str, int], ...],
+                                                           equilibria: int) -> None:
+    counter = seat_counter(1, 3, Shoe.from_ranks(dict(ranks)))
     found, search = all_equilibria(counter, 3, Fraction(1))
-    dealt = sorted(search.dealt)
-    assert len(dealt) < len(COMPOSITIONS)
-    plain = set()
-    for k in range(len(dealt) + 1):
-        for drawn in combinations(dealt, k):
-            s = strategy_of(frozenset(drawn), "tried")
-            if is_best_reply(counter.seat(3, s), s, Fraction(1)):
-                plain.add(s.draws)
+    every = every_seat(3, ranks)
+    assert len(search.dealt) < len(COMPOSITIONS) and len(every) == 2 ** len(search.dealt)
+    plain = {strategy_of(d, "tried").draws for d, sc in every.items()
+             if is_best_reply(sc, strategy_of(d, "tried"), Fraction(1))}
     assert {s.draws for s in found} == plain and len(plain) == equilibria
 
 
 def test_the_best_common_strategy_of_two_seats_against_every_strategy_of_a_small_shoe() -> None:
-    counter = seat_counter(1, 2, Shoe.from_ranks({"3": 4, "9": 3, "7": 4}))
+    counter = seat_counter(1, 2, Shoe.from_ranks(dict(SMALL)))
     model = two_seats.Model.of(counter, Fraction(19, 20))
     dealt = sorted(Search(counter, 2, Fraction(19, 20)).dealt)
-    plain = []
-    for k in range(len(dealt) + 1):
-        for drawn in combinations(dealt, k):
-            s = strategy_of(frozenset(drawn), "tried")
-            plain.append(seat_ev(counter.seat(2, s), s, Fraction(19, 20)))
+    every = every_seat(2, SMALL)  # every strategy's plain seat counts, made once for the run (test_proof_bound's)
+    assert len(every) == 2 ** len(dealt)
+    plain = [seat_ev(sc, strategy_of(d, "tried"), Fraction(19, 20)) for d, sc in every.items()]
     never = strategy_of(frozenset(), "never")
     best, ev, _ = two_seats.best_common(model, never)
     assert ev == max(plain) and ev == seat_ev(counter.seat(2, best), best, Fraction(19, 20)) and len(set(plain)) > 4

@@ -54,8 +54,12 @@ def seat_counts(shoe: Shoe, plays: Sequence[Late], k: int, tableau: tuple[str, .
     total = shoe.ordered(3 * len(plays) + 3)
     primes = moduli(total)
     have, exact_or_residues = class_rows(shoe, [p.draws for p in plays], k, primes, spread, say)
-    rows = as_moduli(exact_or_residues, have, primes)
     six = Multisets.of_size(6)
+    six_weights = six.weights(shoe)  # falling products of each six-slot multiset, Python ints
+    # the multisets the shoe can deal: the others weigh 0 (on a shoe of a few ranks, all but a few dozen of 5005)
+    dealt = np.flatnonzero([w != 0 for w in six_weights])
+    some = slice(None) if len(dealt) == len(six_weights) else dealt
+    rows = as_moduli([r[some] for r in exact_or_residues], have, primes)
     u = slot_orderings_by_third(tableau, all_stand)  # (4, 10 totals, 2, 715, 12 final, 10 your third)
     stood, drew = u[:, :, 0].sum(axis=-1), u[:, :, 1]
     index = six_index()
@@ -64,13 +68,14 @@ def seat_counts(shoe: Shoe, plays: Sequence[Late], k: int, tableau: tuple[str, .
     # float64 is exact here: every term is a non-negative integer and every partial sum is below 2**53
     stood = stood.reshape(4, VALUES, -1).astype(np.float64)  # (4, 10 totals, 715 x 12 f)
     drew = drew.reshape(4, VALUES, -1).astype(np.float64)  # (4, 10 totals, 715 x 12 f x 10 x)
-    six_weights = six.weights(shoe)  # falling products of each six-slot multiset, Python ints
     residues = []
     for r, p in zip(rows, primes, strict=True):
-        weights = np.array([int(w) % p for w in six_weights], dtype=np.int64)
-        wr = ((r * weights[:, None, None, None]) % p).astype(np.float64)  # (5005, c, sigma, f)
-        g0 = np.ascontiguousarray(wr[:, CLS, CLS].transpose(0, 2, 1))  # (5005, f, c): standing, sigma = c
-        g1 = np.ascontiguousarray(wr[:, CLS[:, None], AFTER].transpose(0, 3, 2, 1))  # (5005, f, x, c): drawing
+        weights = np.array([int(six_weights[i]) % p for i in dealt], dtype=np.int64)
+        wr = ((r * weights[:, None, None, None]) % p).astype(np.float64)  # (dealt, c, sigma, f)
+        g0 = np.zeros((len(six_weights), CLASSES, len(CLS)))  # (5005, f, c): standing, sigma = c
+        g0[some] = wr[:, CLS, CLS].transpose(0, 2, 1)
+        g1 = np.zeros((len(six_weights), CLASSES, VALUES, len(CLS)))  # (5005, f, x, c): drawing
+        g1[some] = wr[:, CLS[:, None], AFTER].transpose(0, 3, 2, 1)
         res = np.zeros((4, VALUES, VALUES, CLASSES, 2), dtype=np.int64)
         for a in range(VALUES):
             for b in range(VALUES):

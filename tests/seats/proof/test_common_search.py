@@ -13,7 +13,7 @@ from itertools import combinations, product
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
+from oracles.proof_fixtures import PAY, SMALL, TWO, every_value, one_run, small_tree
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import main
@@ -124,21 +124,25 @@ def test_each_blend_is_the_weighted_mean_of_the_two_sides_at_every_point() -> No
         assert at(*blend(low, in_x(high), 5, 32)[:3], x) == 5 * from_l + 27 * from_h  # as the search refines
 
 
-# the root and the boxes drawing on one composition; the boxes standing on one (the same quadratic, other ends)
-@pytest.mark.parametrize("standing", [False, True], ids=["drawing-on-one", "standing-on-one"])
-def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone(standing: bool) -> None:
+# the root alone (its two ends: the fast case); the root and the boxes drawing on one composition; the boxes
+# standing on one (the same quadratic, other ends), each box a new end's evaluation
+@pytest.mark.parametrize("boxes", ["root", "drawing-on-one", "standing-on-one"])
+def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone(boxes: str) -> None:
     """Three seats on a small shoe: over the root and the boxes one composition below it, the quadratic's
     maximum with the blends is at least every strategy's value in the box, never above the sides' alone, and
-    below them in most boxes here."""
+    below them in most boxes here (at the root too)."""
     counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
     value = every_value(3, SMALL, PAY)
     search = CommonSearch(counter, 3, PAY)
     assert search.blends > 1
     dealt = frozenset(search.dealt)
-    boxes = [(frozenset(), dealt - {i}) for i in dealt] if standing else \
-        [(frozenset(), dealt), *((frozenset({i}), dealt) for i in dealt)]
+    every: dict[str, list[tuple[Draws, Draws]]] = {
+        "root": [(frozenset(), dealt)],
+        "drawing-on-one": [(frozenset(), dealt), *((frozenset({i}), dealt) for i in dealt)],
+        "standing-on-one": [(frozenset(), dealt - {i}) for i in dealt]}
+    tried = every[boxes]
     lower = 0
-    for low, high in boxes:
+    for low, high in tried:
         box = [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
         v_low, v_high, _, ranges = search.increments(low, high)  # the blends do not change the box's increments
         tops = []
@@ -147,7 +151,7 @@ def test_the_blends_bound_every_strategy_of_a_box_below_the_sides_alone(standing
             tops.append(search.quadratic(low, high, ranges, v_low, v_high)[0])
         assert max(value[s] for s in box) <= tops[1] <= tops[0]
         lower += tops[1] < tops[0]
-    assert lower > len(boxes) // 2
+    assert lower > len(tried) // 2
 
 
 def _linear_boxes(dealt: Sequence[int]) -> list[tuple[Draws, Draws]]:
@@ -236,10 +240,11 @@ def test_four_seats_the_quadratic_through_pairs_bounds_every_strategy_of_its_box
 
 def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tree settled breadth first to open boxes, each searched by itself as a worker would (its job sent
-    through pickle), from "never draw": the same best as one search (checked against every strategy above),
-    every node counted."""
-    without_pairs(monkeypatch)
-    counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
+    through pickle), from "never draw": the same best as one search (two seats on a tree of seven nodes; the
+    search's best against every strategy: above), every node counted."""
+    whole, ev, met, _ = one_run(2)
+    small_tree(monkeypatch)
+    counter = seat_counter(1, 2, Shoe.from_ranks(TWO))
     worst = frozenset[int]()
     sent: list[int] = []
 
@@ -247,10 +252,9 @@ def test_the_search_split_into_boxes_searched_apart_ends_on_the_same_best(monkey
         sent.append(len(jobs))
         return [fn(pickle.loads(pickle.dumps(job))) for job in jobs]
 
-    one = best_common(counter, 3, PAY, strategy_of(worst, "worst"))
-    split = best_common(counter, 3, PAY, strategy_of(worst, "worst"), apart=Apart(here, 2))
+    split = best_common(counter, 2, PAY, strategy_of(worst, "worst"), apart=Apart(here, 2))
     assert sent == [2]  # the root split in two, searched apart
-    assert one[1] == split[1] and one[0].draws == split[0].draws and split[2].best[1] != worst
+    assert ev == split[1] and whole.draws == split[0].draws and split[2].best == met and met[1] != worst
     assert split[2].nodes >= sent[0]
 
 

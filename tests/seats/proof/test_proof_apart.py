@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, small_tree, stopped_after
+from oracles.proof_fixtures import NEVER, PAY, SHOE, TWO, one_run, small_tree, stopped_after
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.cli.main import main
@@ -113,14 +113,15 @@ def test_a_cluster_lost_midway_leaves_the_boxes_still_out_in_the_file(tmp_path: 
 
 def test_jobs_of_a_node_each_end_on_the_same_best(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Begun apart from nothing, every job stopped after one node (its time used up at once) and what it left
-    sent out again in the next round: the proof ends on one run's best, the file saying so."""
-    whole, ev, met = one_run()[:3]
+    sent out again in the next round: the proof ends on one run's best, the file saying so (two seats: a tree of
+    seven nodes)."""
+    whole, ev, met = one_run(2)[:3]
     small_tree(monkeypatch)
-    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 2, Shoe.from_ranks(TWO))
     path = tmp_path / "proof.json"
     sent: list[int] = []
     said: list[str] = []
-    best, ev_apart, apart = proof_apart.best_common(counter, 3, PAY, NEVER, path, Spread(_backwards(sent), 1, 0.0),
+    best, ev_apart, apart = proof_apart.best_common(counter, 2, PAY, NEVER, path, Spread(_backwards(sent), 1, 0.0),
                                                     said.append)
     assert (best.draws, ev_apart) == (whole.draws, ev)
     assert len(sent) > 2 and apart.nodes >= sum(sent)  # a round per depth, each job a node at least
@@ -153,9 +154,9 @@ def test_a_later_version_takes_a_proof_over_apart(tmp_path: Path, monkeypatch: p
 
 def test_a_worker_keeps_its_search_and_refuses_other_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     small_tree(monkeypatch)  # a root that splits
-    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
-    search = CommonSearch(counter, 3, PAY)
-    job = (counter.rules, counter.game, 3, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))
+    counter = seat_counter(1, 2, Shoe.from_ranks(TWO))
+    search = CommonSearch(counter, 2, PAY)
+    job = (counter.rules, counter.game, 2, PAY, True, frozenset[int](), search.dealt, (0, frozenset[int]()))
     digest = code_digest(SEARCH)
     first = proof_apart.worked((digest, job, 0.0))
     again = proof_apart.worked(pickle.loads(pickle.dumps((digest, job, 0.0))))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import PAY, SMALL, every_value, without_pairs
+from oracles.proof_fixtures import PAY, SMALL, every_value
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc.analysis import Session
@@ -31,9 +31,11 @@ def _box(low: Draws, high: Draws) -> list[Draws]:
     return [low | set(x) for k in range(len(high - low) + 1) for x in combinations(sorted(high - low), k)]
 
 
-def test_a_box_bound_is_at_least_every_strategy_in_the_box() -> None:
-    value = every_value(3, SMALL, PAY)
-    search = CommonSearch(seat_counter(1, 3, Shoe.from_ranks(dict(SMALL))), 3, PAY)
+# two seats (each end's evaluation a tenth of three seats'), and three
+@pytest.mark.parametrize("players", [2, 3], ids=["two-seats", "three-seats"])
+def test_a_box_bound_is_at_least_every_strategy_in_the_box(players: int) -> None:
+    value = every_value(players, SMALL, PAY)
+    search = CommonSearch(seat_counter(1, players, Shoe.from_ranks(dict(SMALL))), players, PAY)
     dealt = sorted(search.dealt)
     loose = exact = 0
     for low, high in [(frozenset(), frozenset(dealt)), (frozenset(dealt[:1]), frozenset(dealt)),
@@ -47,20 +49,23 @@ def test_a_box_bound_is_at_least_every_strategy_in_the_box() -> None:
     assert exact  # where the bounds fix every composition but the best's, the bound is the best's value
 
 
-def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+# two seats searched by increments alone (a tree of three nodes), and three without the pair bound (several)
+@pytest.mark.parametrize("players", [2, 3], ids=["two-seats", "three-seats"])
+def test_a_stopped_proof_holds_the_best_between_its_best_met_and_its_bound(players: int) -> None:
     """From "never draw", the search stopped after every node: the best of every strategy lies in the interval,
     which narrows to the best met when no box is left; at the start it is wider than the best met."""
-    without_pairs(monkeypatch)  # a tree of several nodes on this shoe
-    value = every_value(3, SMALL, PAY)
+    value = every_value(players, SMALL, PAY)
     truth = max(value.values())
-    counter = seat_counter(1, 3, Shoe.from_ranks(dict(SMALL)))
-    search = CommonSearch(counter, 3, PAY, pair_bound=False)
+    counter = seat_counter(1, players, Shoe.from_ranks(dict(SMALL)))
+    search = CommonSearch(counter, players, PAY, pair_bound=False) if players == 3 else \
+        CommonSearch(counter, players, PAY, quadratic_bound=False, linear_bound=False)  # a tree of several nodes
     search.best = (value[frozenset()], frozenset())
     open_: list[tuple[Draws, Draws, Anchors | None]] = [(frozenset(), search.dealt, None)]
     widths = []
+    bounding = CommonSearch(counter, players, PAY)  # one for every step: a box's ends evaluated once, not per step
     while True:
         boxes = [(low, high) for low, high, _ in open_]
-        found = bound(CommonSearch(counter, 3, PAY), search.best[0], boxes)
+        found = bound(bounding, search.best[0], boxes)
         assert found.best <= truth <= found.upper
         assert all(b >= max(value[s] for s in _box(low, high)) for low, high, b in found.boxes)
         widths.append(found.upper - found.best)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from oracles.proof_fixtures import NEVER, PAY, SHOE, one_run, small_tree, stopped_after
+from oracles.proof_fixtures import NEVER, PAY, SHOE, TWO, one_run, small_tree, stopped_after
 from oracles.seat_fixtures import seat_counter
 
 from oddscalc import replay
@@ -98,12 +98,12 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A proof stopped by one version and finished by another (``take_over``): the same best strategy and nodes as
     one run, the file naming the version that handed it over with its tallies; refused without ``take_over``, and
-    refused when the taker values the best met otherwise."""
+    refused when the taker values the best met otherwise (two seats: a tree of seven nodes)."""
     small_tree(monkeypatch)
-    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
-    whole, ev, _, nodes = one_run()
+    counter = seat_counter(1, 2, Shoe.from_ranks(TWO))
+    whole, ev, _, nodes = one_run(2)
     path = tmp_path / "proof.json"
-    stopped_after(counter, path, 3)
+    stopped_after(counter, path, 3, players=2)
     first = code_digest(proof_checkpoint.SEARCH)
     stopped = Checkpoint(path, {}).read()
     assert stopped is not None
@@ -111,14 +111,14 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
     (tmp_path / "again.json").write_bytes(path.read_bytes())
     monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None: "1" * 64)  # a new version
     with pytest.raises(CheckpointError, match="another version.*--take-over"):
-        best_common(counter, 3, PAY, NEVER, checkpoint=path)
+        best_common(counter, 2, PAY, NEVER, checkpoint=path)
     real = CommonSearch.value
     with monkeypatch.context() as m:  # a version that counts otherwise cannot go on from the boxes it left
         m.setattr(CommonSearch, "value", lambda self, draws: real(self, draws) + 1)
         with pytest.raises(CheckpointError, match="values its best met at .* cannot take the proof over"):
-            best_common(counter, 3, PAY, NEVER, checkpoint=path, take_over=True)
+            best_common(counter, 2, PAY, NEVER, checkpoint=path, take_over=True)
     assert path.read_bytes() == (tmp_path / "again.json").read_bytes()  # nothing refused is written over
-    done, ev_done, search = best_common(counter, 3, PAY, NEVER, checkpoint=path, take_over=True)
+    done, ev_done, search = best_common(counter, 2, PAY, NEVER, checkpoint=path, take_over=True)
     assert (done.draws, ev_done, search.nodes, search.runs) == (whole.draws, ev, nodes, 2)
     read = Checkpoint(path, {}).read()
     assert read is not None and read[1] == "1" * 64 and read[2].done
@@ -136,9 +136,9 @@ def test_another_version_takes_a_proof_over_and_the_file_names_both(tmp_path: Pa
 
 def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     small_tree(monkeypatch)  # a tree of more than two nodes
-    counter = seat_counter(1, 3, Shoe.from_ranks(SHOE))
+    counter = seat_counter(1, 2, Shoe.from_ranks(TWO))
     path = tmp_path / "proof.json"
-    stopped_after(counter, path, 2)
+    stopped_after(counter, path, 2, players=2)
     whole = path.read_bytes()
     head, _, body = whole.partition(b"\n")
     for name, blob, said in (
@@ -148,16 +148,16 @@ def test_checkpoints_that_cannot_be_trusted_are_refused(tmp_path: Path, monkeypa
     ):
         path.write_bytes(blob)
         with pytest.raises(CheckpointError, match=said) as e:
-            best_common(counter, 3, PAY, NEVER, checkpoint=path)
+            best_common(counter, 2, PAY, NEVER, checkpoint=path)
         assert str(path) in str(e.value), name
     path.write_bytes(whole)
-    with pytest.raises(CheckpointError, match="another problem.*players 3 there, 4 here"):
-        best_common(seat_counter(1, 4, Shoe.from_ranks(SHOE)), 4, PAY, NEVER, checkpoint=path)
+    with pytest.raises(CheckpointError, match="another problem.*players 2 there, 3 here"):
+        best_common(seat_counter(1, 3, Shoe.from_ranks(TWO)), 3, PAY, NEVER, checkpoint=path)
     with pytest.raises(CheckpointError, match="another problem.*pay '19/20' there, '1' here"):
-        best_common(counter, 3, Fraction(1), NEVER, checkpoint=path)
+        best_common(counter, 2, Fraction(1), NEVER, checkpoint=path)
     monkeypatch.setattr(proof_checkpoint, "code_digest", lambda module=None: "0" * 64)
     with pytest.raises(CheckpointError, match="another version of oddscalc's search"):
-        best_common(counter, 3, PAY, NEVER, checkpoint=path)
+        best_common(counter, 2, PAY, NEVER, checkpoint=path)
     assert path.read_bytes() == whole  # nothing refused is written over
 
 
