@@ -86,6 +86,15 @@ def paid_key(pays: MainPays, outcome: int, name: str) -> str:
     return ""
 
 
+def _shown(pays: MainPays, name: str) -> str:
+    """The pay a row's class is paid at, as its row shows it: the ante's by hand, the blind's, or both named."""
+    by, blind = pays.ante_win_by_hand, pays.blind
+    parts = [(label, table) for label, table in (("ante", by), ("blind", blind))
+             if name and table is not None and table.paid_as(name)]
+    return ", ".join((f"{label} " if blind is not None else "") + ratio_text(table.pay_of(name) or Fraction(0))
+                     for label, table in parts)
+
+
 def event(pays: MainPays, outcome: int, bet: int, name: str | None) -> str:
     """The row's outcome id: against a dealer who does not qualify, named apart where it changes the units."""
     q, cmp = _won(pays, outcome)
@@ -190,7 +199,7 @@ def main_rows(pays: MainPays, played: Played) -> list[Row]:
                 eid = base + (f"_{key}" if key else "") + (f"_{b}x" if several else "")
                 text = label + (f", paid as {key.replace('_', ' ')}" if key else "") + (f", {b}x bet" if several
                                                                                         else "")
-                rows.append(Row(eid, text, "", units, n, Fraction(forced(pays) + b)))
+                rows.append(Row(eid, text, _shown(pays, key), units, n, Fraction(forced(pays) + b)))
     stake = forced(pays)
     rows.append(Row("fold", "Fold", "", Fraction(-stake), int(played.folded.sum()), Fraction(stake)))
     return rows

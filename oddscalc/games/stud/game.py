@@ -79,8 +79,13 @@ class StudRun(Rules):
         """The rules as the report states them."""
         r = self.model.rules
         decisions = [s.decision for s in r.stages if s.decision is not None]
-        return {"deck": self.deck.describe(), "ranking": r.ranking, "player_cards": r.player_cards,
-                "dealer_cards": r.dealer_cards, "dealer_qualifier": r.dealer_qualifier or "none",
+        board = r.community_cards
+        # beside community cards each hand is the best of its own cards and the board's: say both
+        own: dict[str, Any] = {"player_cards": r.player_cards, "dealer_cards": r.dealer_cards} if not board else {
+            "player_cards": f"{r.player_cards - board} and the {board} community cards",
+            "dealer_cards": f"{r.dealer_cards} and the {board} community cards"}
+        return {"deck": self.deck.describe(), "ranking": r.ranking, **own,
+                "dealer_qualifier": r.dealer_qualifier or "none",
                 "bets": "; ".join(", ".join(f"{b}x ante" if b else "check" for b in d.bets) for d in decisions),
                 # one answer where every decision gives the same (as before), else each decision's in order
                 "fold": decisions[0].fold if len({d.fold for d in decisions}) == 1 else
