@@ -33,6 +33,7 @@ from oddscalc.hands import colex_combos
 
 # Bytes the tables may take before the plain count is used instead (Four Card Poker's full deck: about 1.2 GB)
 TABLE_BUDGET = 3 * 2**30
+ANY: tuple[str, tuple[int, ...]] = ("high_card", ())  # any qualifier: the strengths the tables hold do not depend on it
 
 
 @dataclass(frozen=True)
@@ -67,12 +68,12 @@ def table_bytes(n: int, d: int, levels: int) -> int:
 
 
 @functools.cache
-def sieve_tables(deck: Deck, ranking: str, qualifier: tuple[str, tuple[int, ...]], d: int) -> SieveTables:
+def sieve_tables(deck: Deck, ranking: str, d: int) -> SieveTables:
     """The tables of ``d``-card dealer hands of ``deck`` under ``ranking`` (built once a process)."""
     from oddscalc.games.stud.sieve_kernel import fill_histograms, fill_segments
 
     n = deck.size
-    strength = ranking_table(deck, ranking, qualifier, d).strength
+    strength = ranking_table(deck, ranking, ANY, d).strength  # the qualifier is read per chunk, not tabled
     levels, inverse = np.unique(strength, return_inverse=True)
     rank = inverse.astype(np.int32).reshape(-1)
     kinds = _kinds(n, d, len(levels))
@@ -113,13 +114,13 @@ def sieve_chunk(chunk: Chunk) -> np.ndarray:
     if chunk.up_cards > 1:
         raise ValueError("the sieve counts a dealer showing no card or one")
     n, d = chunk.deck.size, chunk.dealer_cards
-    tables = sieve_tables(chunk.deck, chunk.ranking, chunk.qualifier, d)
+    tables = sieve_tables(chunk.deck, chunk.ranking, d)
     uniq = tables.levels
     q = ranking_table(chunk.deck, chunk.ranking, chunk.qualifier, d).qualifies_from
     rows, f = chunk.free.shape
-    held = np.empty((rows, n - f), dtype=np.int64)
-    for r in range(rows):
-        held[r] = np.setdiff1d(np.arange(n), chunk.free[r])
+    free = np.ones((rows, n), dtype=bool)
+    np.put_along_axis(free, chunk.free.astype(np.int64), False, axis=1)
+    held = np.nonzero(free)[1].reshape(rows, n - f).astype(np.int64)  # the player's positions, ascending
     s = chunk.strength.astype(np.int64)
     thresholds = np.stack([np.full(rows, np.searchsorted(uniq, q)), np.searchsorted(uniq, np.maximum(s, q)),
                            np.searchsorted(uniq, np.maximum(s + 1, q))], axis=1).astype(np.int64)
