@@ -79,7 +79,7 @@ class StudRun(Rules):
         """The rules as the report states them."""
         r = self.model.rules
         decisions = [s.decision for s in r.stages if s.decision is not None]
-        board = r.community_cards if r.dealer_cards else 0
+        board = r.community_cards if has_board(r) else 0
         # community cards beside a dealer: each hand is the best of its own cards and the board's, so say both
         own: dict[str, Any] = {"player_cards": r.player_cards, "dealer_cards": r.dealer_cards} if not board else {
             "player_cards": f"{r.player_cards - board} and the {board} community cards",
